@@ -1,0 +1,74 @@
+// Package threefold holds the vocabulary every part of the program shares:
+// a reference to a game on some site, the alert raised when the repetition
+// rule (or the 50/75-move rule) applies, and the alert kinds. It imports
+// nothing of ours but rules, so the bot, the listener and every sink can
+// depend on it without depending on each other.
+package threefold
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// GameRef names one game on one site.
+type GameRef struct {
+	Site  string `json:"site"`  // "lichess", "chess.com", "dgt", "file", …
+	ID    string `json:"id"`    // the site's id (Lichess game id, [GameURL], board serial, …)
+	URL   string `json:"url"`   // a link a person can open, "" if none
+	White string `json:"white"` // player names as the source gives them
+	Black string `json:"black"`
+}
+
+// AlertKind says which rule an alert is about. The values are part of the
+// JSON contract and never change.
+type AlertKind string
+
+const (
+	// KindThreefold: the current position has occurred three or more times
+	// and the side to move may claim (FIDE 9.2.2). One alert per such ply.
+	KindThreefold AlertKind = "threefold"
+	// KindClaimByMove: the current position has occurred fewer than three
+	// times, but the side to move may claim by declaring Move (FIDE 9.2.1).
+	KindClaimByMove AlertKind = "claim_by_move"
+	// KindFivefold: the position has occurred the fifth time; the game is
+	// drawn (FIDE 9.6.1) and should be over.
+	KindFivefold AlertKind = "fivefold"
+	// KindFiftyMoves: the side to move may claim under the 50-move rule (9.3).
+	KindFiftyMoves AlertKind = "fifty_moves"
+	// KindSeventyFiveMoves: 75 moves by each side without a pawn move or
+	// capture; the game is drawn (9.6.2) and should be over.
+	KindSeventyFiveMoves AlertKind = "seventy_five_moves"
+)
+
+// Alert is one event of the rule in one game at one ply, with its proof.
+// Its JSON form is a stable contract (README, "The alert as JSON").
+type Alert struct {
+	ID            string    `json:"id"` // stable: the same event always has the same id
+	Kind          AlertKind `json:"kind"`
+	Ply           int       `json:"ply"`                      // half-moves played; 0 is the start position
+	Count         int       `json:"count"`                    // occurrences of the position the alert is about
+	Occurrences   []int     `json:"occurrences"`              // the plies at which it occurred
+	OccurrenceSAN []string  `json:"occurrence_san,omitempty"` // SAN of the move that produced each occurrence ("" for ply 0)
+	FEN           string    `json:"fen"`                      // the current position
+	Claimant      string    `json:"claimant"`                 // "white" or "black": the side to move
+	Move          string    `json:"move,omitempty"`           // UCI of the declared move (claim_by_move)
+	MoveSAN       string    `json:"move_san,omitempty"`
+	SAN           string    `json:"san"` // SAN of the last move played ("" at ply 0)
+	Game          GameRef   `json:"game"`
+	Source        string    `json:"source"`
+	ObservedAt    time.Time `json:"observed_at"`
+	DelayS        float64   `json:"delay_s"`            // the source's known delay in seconds
+	Audience      string    `json:"audience,omitempty"` // "arbiters" for OTB sources: never tell the players
+}
+
+// AlertID returns the stable id of an alert: a digest of the game, the
+// kind, the ply and, for a claim by move, the move. The same event seen
+// again after a reconnect or a restart gets the same id.
+func AlertID(game GameRef, kind AlertKind, ply int, move string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%s", strings.ToLower(game.Site), game.ID, kind, ply, move)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
