@@ -1,0 +1,196 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/viper"
+)
+
+// config is every setting threefold reads. The mapstructure tags are the
+// keys of the YAML file; every key can also be set from the environment as
+// THREEFOLD_ plus the key in upper case with "_" for "." (for example
+// THREEFOLD_LICHESS_TOKEN). config.example.yaml documents each key with its
+// default; TestConfigExampleDocumentsEveryKey keeps the two in step.
+type config struct {
+	DataDir string `mapstructure:"data_dir"`
+	Log     struct {
+		Level  string `mapstructure:"level"`  // debug, info, warn, error
+		Format string `mapstructure:"format"` // text or json
+	} `mapstructure:"log"`
+	Lichess  lichessConfig  `mapstructure:"lichess"`
+	ChessCom chessComConfig `mapstructure:"chesscom"`
+	Bot      botConfig      `mapstructure:"bot"`
+	Watch    watchConfig    `mapstructure:"watch"`
+}
+
+type lichessConfig struct {
+	URL   string `mapstructure:"url"`   // base URL: https://lichess.org, a mirror, or a fake
+	Token string `mapstructure:"token"` // personal or OAuth token; "" reads the one `threefold login` saved
+}
+
+type chessComConfig struct {
+	URL          string        `mapstructure:"url"`           // PubAPI base URL
+	Contact      string        `mapstructure:"contact"`       // e-mail or URL sent in the User-Agent, as chess.com asks
+	PollInterval time.Duration `mapstructure:"poll_interval"` // time between two polls of one target
+}
+
+func defaultConfig() config {
+	var c config
+	c.DataDir = defaultDataDir()
+	c.Log.Level = "info"
+	c.Log.Format = "text"
+	c.Lichess.URL = "https://lichess.org"
+	c.ChessCom.URL = "https://api.chess.com"
+	c.ChessCom.PollInterval = 5 * time.Minute
+	c.Bot = defaultBotConfig()
+	c.Watch = defaultWatchConfig()
+	return c
+}
+
+// defaultDataDir is where records go when data_dir is not set: the XDG data
+// directory on Unix ($XDG_DATA_HOME or ~/.local/share), plus "threefold".
+func defaultDataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "threefold")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "share", "threefold")
+	}
+	return "threefold-data"
+}
+
+// defaultConfigFile is the file read when --config is not given, if it exists.
+func defaultConfigFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "threefold", "threefold.yaml")
+}
+
+// loadConfig reads the config file (the --config flag, or the default file
+// if present), then the environment, over the defaults. An unknown key in
+// the file is an error that names it: a typo must not silently fall back to
+// a default.
+func (env *environment) loadConfig() (*config, error) {
+	v := viper.New()
+	v.SetEnvPrefix("THREEFOLD")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	def := defaultConfig()
+	keys := configKeys(reflect.TypeOf(def), "")
+	defaults := flattenConfig(reflect.ValueOf(def), "")
+	for _, k := range keys {
+		v.SetDefault(k, defaults[k])
+	}
+	file := env.configFile
+	if file == "" {
+		if f := defaultConfigFile(); f != "" {
+			if _, err := os.Stat(f); err == nil {
+				file = f
+			}
+		}
+	}
+	if file != "" {
+		v.SetConfigFile(file)
+		if filepath.Ext(file) == "" {
+			v.SetConfigType("yaml")
+		}
+		if err := v.ReadInConfig(); err != nil {
+			return nil, usagef("config %s: %w", file, err)
+		}
+		if err := checkKnownKeys(v, keys); err != nil {
+			return nil, usagef("config %s: %w", file, err)
+		}
+	}
+	var c config
+	err := v.Unmarshal(&c, func(dc *mapstructure.DecoderConfig) {
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(),
+			mapstructure.StringToSliceHookFunc(","),
+		)
+	})
+	if err != nil {
+		return nil, usagef("config: %w", err)
+	}
+	return &c, nil
+}
+
+// checkKnownKeys reports every key of the config file that threefold does
+// not know. Keys below a map-valued setting (such as webhook lists) are
+// accepted as they are.
+func checkKnownKeys(v *viper.Viper, known []string) error {
+	set := make(map[string]bool, len(known))
+	for _, k := range known {
+		set[k] = true
+	}
+	var unknown []string
+	for _, k := range v.AllKeys() {
+		if set[k] || underKnownPrefix(k, set) {
+			continue
+		}
+		unknown = append(unknown, k)
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return errors.New("unknown key(s): " + strings.Join(unknown, ", ") + " (config.example.yaml lists every key)")
+}
+
+func underKnownPrefix(k string, set map[string]bool) bool {
+	for i := strings.LastIndexByte(k, '.'); i > 0; i = strings.LastIndexByte(k[:i], '.') {
+		if set[k[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// configKeys lists the dotted keys of a config struct type, leaves only.
+func configKeys(t reflect.Type, prefix string) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := f.Tag.Get("mapstructure")
+		if name == "" || name == "-" {
+			continue
+		}
+		key := prefix + name
+		if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(time.Duration(0)) {
+			keys = append(keys, configKeys(f.Type, key+".")...)
+			continue
+		}
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+func flattenConfig(v reflect.Value, prefix string) map[string]any {
+	out := map[string]any{}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := f.Tag.Get("mapstructure")
+		if name == "" || name == "-" {
+			continue
+		}
+		key := prefix + name
+		if f.Type.Kind() == reflect.Struct {
+			for k, val := range flattenConfig(v.Field(i), key+".") {
+				out[k] = val
+			}
+			continue
+		}
+		out[key] = v.Field(i).Interface()
+	}
+	return out
+}
+
