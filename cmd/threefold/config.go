@@ -193,4 +193,3 @@ func flattenConfig(v reflect.Value, prefix string) map[string]any {
 	}
 	return out
 }
-
