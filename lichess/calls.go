@@ -1,0 +1,223 @@
+package lichess
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+const formType = "application/x-www-form-urlencoded"
+
+func botGamePath(gameID, rest string) string {
+	return "/api/bot/game/" + url.PathEscape(gameID) + rest
+}
+
+// Move plays a UCI move (e2e4, e7e8q, e1g1 or e1h1) in a bot game,
+// offering (or, with false, declining the opponent's offer of) a draw
+// first.
+func (c *Client) Move(ctx context.Context, gameID, uci string, offeringDraw bool) error {
+	return c.call(ctx, request{op: "move " + uci + " in " + gameID, method: http.MethodPost,
+		path:  botGamePath(gameID, "/move/"+url.PathEscape(uci)),
+		query: url.Values{"offeringDraw": {fmt.Sprint(offeringDraw)}}, auth: true}, nil)
+}
+
+// Chat writes text to a bot game's chat; room is RoomPlayer or
+// RoomSpectator. Text longer than ChatMaxLen characters is cut to fit
+// (Lichess refuses longer lines).
+func (c *Client) Chat(ctx context.Context, gameID, room, text string) error {
+	if room != RoomPlayer && room != RoomSpectator {
+		return fmt.Errorf("lichess: chat in %s: room %q is neither %q nor %q", gameID, room, RoomPlayer, RoomSpectator)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return fmt.Errorf("lichess: chat in %s: empty text", gameID)
+	}
+	if utf8.RuneCountInString(text) > ChatMaxLen {
+		r := []rune(text)
+		text = string(r[:ChatMaxLen-1]) + "…"
+	}
+	form := url.Values{"room": {room}, "text": {text}}
+	return c.call(ctx, request{op: "chat in " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/chat"),
+		body: form.Encode(), contentType: formType, auth: true}, nil)
+}
+
+// Draw offers or accepts a draw (accept true: draw/yes; while the current
+// position is a threefold this ends the game at once) or declines the
+// opponent's offer (false). Lichess always answers ok: read the result
+// from the game stream.
+func (c *Client) Draw(ctx context.Context, gameID string, accept bool) error {
+	v := "no"
+	if accept {
+		v = "yes"
+	}
+	return c.call(ctx, request{op: "draw " + v + " in " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/draw/"+v), auth: true}, nil)
+}
+
+// Resign resigns a bot game (Lichess aborts it if it is still abortable).
+func (c *Client) Resign(ctx context.Context, gameID string) error {
+	return c.call(ctx, request{op: "resign " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/resign"), auth: true}, nil)
+}
+
+// Abort aborts a bot game (only before each side has moved).
+func (c *Client) Abort(ctx context.Context, gameID string) error {
+	return c.call(ctx, request{op: "abort " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/abort"), auth: true}, nil)
+}
+
+// ClaimVictory claims the win when the opponent has left the game.
+func (c *Client) ClaimVictory(ctx context.Context, gameID string) error {
+	return c.call(ctx, request{op: "claim victory " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/claim-victory"), auth: true}, nil)
+}
+
+// AcceptChallenge accepts a challenge; its gameStart follows on the event
+// stream.
+func (c *Client) AcceptChallenge(ctx context.Context, challengeID string) error {
+	return c.call(ctx, request{op: "accept challenge " + challengeID, method: http.MethodPost,
+		path: "/api/challenge/" + url.PathEscape(challengeID) + "/accept", auth: true}, nil)
+}
+
+// DeclineChallenge declines a challenge with one of the Decline* reasons
+// ("" means generic).
+func (c *Client) DeclineChallenge(ctx context.Context, challengeID, reason string) error {
+	if reason == "" {
+		reason = DeclineGeneric
+	}
+	return c.call(ctx, request{op: "decline challenge " + challengeID, method: http.MethodPost,
+		path: "/api/challenge/" + url.PathEscape(challengeID) + "/decline",
+		body: url.Values{"reason": {reason}}.Encode(), contentType: formType, auth: true}, nil)
+}
+
+// Playing lists the account's games in progress (/api/account/playing,
+// up to 50).
+func (c *Client) Playing(ctx context.Context) ([]GameEventInfo, error) {
+	var out struct {
+		NowPlaying []GameEventInfo `json:"nowPlaying"`
+	}
+	err := c.call(ctx, request{op: "playing", method: http.MethodGet, path: "/api/account/playing", query: url.Values{"nb": {"50"}}, auth: true}, &out)
+	return out.NowPlaying, err
+}
+
+// ExportGame returns a game as JSON with its PGN (/game/export/{id}).
+// Moves are SAN. An ongoing game lacks its last three plies.
+func (c *Client) ExportGame(ctx context.Context, gameID string) (*ExportedGame, error) {
+	var g ExportedGame
+	err := c.call(ctx, request{op: "export game " + gameID, method: http.MethodGet, path: "/game/export/" + url.PathEscape(gameID),
+		query: url.Values{"pgnInJson": {"true"}, "clocks": {"false"}, "evals": {"false"}}, accept: "application/json", optAuth: true}, &g)
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// ExportGamePGN returns a game as PGN.
+func (c *Client) ExportGamePGN(ctx context.Context, gameID string) (string, error) {
+	var s string
+	err := c.call(ctx, request{op: "export game " + gameID, method: http.MethodGet, path: "/game/export/" + url.PathEscape(gameID),
+		accept: "application/x-chess-pgn", optAuth: true}, &s)
+	return s, err
+}
+
+// UpgradeToBot turns the account into a BOT account. It is irreversible
+// and only works for an account that has never played a game.
+func (c *Client) UpgradeToBot(ctx context.Context) error {
+	return c.call(ctx, request{op: "upgrade to bot", method: http.MethodPost, path: "/api/bot/account/upgrade", auth: true}, nil)
+}
+
+// BroadcastRound returns a broadcast round, its tournament and its games.
+func (c *Client) BroadcastRound(ctx context.Context, roundID string) (*BroadcastRound, error) {
+	var r BroadcastRound
+	err := c.call(ctx, request{op: "broadcast round " + roundID, method: http.MethodGet, path: "/api/broadcast/-/-/" + url.PathEscape(roundID), optAuth: true}, &r)
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// BroadcastRoundPGN returns the current PGN of every game of a round.
+func (c *Client) BroadcastRoundPGN(ctx context.Context, roundID string) (string, error) {
+	var s string
+	err := c.call(ctx, request{op: "broadcast round pgn " + roundID, method: http.MethodGet, path: "/api/broadcast/round/" + url.PathEscape(roundID) + ".pgn", optAuth: true}, &s)
+	return s, err
+}
+
+// Account returns the account of the token (/api/account).
+func (c *Client) Account(ctx context.Context) (*Account, error) {
+	var a Account
+	if err := c.call(ctx, request{op: "account", method: http.MethodGet, path: "/api/account", auth: true}, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// Revoke revokes the client's token (DELETE /api/token).
+func (c *Client) Revoke(ctx context.Context) error {
+	return c.call(ctx, request{op: "revoke token", method: http.MethodDelete, path: "/api/token", auth: true}, nil)
+}
+
+// TestToken asks Lichess about tokens (POST /api/token/test). The answer
+// maps each token to its info, or to nil when it is invalid, expired or
+// revoked. With no argument it tests the client's own token.
+func (c *Client) TestToken(ctx context.Context, tokens ...string) (map[string]*TokenInfo, error) {
+	if len(tokens) == 0 {
+		t, err := c.token()
+		if err != nil {
+			return nil, &AuthError{Op: "test token", Message: err.Error()}
+		}
+		tokens = []string{t}
+	}
+	var raw map[string]*struct {
+		UserID  string `json:"userId"`
+		Scopes  string `json:"scopes"`
+		Expires *int64 `json:"expires"`
+	}
+	err := c.call(ctx, request{op: "test token", method: http.MethodPost, path: "/api/token/test",
+		body: strings.Join(tokens, ","), contentType: "text/plain"}, &raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*TokenInfo, len(tokens))
+	for _, t := range tokens {
+		r := raw[t]
+		if r == nil {
+			out[t] = nil
+			continue
+		}
+		info := &TokenInfo{UserID: r.UserID}
+		if r.Expires != nil {
+			info.Expires = *r.Expires
+		}
+		for _, s := range strings.Split(r.Scopes, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				info.Scopes = append(info.Scopes, s)
+			}
+		}
+		out[t] = info
+	}
+	return out, nil
+}
+
+// CheckScopes checks, before anything else happens, that the client's token
+// is valid and has every required scope (ScopeBotPlay for the bot;
+// ScopeStudyRead is advisable for broadcasts), and returns the account. A
+// bad token or a missing scope is an *AuthError naming what is wrong.
+func (c *Client) CheckScopes(ctx context.Context, required ...string) (*Account, error) {
+	infos, err := c.TestToken(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var info *TokenInfo
+	for _, v := range infos {
+		info = v
+	}
+	if info == nil {
+		return nil, &AuthError{Op: "check token", Message: "the token is invalid, expired or revoked"}
+	}
+	for _, s := range required {
+		if !info.HasScope(s) {
+			return nil, &AuthError{Op: "check token", Scope: s}
+		}
+	}
+	return c.Account(ctx)
+}

@@ -1,0 +1,439 @@
+package lichess
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// DefaultBaseURL is the real Lichess.
+const DefaultBaseURL = "https://lichess.org"
+
+// Defaults of Options.
+const (
+	DefaultRateLimitPause = time.Minute
+	DefaultMaxRetries     = 3
+	DefaultRequestTimeout = 30 * time.Second
+)
+
+// ErrClosed is returned by calls made after Close.
+var ErrClosed = errors.New("lichess: client closed")
+
+// Backoff is the jittered exponential backoff between reconnects and
+// retries: the n-th wait (from 0) is a random duration in
+// [d/2, d] with d = min(Initial·2ⁿ, Max). It resets after a success.
+type Backoff struct {
+	Initial time.Duration  // default 1 s
+	Max     time.Duration  // default 60 s
+	Rand    func() float64 // in [0,1); default math/rand/v2
+}
+
+func (b Backoff) delay(attempt int) time.Duration {
+	initial, max := b.Initial, b.Max
+	if initial <= 0 {
+		initial = time.Second
+	}
+	if max <= 0 {
+		max = time.Minute
+	}
+	if max < initial {
+		max = initial
+	}
+	d := initial
+	for i := 0; i < attempt && d < max; i++ {
+		d *= 2
+	}
+	if d > max {
+		d = max
+	}
+	r := b.Rand
+	if r == nil {
+		r = rand.Float64
+	}
+	return d/2 + time.Duration(r()*float64(d/2))
+}
+
+// Options configure a Client. Only Token (or TokenSource) is needed for
+// authenticated calls; everything else has a default.
+type Options struct {
+	// BaseURL of Lichess, default DefaultBaseURL. It may carry a path
+	// prefix (the fake server is mounted under one).
+	BaseURL string
+	// Token is a personal access or OAuth token. TokenSource, if set, wins.
+	Token       string
+	TokenSource oauth2.TokenSource
+	// HTTPClient is used for every request. Its Timeout must be zero
+	// (streams run for hours); calls get RequestTimeout instead. Default: a
+	// client with its own transport, whose idle connections Close closes.
+	HTTPClient *http.Client
+	// UserAgent, default "threefold user:<Account>". Lichess keys the bot
+	// game stream by User-Agent.
+	UserAgent string
+	// Account is the Lichess user id, used in the User-Agent and logs.
+	Account string
+	Clock   Clock        // default RealClock
+	Logger  *slog.Logger // default slog.Default()
+	Backoff Backoff
+	// Streams is the per-IP stream budget. Share one between all clients of
+	// a process; nil gives this client its own.
+	Streams *StreamBudget
+	// MaxRetries is how often a call is sent again after a 5xx or a
+	// network error (default DefaultMaxRetries; negative: never).
+	MaxRetries int
+	// RequestTimeout bounds each non-stream call (default 30 s).
+	RequestTimeout time.Duration
+	// RateLimitPause is the pause after a 429 without a longer ratelimit
+	// body (default one minute, as Lichess asks).
+	RateLimitPause time.Duration
+}
+
+// Client talks to Lichess for one account. Its methods are safe for
+// concurrent use. Close stops every stream and waits for them.
+type Client struct {
+	base      *url.URL
+	ts        oauth2.TokenSource
+	http      *http.Client
+	ownHTTP   bool
+	ua        string
+	account   string
+	clk       Clock
+	log       *slog.Logger
+	backoff   Backoff
+	budget    *StreamBudget
+	retries   int
+	timeout   time.Duration
+	pause     time.Duration
+	gov       *governor
+	ctx       context.Context
+	cancel    context.CancelFunc
+	mu        sync.Mutex
+	closed    bool
+	wg        sync.WaitGroup
+	idStreams map[string]*idSet
+}
+
+// NewClient returns a client for one account. A BaseURL that does not parse
+// is reported by the first call.
+func NewClient(opts Options) *Client {
+	c := &Client{
+		ts:        opts.TokenSource,
+		http:      opts.HTTPClient,
+		ua:        opts.UserAgent,
+		account:   opts.Account,
+		clk:       opts.Clock,
+		log:       opts.Logger,
+		backoff:   opts.Backoff,
+		budget:    opts.Streams,
+		retries:   opts.MaxRetries,
+		timeout:   opts.RequestTimeout,
+		pause:     opts.RateLimitPause,
+		idStreams: map[string]*idSet{},
+	}
+	base := opts.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(strings.TrimRight(base, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		u = nil
+	}
+	c.base = u
+	if c.ts == nil && opts.Token != "" {
+		c.ts = oauth2.StaticTokenSource(&oauth2.Token{AccessToken: opts.Token, TokenType: "Bearer"})
+	}
+	if c.http == nil {
+		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		c.ownHTTP = true
+	}
+	if c.ua == "" {
+		c.ua = "threefold"
+		if c.account != "" {
+			c.ua += " user:" + c.account
+		}
+	}
+	if c.clk == nil {
+		c.clk = RealClock{}
+	}
+	if c.log == nil {
+		c.log = slog.Default()
+	}
+	if c.budget == nil {
+		c.budget = NewStreamBudget(0, 0)
+	}
+	if c.retries == 0 {
+		c.retries = DefaultMaxRetries
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultRequestTimeout
+	}
+	if c.pause <= 0 {
+		c.pause = DefaultRateLimitPause
+	}
+	c.gov = &governor{clk: c.clk, slot: make(chan struct{}, 1)}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c
+}
+
+// Close cancels every call and stream of the client, waits until they have
+// returned and closes idle connections. It is safe to call twice.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+	c.http.CloseIdleConnections()
+	return nil
+}
+
+// PausedUntil returns the end of the current rate-limit pause of the
+// account (zero or in the past when none).
+func (c *Client) PausedUntil() time.Time { return c.gov.pausedUntil() }
+
+// begin registers a running method: the returned context is also cancelled
+// by Close, and done must be called when the method returns.
+func (c *Client) begin(ctx context.Context) (context.Context, func(), error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, nil, ErrClosed
+	}
+	c.wg.Add(1)
+	c.mu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(c.ctx, cancel)
+	return ctx, func() { stop(); cancel(); c.wg.Done() }, nil
+}
+
+// token returns the access token, or an error that does not contain it.
+func (c *Client) token() (string, error) {
+	if c.ts == nil {
+		return "", ErrTokenMissing
+	}
+	t, err := c.ts.Token()
+	if err != nil {
+		return "", fmt.Errorf("lichess: get token: %s", c.redact(err.Error()))
+	}
+	if t.AccessToken == "" {
+		return "", ErrTokenMissing
+	}
+	return t.AccessToken, nil
+}
+
+// redact removes the token from s, whatever s is.
+func (c *Client) redact(s string) string {
+	if c.ts == nil {
+		return s
+	}
+	t, err := c.ts.Token()
+	if err != nil || t == nil || len(t.AccessToken) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, t.AccessToken, "[token]")
+}
+
+// request describes one HTTP request relative to the base URL.
+type request struct {
+	op          string // for errors: "move", "stream events"
+	method      string
+	path        string // already escaped, starting with /
+	query       url.Values
+	body        string
+	contentType string
+	accept      string
+	auth        bool // send the token (fails without one)
+	optAuth     bool // send the token if there is one
+}
+
+// send acquires the governor, sends r and returns the response of a 2xx
+// answer; any other answer is turned into a typed error (429 pauses the
+// account). The governor is released once the headers are in: the caller
+// must close the body.
+func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
+	if c.base == nil {
+		return nil, &APIError{Op: r.op, Message: "invalid base URL"}
+	}
+	u := *c.base
+	u.Path = c.base.Path + r.path
+	u.RawPath = ""
+	if strings.Contains(r.path, "%") {
+		u.RawPath = c.base.EscapedPath() + r.path
+	}
+	if len(r.query) > 0 {
+		u.RawQuery = r.query.Encode()
+	}
+	var body io.Reader
+	if r.body != "" || r.method == http.MethodPost {
+		body = strings.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("lichess: %s: %w", r.op, err)
+	}
+	req.Header.Set("User-Agent", c.ua)
+	if r.contentType != "" {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+	if r.accept != "" {
+		req.Header.Set("Accept", r.accept)
+	}
+	if r.auth || r.optAuth {
+		tok, err := c.token()
+		if err != nil && r.auth {
+			return nil, &AuthError{Op: r.op, Message: err.Error()}
+		}
+		if err == nil {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+	}
+	if err := c.gov.acquire(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.gov.release()
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, &netError{op: r.op, msg: c.redact(err.Error())}
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		c.gov.release()
+		return resp, nil
+	}
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	msg, rl := parseErrorBody(data)
+	msg = c.redact(msg)
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		pause := c.pause
+		if rl.Seconds > 0 && time.Duration(rl.Seconds)*time.Second > pause {
+			pause = time.Duration(rl.Seconds) * time.Second
+		}
+		c.gov.pauseFor(pause)
+		c.gov.release()
+		c.log.Warn("lichess: rate limited, pausing account", "op", r.op, "account", c.account, "pause", pause, "key", rl.Key)
+		return nil, &RateLimitError{Op: r.op, Pause: pause, Key: rl.Key, Message: msg}
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		c.gov.release()
+		return nil, &AuthError{Op: r.op, Status: resp.StatusCode, Message: msg}
+	default:
+		c.gov.release()
+		return nil, &APIError{Op: r.op, Status: resp.StatusCode, Message: msg}
+	}
+}
+
+// netError is a transport failure; it is retried.
+type netError struct{ op, msg string }
+
+func (e *netError) Error() string { return fmt.Sprintf("lichess: %s: %s", e.op, e.msg) }
+
+type rateLimitBody struct {
+	Key     string `json:"key"`
+	Seconds int    `json:"seconds"`
+}
+
+func parseErrorBody(data []byte) (string, rateLimitBody) {
+	var b struct {
+		Error     any           `json:"error"`
+		Message   string        `json:"message"`
+		RateLimit rateLimitBody `json:"ratelimit"`
+	}
+	if json.Unmarshal(data, &b) == nil {
+		switch e := b.Error.(type) {
+		case string:
+			return e, b.RateLimit
+		case nil:
+			if b.Message != "" {
+				return b.Message, b.RateLimit
+			}
+		default:
+			if j, err := json.Marshal(e); err == nil {
+				return string(j), b.RateLimit
+			}
+		}
+	}
+	s := strings.TrimSpace(string(data))
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s, rateLimitBody{}
+}
+
+// retryable reports whether a call may be sent again.
+func retryable(err error) bool {
+	var ne *netError
+	var ae *APIError
+	return errors.As(err, &ne) || (errors.As(err, &ae) && ae.Temporary())
+}
+
+// call sends a non-stream request, retrying 5xx and network errors with
+// backoff, and decodes a JSON answer into out (if not nil).
+func (c *Client) call(ctx context.Context, r request, out any) error {
+	ctx, done, err := c.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	for attempt := 0; ; attempt++ {
+		err = c.callOnce(ctx, r, out)
+		if err == nil || !retryable(err) || attempt >= c.retries || ctx.Err() != nil {
+			break
+		}
+		d := c.backoff.delay(attempt)
+		c.log.Info("lichess: retrying", "op", r.op, "attempt", attempt+1, "wait", d, "err", err)
+		if err := sleep(ctx, c.clk, d); err != nil {
+			return fmt.Errorf("lichess: %s: %w", r.op, err)
+		}
+	}
+	if err != nil && ctx.Err() != nil && !isTyped(err) {
+		return fmt.Errorf("lichess: %s: %w", r.op, ctx.Err())
+	}
+	return err
+}
+
+func isTyped(err error) bool {
+	var a *AuthError
+	var r *RateLimitError
+	var p *APIError
+	return errors.As(err, &a) || errors.As(err, &r) || errors.As(err, &p)
+}
+
+func (c *Client) callOnce(ctx context.Context, r request, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	switch o := out.(type) {
+	case nil:
+		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	case *string:
+		var b strings.Builder
+		_, err = io.Copy(&b, io.LimitReader(resp.Body, 64<<20))
+		*o = b.String()
+	default:
+		err = json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(out)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("lichess: %s: %w", r.op, ctx.Err())
+		}
+		return &netError{op: r.op, msg: "read answer: " + c.redact(err.Error())}
+	}
+	return nil
+}

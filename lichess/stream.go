@@ -1,0 +1,217 @@
+package lichess
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Keep-alive periods of Lichess streams. A stream that sends no byte for
+// WatchdogFactor periods is taken as dead and reconnected.
+const (
+	KeepAliveEvents    = 7 * time.Second  // /api/stream/event (6 s in lila, 7 s in the spec)
+	KeepAliveBotGame   = 7 * time.Second  // /api/bot/game/stream/{id}
+	KeepAliveMoves     = 50 * time.Second // /api/stream/game/{id}, games by users/ids, TV
+	KeepAliveBroadcast = 60 * time.Second // broadcast PGN streams (a single space)
+	WatchdogFactor     = 3
+)
+
+// MaxLineBytes is the longest stream line accepted; longer lines are logged
+// and skipped.
+const MaxLineBytes = 16 << 20
+
+// errSilent is the cause given to a connection the watchdog found silent.
+var errSilent = errors.New("stream silent")
+
+// errConsumer wraps an error returned by the consumer's callback: it ends
+// the stream and is returned as is.
+type errConsumer struct{ err error }
+
+func (e errConsumer) Error() string { return e.err.Error() }
+
+// streamSpec says how to open one stream and what to do with its lines.
+type streamSpec struct {
+	name      string // for logs and errors: "event", "bot game abc"
+	req       func() request
+	keepAlive time.Duration
+	pool      chan struct{}
+	// raw: deliver every line (PGN); otherwise blank lines are keep-alives.
+	raw bool
+	// connected is called when a connection is up (n counts from 1).
+	connected func(n int)
+	// line handles one line; lineNo counts from 1 per connection. It
+	// returns errConsumer to stop, or any other error to have the line
+	// logged as malformed and skipped.
+	line func(line []byte, lineNo int) error
+	// ended is called after a clean end of a connection (EOF); true ends
+	// the stream with a nil error.
+	ended func() bool
+}
+
+// runStream runs spec until ctx is done, the consumer returns an error, the
+// stream ends for good, or Lichess refuses it (auth, not found, bad
+// request). Everything else (network errors, 5xx, 429, silence, cut
+// connections) is retried with jittered backoff that resets on success.
+func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
+	ctx, done, err := c.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	attempt := 0
+	for n := 1; ; n++ {
+		gotLines, err := c.connectOnce(ctx, spec, n)
+		var ce errConsumer
+		switch {
+		case errors.As(err, &ce):
+			return ce.err
+		case ctx.Err() != nil:
+			return fmt.Errorf("lichess: stream %s: %w", spec.name, ctx.Err())
+		case err == nil:
+			if spec.ended != nil && spec.ended() {
+				return nil
+			}
+			err = errors.New("closed by server")
+		case fatal(err):
+			return fmt.Errorf("lichess: stream %s: %w", spec.name, err)
+		}
+		if gotLines {
+			attempt = 0
+		}
+		d := c.backoff.delay(attempt)
+		attempt++
+		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.account, "wait", d, "reason", err.Error())
+		if err := sleep(ctx, c.clk, d); err != nil {
+			return fmt.Errorf("lichess: stream %s: %w", spec.name, err)
+		}
+	}
+}
+
+// fatal reports whether a stream must give up: Lichess refused it for a
+// reason that will not change by itself.
+func fatal(err error) bool {
+	var a *AuthError
+	var p *APIError
+	return errors.As(err, &a) || (errors.As(err, &p) && !p.Temporary()) || errors.Is(err, ErrTokenMissing)
+}
+
+// connectOnce runs one connection. It returns nil on a clean EOF, and
+// whether at least one line (keep-alives included) was read.
+func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLines bool, err error) {
+	if err := acquirePool(ctx, spec.pool); err != nil {
+		return false, err
+	}
+	defer releasePool(spec.pool)
+	connCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	resp, err := c.send(connCtx, spec.req())
+	if err != nil {
+		if errors.Is(context.Cause(connCtx), errSilent) {
+			return false, errSilent
+		}
+		return false, err
+	}
+	defer resp.Body.Close()
+	if spec.connected != nil {
+		spec.connected(n)
+	}
+	c.log.Debug("lichess: stream connected", "stream", spec.name, "connection", n)
+
+	// The watchdog: no byte for WatchdogFactor keep-alive periods cancels
+	// the connection. Reads reset the timer.
+	limit := time.Duration(WatchdogFactor) * spec.keepAlive
+	timer := c.clk.NewTimer(limit)
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		select {
+		case <-timer.C():
+			c.log.Warn("lichess: stream silent, reconnecting", "stream", spec.name, "silent_for", limit)
+			cancel(errSilent)
+		case <-connCtx.Done():
+		}
+	}()
+	defer func() { timer.Stop(); cancel(nil); <-watchDone }()
+
+	body := &activityReader{r: resp.Body, onRead: func() { timer.Reset(limit) }}
+	br := bufio.NewReaderSize(body, 64<<10)
+	var buf []byte
+	lineNo := 0
+	for {
+		buf = buf[:0]
+		tooLong := false
+		var rerr error
+		for {
+			chunk, e := br.ReadSlice('\n')
+			if len(buf)+len(chunk) <= MaxLineBytes {
+				buf = append(buf, chunk...)
+			} else {
+				tooLong = true
+			}
+			if e == bufio.ErrBufferFull {
+				continue
+			}
+			rerr = e
+			break
+		}
+		if len(buf) > 0 || tooLong {
+			lineNo++
+			gotLines = true
+			line := bytes.TrimRight(buf, "\r\n")
+			switch {
+			case tooLong:
+				c.log.Warn("lichess: stream line too long, skipped", "stream", spec.name, "line", lineNo, "max_bytes", MaxLineBytes)
+			case rerr != nil && rerr != io.EOF:
+				// A partial line cut by a broken connection: drop it, the
+				// reconnect resumes.
+			case !spec.raw && len(bytes.TrimSpace(line)) == 0:
+				// keep-alive
+			default:
+				if err := spec.line(line, lineNo); err != nil {
+					var ce errConsumer
+					if errors.As(err, &ce) {
+						return gotLines, err
+					}
+					c.log.Warn("lichess: malformed stream line skipped", "stream", spec.name, "line", lineNo, "err", c.redact(err.Error()), "text", c.redact(excerpt(line)))
+				}
+			}
+		}
+		if rerr == io.EOF {
+			return gotLines, nil
+		}
+		if rerr != nil {
+			if cause := context.Cause(connCtx); errors.Is(cause, errSilent) {
+				return gotLines, errSilent
+			}
+			if ctx.Err() != nil {
+				return gotLines, ctx.Err()
+			}
+			return gotLines, &netError{op: "stream " + spec.name, msg: c.redact(rerr.Error())}
+		}
+	}
+}
+
+func excerpt(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
+
+// activityReader calls onRead whenever bytes arrive.
+type activityReader struct {
+	r      io.Reader
+	onRead func()
+}
+
+func (a *activityReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 {
+		a.onRead()
+	}
+	return n, err
+}
