@@ -1,0 +1,281 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Move errors. Errors from ParseUCI and ParseSAN wrap one of these and
+// name the move and the reason.
+var (
+	ErrSyntax    = errors.New("unreadable move")
+	ErrIllegal   = errors.New("illegal move")
+	ErrAmbiguous = errors.New("ambiguous move")
+)
+
+// ParseUCI reads a move in UCI notation (e2e4, e7e8q) and checks that it is
+// legal. Castling may be given as the king's two-square move (e1g1) or as
+// the king moving onto its own rook (e1h1), the form Lichess sends since
+// 2025. A pawn reaching the last rank without a promotion letter promotes
+// to a queen, as Lichess assumes.
+func (p *Position) ParseUCI(s string) (Move, error) {
+	if len(s) < 4 || len(s) > 5 {
+		return NoMove, fmt.Errorf("%w: %q: want 4 or 5 characters like e2e4 or e7e8q", ErrSyntax, s)
+	}
+	from, err1 := ParseSquare(s[0:2])
+	to, err2 := ParseSquare(s[2:4])
+	if err1 != nil || err2 != nil {
+		return NoMove, fmt.Errorf("%w: %q: not two squares", ErrSyntax, s)
+	}
+	promo := NoPieceType
+	if len(s) == 5 {
+		promo = PieceType(strings.IndexByte(pieceLetters, s[4]|0x20))
+		if promo < Knight || promo > Queen {
+			return NoMove, fmt.Errorf("%w: %q: promotion must be q, r, b or n", ErrSyntax, s)
+		}
+	}
+	pc := p.board[from]
+	if pc.Type() == King && promo == NoPieceType {
+		if t := p.board[to]; t == NewPiece(p.turn, Rook) && from.Rank() == to.Rank() {
+			// King-to-rook castling.
+			switch {
+			case to > from:
+				to = from + 2
+			default:
+				to = from - 2
+			}
+		}
+	}
+	if pc.Type() == Pawn && promo == NoPieceType && (to.Rank() == 7 || to.Rank() == 0) {
+		promo = Queen
+	}
+	m := NewMove(from, to, promo)
+	if !p.IsLegal(m) {
+		return NoMove, fmt.Errorf("%w: %s in %s", ErrIllegal, s, p.FEN())
+	}
+	return m, nil
+}
+
+// ParseSAN reads a move in Standard Algebraic Notation and checks that it
+// is legal. It accepts what real PGN files contain: O-O and 0-0, check and
+// mate signs, annotation glyphs (!, ?, !?), promotions as e8=Q, e8Q or
+// e8(Q), captures with or without x, long forms such as Ng1f3 or Ng1-f3,
+// and "e.p." after an en passant capture.
+func (p *Position) ParseSAN(s string) (Move, error) {
+	orig := s
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, "e.p.")
+	s = strings.TrimRight(s, "+#!? ")
+	if s == "" {
+		return NoMove, fmt.Errorf("%w: %q", ErrSyntax, orig)
+	}
+	syntax := func(why string) (Move, error) {
+		return NoMove, fmt.Errorf("%w: %q: %s", ErrSyntax, orig, why)
+	}
+	switch s {
+	case "O-O", "0-0", "o-o":
+		return p.parseCastle(orig, 2)
+	case "O-O-O", "0-0-0", "o-o-o":
+		return p.parseCastle(orig, -2)
+	}
+	// Promotion.
+	promo := NoPieceType
+	if i := strings.IndexByte(s, '='); i >= 0 {
+		if i != len(s)-2 {
+			return syntax("promotion must be one letter after =")
+		}
+		promo = pieceTypeOfLetter(s[i+1])
+		s = s[:i]
+	} else if n := len(s); n >= 4 && s[n-1] == ')' && s[n-3] == '(' {
+		promo = pieceTypeOfLetter(s[n-2])
+		s = s[:n-3]
+	} else if n >= 3 && s[n-2] >= '1' && s[n-2] <= '8' && strings.IndexByte("QRBNqrbn", s[n-1]) >= 0 && (s[0] < 'A' || s[0] > 'Z') {
+		promo = pieceTypeOfLetter(s[n-1])
+		s = s[:n-1]
+	}
+	if promo == King || promo == Pawn {
+		return syntax("a pawn promotes to Q, R, B or N")
+	}
+	if len(s) < 2 {
+		return syntax("no destination square")
+	}
+	to, err := ParseSquare(s[len(s)-2:])
+	if err != nil {
+		return syntax("no destination square")
+	}
+	s = s[:len(s)-2]
+	pt := Pawn
+	if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+		pt = pieceTypeOfLetter(s[0])
+		if pt == NoPieceType {
+			return syntax("unknown piece letter")
+		}
+		s = s[1:]
+	}
+	// Disambiguation: file and/or rank, then optional capture or dash.
+	fromFile, fromRank := -1, -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'h' && fromFile < 0 && fromRank < 0:
+			fromFile = int(c - 'a')
+		case c >= '1' && c <= '8' && fromRank < 0:
+			fromRank = int(c - '1')
+		case (c == 'x' || c == ':' || c == '-') && i == len(s)-1:
+		default:
+			return syntax("cannot read the squares")
+		}
+	}
+	if pt != Pawn && promo != NoPieceType {
+		return syntax("only a pawn promotes")
+	}
+	if pt == Pawn && (to.Rank() == 7 || to.Rank() == 0) && promo == NoPieceType {
+		promo = Queen // as lenient readers do with "e8"
+	}
+	var cands uint64
+	occ := p.occupied()
+	switch pt {
+	case Pawn:
+		if fromFile >= 0 && fromFile != to.File() {
+			cands = pawnAttacks[p.turn.Other()][to] // pawns that could capture onto to
+		} else {
+			one, two := to-8, to-16
+			if p.turn == Black {
+				one, two = to+8, to+16
+			}
+			if one >= 0 && one < 64 {
+				cands = one.bb()
+				if p.board[one] == NoPiece && two >= 0 && two < 64 {
+					cands |= two.bb()
+				}
+			}
+		}
+	case Knight:
+		cands = knightAttacks[to]
+	case Bishop:
+		cands = bishopAttacks(to, occ)
+	case Rook:
+		cands = rookAttacks(to, occ)
+	case Queen:
+		cands = bishopAttacks(to, occ) | rookAttacks(to, occ)
+	case King:
+		cands = kingAttacks[to]
+	}
+	cands &= p.pieces(p.turn, pt)
+	var found Move
+	n := 0
+	for ; cands != 0; cands &= cands - 1 {
+		from := lsb(cands)
+		if (fromFile >= 0 && from.File() != fromFile) || (fromRank >= 0 && from.Rank() != fromRank) {
+			continue
+		}
+		m := NewMove(from, to, promo)
+		if p.pseudoLegal(m) && p.legal(m) {
+			found = m
+			n++
+		}
+	}
+	switch n {
+	case 1:
+		return found, nil
+	case 0:
+		return NoMove, fmt.Errorf("%w: %s in %s", ErrIllegal, orig, p.FEN())
+	default:
+		return NoMove, fmt.Errorf("%w: %s in %s: %d pieces can make it", ErrAmbiguous, orig, p.FEN(), n)
+	}
+}
+
+func (p *Position) parseCastle(orig string, dir int) (Move, error) {
+	k := p.kingSquare(p.turn)
+	m := NewMove(k, k+Square(dir), NoPieceType)
+	if !p.IsLegal(m) || !p.isCastling(m) {
+		return NoMove, fmt.Errorf("%w: %s in %s", ErrIllegal, orig, p.FEN())
+	}
+	return m, nil
+}
+
+func pieceTypeOfLetter(c byte) PieceType {
+	switch c | 0x20 {
+	case 'n':
+		return Knight
+	case 'b':
+		return Bishop
+	case 'r':
+		return Rook
+	case 'q':
+		return Queen
+	case 'k':
+		return King
+	case 'p':
+		return Pawn
+	}
+	return NoPieceType
+}
+
+// SAN returns the move in Standard Algebraic Notation, with the shortest
+// disambiguation and + or # when it gives check or mate. m must be legal.
+func (p *Position) SAN(m Move) string {
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	var b []byte
+	switch {
+	case p.isCastling(m) && to > from:
+		b = append(b, "O-O"...)
+	case p.isCastling(m):
+		b = append(b, "O-O-O"...)
+	case pc.Type() == Pawn:
+		if from.File() != to.File() {
+			b = append(b, byte('a'+from.File()), 'x')
+		}
+		b = append(b, to.String()...)
+		if pr := m.Promotion(); pr != NoPieceType {
+			b = append(b, '=', "PNBRQK"[pr-1])
+		}
+	default:
+		b = append(b, "PNBRQK"[pc.Type()-1])
+		// Other pieces of the same kind that can legally go to the same square.
+		var others uint64
+		occ := p.occupied()
+		var att uint64
+		switch pc.Type() {
+		case Knight:
+			att = knightAttacks[to]
+		case Bishop:
+			att = bishopAttacks(to, occ)
+		case Rook:
+			att = rookAttacks(to, occ)
+		case Queen:
+			att = bishopAttacks(to, occ) | rookAttacks(to, occ)
+		}
+		for c := att & p.pieces(p.turn, pc.Type()) &^ from.bb(); c != 0; c &= c - 1 {
+			if o := NewMove(lsb(c), to, NoPieceType); p.legal(o) {
+				others |= lsb(c).bb()
+			}
+		}
+		if others != 0 {
+			switch {
+			case others&(fileA<<uint(from.File())) == 0:
+				b = append(b, byte('a'+from.File()))
+			case others&(rank1<<uint(8*from.Rank())) == 0:
+				b = append(b, byte('1'+from.Rank()))
+			default:
+				b = append(b, from.String()...)
+			}
+		}
+		if p.board[to] != NoPiece {
+			b = append(b, 'x')
+		}
+		b = append(b, to.String()...)
+	}
+	next := *p
+	next.Play(m)
+	if next.InCheck() {
+		if next.HasLegalMove() {
+			b = append(b, '+')
+		} else {
+			b = append(b, '#')
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,330 @@
+package rules
+
+// Castling rights, one bit each.
+const (
+	castleWK uint8 = 1 << iota
+	castleWQ
+	castleBK
+	castleBQ
+)
+
+// castleLoss[s] is the set of rights lost when a piece leaves or arrives on s.
+var castleLoss = func() (t [64]uint8) {
+	t[E1], t[H1], t[A1] = castleWK|castleWQ, castleWK, castleWQ
+	t[E8], t[H8], t[A8] = castleBK|castleBQ, castleBK, castleBQ
+	return t
+}()
+
+// Position is a chess position: placement, side to move, castling rights,
+// the en passant square (kept only while an en passant capture is legal),
+// and the two clocks. It is a value: copy it freely. The zero value is not
+// a valid position; use StartPosition or ParseFEN.
+type Position struct {
+	byType   [7]uint64 // by PieceType; [0] is unused
+	byColor  [2]uint64
+	board    [64]Piece
+	hash     uint64 // Zobrist hash of the Key
+	turn     Color
+	castle   uint8
+	ep       Square
+	halfmove int32
+	fullmove int32
+}
+
+// StartFEN is the standard starting position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+var startPosition Position
+
+// init builds the tables in the order they depend on each other: attacks,
+// then hash numbers, then the start position, which needs both.
+func init() {
+	initAttackTables()
+	initZobrist()
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		panic(err)
+	}
+	startPosition = p
+}
+
+// StartPosition returns the standard starting position.
+func StartPosition() Position { return startPosition }
+
+// Turn returns the side to move.
+func (p *Position) Turn() Color { return p.turn }
+
+// PieceAt returns the piece on s, or NoPiece.
+func (p *Position) PieceAt(s Square) Piece {
+	if s < 0 || s > 63 {
+		return NoPiece
+	}
+	return p.board[s]
+}
+
+// HalfmoveClock returns the number of half-moves since the last capture or
+// pawn move.
+func (p *Position) HalfmoveClock() int { return int(p.halfmove) }
+
+// FullmoveNumber returns the move number (1 at the start, incremented after
+// Black's move).
+func (p *Position) FullmoveNumber() int { return int(p.fullmove) }
+
+// EnPassant returns the en passant target square if an en passant capture
+// is legal now, otherwise NoSquare.
+func (p *Position) EnPassant() Square { return p.ep }
+
+func (p *Position) occupied() uint64 { return p.byColor[White] | p.byColor[Black] }
+
+func (p *Position) pieces(c Color, t PieceType) uint64 { return p.byColor[c] & p.byType[t] }
+
+func (p *Position) kingSquare(c Color) Square { return lsb(p.pieces(c, King)) }
+
+func (p *Position) put(s Square, pc Piece) {
+	b := s.bb()
+	p.byType[pc.Type()] |= b
+	p.byColor[pc.Color()] |= b
+	p.board[s] = pc
+	p.hash ^= zobPiece[pc][s]
+}
+
+func (p *Position) remove(s Square) {
+	pc := p.board[s]
+	b := s.bb()
+	p.byType[pc.Type()] &^= b
+	p.byColor[pc.Color()] &^= b
+	p.board[s] = NoPiece
+	p.hash ^= zobPiece[pc][s]
+}
+
+func (p *Position) relocate(from, to Square) {
+	pc := p.board[from]
+	b := from.bb() | to.bb()
+	p.byType[pc.Type()] ^= b
+	p.byColor[pc.Color()] ^= b
+	p.board[from] = NoPiece
+	p.board[to] = pc
+	p.hash ^= zobPiece[pc][from] ^ zobPiece[pc][to]
+}
+
+// attackers returns the pieces of both colours that attack s, with occ as
+// the occupancy.
+func (p *Position) attackers(s Square, occ uint64) uint64 {
+	return pawnAttacks[Black][s]&p.pieces(White, Pawn) |
+		pawnAttacks[White][s]&p.pieces(Black, Pawn) |
+		knightAttacks[s]&p.byType[Knight] |
+		kingAttacks[s]&p.byType[King] |
+		bishopAttacks(s, occ)&(p.byType[Bishop]|p.byType[Queen]) |
+		rookAttacks(s, occ)&(p.byType[Rook]|p.byType[Queen])
+}
+
+func (p *Position) attacked(s Square, by Color, occ uint64) bool {
+	return p.attackers(s, occ)&p.byColor[by] != 0
+}
+
+// InCheck reports whether the side to move is in check.
+func (p *Position) InCheck() bool {
+	return p.attacked(p.kingSquare(p.turn), p.turn.Other(), p.occupied())
+}
+
+// IsCapture reports whether the (legal) move m captures, en passant included.
+func (p *Position) IsCapture(m Move) bool {
+	return p.board[m.To()] != NoPiece || (m.To() == p.ep && p.board[m.From()].Type() == Pawn)
+}
+
+// isCastling reports whether the king's move m is castling.
+func (p *Position) isCastling(m Move) bool {
+	d := int(m.To()) - int(m.From())
+	return p.board[m.From()].Type() == King && (d == 2 || d == -2)
+}
+
+// Play makes the move m, which must be legal in p (from LegalMoves,
+// ParseUCI, ParseSAN, or checked with IsLegal).
+func (p *Position) Play(m Move) {
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	us := p.turn
+	them := us.Other()
+	if p.ep != NoSquare {
+		p.hash ^= zobEP[p.ep.File()]
+	}
+	oldEP := p.ep
+	p.ep = NoSquare
+	p.halfmove++
+	if p.board[to] != NoPiece {
+		p.remove(to)
+		p.halfmove = 0
+	}
+	switch pc.Type() {
+	case Pawn:
+		p.halfmove = 0
+		if to == oldEP {
+			p.remove(to ^ 8) // the captured pawn stands beside, on the from rank
+		}
+		p.relocate(from, to)
+		if promo := m.Promotion(); promo != NoPieceType {
+			p.remove(to)
+			p.put(to, NewPiece(us, promo))
+		} else if to-from == 16 || from-to == 16 {
+			p.setEnPassant((from+to)/2, to)
+		}
+	case King:
+		p.relocate(from, to)
+		switch int(to) - int(from) {
+		case 2:
+			p.relocate(to+1, to-1)
+		case -2:
+			p.relocate(to-2, to+1)
+		}
+	default:
+		p.relocate(from, to)
+	}
+	if lost := p.castle & (castleLoss[from] | castleLoss[to]); lost != 0 {
+		p.hash ^= zobCastle[p.castle] ^ zobCastle[p.castle&^lost]
+		p.castle &^= lost
+	}
+	if us == Black {
+		p.fullmove++
+	}
+	p.turn = them
+	p.hash ^= zobTurn
+	if p.ep != NoSquare {
+		p.hash ^= zobEP[p.ep.File()]
+	}
+}
+
+// setEnPassant records the e.p. square after a double push to pawnSq, but
+// only if the side to move next (not yet switched) has a legal capture:
+// an adjacent pawn that is not pinned and whose capture does not leave its
+// king in check (both pawns leave the rank, a check may stay unanswered).
+func (p *Position) setEnPassant(epSq, pawnSq Square) {
+	mover := p.board[pawnSq].Color()
+	capturer := mover.Other()
+	cands := pawnAttacks[mover][epSq] & p.pieces(capturer, Pawn)
+	if cands == 0 {
+		return
+	}
+	ksq := p.kingSquare(capturer)
+	occ := p.occupied()
+	enemies := p.byColor[mover] &^ pawnSq.bb()
+	for ; cands != 0; cands &= cands - 1 {
+		c := lsb(cands)
+		occ2 := (occ &^ c.bb() &^ pawnSq.bb()) | epSq.bb()
+		if p.attackers(ksq, occ2)&enemies == 0 {
+			p.ep = epSq
+			return
+		}
+	}
+}
+
+// IsLegal reports whether m is a legal move in p.
+func (p *Position) IsLegal(m Move) bool {
+	return m != NoMove && p.pseudoLegal(m) && p.legal(m)
+}
+
+// pseudoLegal reports whether m moves a piece of the side to move the way
+// that piece moves, ignoring whether the own king is left in check (except
+// for castling, which it checks fully).
+func (p *Position) pseudoLegal(m Move) bool {
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	if pc == NoPiece || pc.Color() != p.turn || from == to {
+		return false
+	}
+	if t := p.board[to]; t != NoPiece && t.Color() == p.turn {
+		return false
+	}
+	promo := m.Promotion()
+	occ := p.occupied()
+	switch pc.Type() {
+	case Pawn:
+		last := to.Rank() == 7 || to.Rank() == 0
+		if last != (promo != NoPieceType) || promo == Pawn || promo == King {
+			return false
+		}
+		fwd, startRank := Square(8), 1
+		if p.turn == Black {
+			fwd, startRank = -8, 6
+		}
+		switch {
+		case to == from+fwd:
+			return p.board[to] == NoPiece
+		case to == from+2*fwd:
+			return from.Rank() == startRank && p.board[from+fwd] == NoPiece && p.board[to] == NoPiece
+		case pawnAttacks[p.turn][from]&to.bb() != 0:
+			return p.board[to] != NoPiece || to == p.ep
+		}
+		return false
+	case Knight:
+		return promo == NoPieceType && knightAttacks[from]&to.bb() != 0
+	case Bishop:
+		return promo == NoPieceType && bishopAttacks(from, occ)&to.bb() != 0
+	case Rook:
+		return promo == NoPieceType && rookAttacks(from, occ)&to.bb() != 0
+	case Queen:
+		return promo == NoPieceType && (bishopAttacks(from, occ)|rookAttacks(from, occ))&to.bb() != 0
+	case King:
+		if promo != NoPieceType {
+			return false
+		}
+		if kingAttacks[from]&to.bb() != 0 {
+			return true
+		}
+		return p.castlingLegal(from, to)
+	}
+	return false
+}
+
+// castlingLegal checks castling from the king's square to its destination:
+// the right is held, the squares between king and rook are empty, and the
+// king is not in check and does not pass or land on an attacked square.
+func (p *Position) castlingLegal(from, to Square) bool {
+	var right uint8
+	var rook Square
+	switch {
+	case p.turn == White && from == E1 && to == G1:
+		right, rook = castleWK, H1
+	case p.turn == White && from == E1 && to == C1:
+		right, rook = castleWQ, A1
+	case p.turn == Black && from == E8 && to == G8:
+		right, rook = castleBK, H8
+	case p.turn == Black && from == E8 && to == C8:
+		right, rook = castleBQ, A8
+	default:
+		return false
+	}
+	occ := p.occupied()
+	if p.castle&right == 0 || between[from][rook]&occ != 0 {
+		return false
+	}
+	them := p.turn.Other()
+	step := (to - from) / 2
+	for s := from; s != to+step; s += step {
+		if p.attacked(s, them, occ) {
+			return false
+		}
+	}
+	return true
+}
+
+// legal reports whether the pseudo-legal move m leaves the own king safe.
+func (p *Position) legal(m Move) bool {
+	from, to := m.From(), m.To()
+	us := p.turn
+	them := p.byColor[us.Other()]
+	occ := p.occupied()
+	if p.board[from].Type() == King {
+		if p.isCastling(m) {
+			return true // castlingLegal already checked every square
+		}
+		return p.attackers(to, occ&^from.bb())&them == 0
+	}
+	occ2 := (occ &^ from.bb()) | to.bb()
+	enemies := them &^ to.bb()
+	if to == p.ep && p.board[from].Type() == Pawn {
+		cap := (to ^ 8).bb()
+		occ2 &^= cap
+		enemies &^= cap
+	}
+	return p.attackers(p.kingSquare(us), occ2)&enemies == 0
+}
