@@ -1,0 +1,193 @@
+// Package notify delivers alerts: as readable text lines or JSON lines on a
+// writer, and as webhooks to Discord, Slack or any endpoint that takes the
+// alert JSON. Webhooks are retried as each service asks (Discord's
+// retry_after, Slack's Retry-After on 429; backoff on 5xx and network
+// errors) and never show their URL, which is a secret, in a log line or an
+// error. Queue puts a slow sink behind a bounded buffer that drops its
+// oldest alert when full, so delivery never delays detection.
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// Sink delivers one alert.
+type Sink interface {
+	Send(ctx context.Context, a threefold.Alert) error
+}
+
+// Fanout sends every alert to each of its sinks in turn and returns the
+// errors of those that failed.
+type Fanout []Sink
+
+// Send implements Sink.
+func (f Fanout) Send(ctx context.Context, a threefold.Alert) error {
+	var errs []error
+	for _, s := range f {
+		if err := s.Send(ctx, a); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Text writes one readable line per alert.
+type Text struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewText returns a sink writing text lines to w.
+func NewText(w io.Writer) *Text { return &Text{w: w} }
+
+// Send implements Sink.
+func (t *Text) Send(_ context.Context, a threefold.Alert) error {
+	line := FormatText(a) + "\n"
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, err := io.WriteString(t.w, line)
+	return err
+}
+
+// JSONLines writes the alert JSON, one object per line.
+type JSONLines struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewJSONLines returns a sink writing JSON lines to w.
+func NewJSONLines(w io.Writer) *JSONLines { return &JSONLines{w: w} }
+
+// Send implements Sink.
+func (j *JSONLines) Send(_ context.Context, a threefold.Alert) error {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("notify: json: %w", err)
+	}
+	b = append(b, '\n')
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, err = j.w.Write(b)
+	return err
+}
+
+// Link is the URL of the alert's game ("" if it has none).
+func Link(a threefold.Alert) string { return a.Game.URL }
+
+// Headline says what happened in a few words, with the players.
+func Headline(a threefold.Alert) string {
+	var what string
+	switch a.Kind {
+	case threefold.KindThreefold:
+		what = "position occurred " + ordinal(a.Count) + " time: " + a.Claimant + " may claim a draw (FIDE 9.2.2)"
+	case threefold.KindClaimByMove:
+		mv := a.MoveSAN
+		if mv == "" {
+			mv = a.Move
+		}
+		what = a.Claimant + " may claim a draw by declaring " + mv + " (FIDE 9.2.1)"
+	case threefold.KindFivefold:
+		what = "position occurred the fifth time: the game is drawn (FIDE 9.6.1)"
+	case threefold.KindFiftyMoves:
+		what = "50 moves without a capture or pawn move: " + a.Claimant + " may claim a draw (FIDE 9.3)"
+	case threefold.KindSeventyFiveMoves:
+		what = "75 moves without a capture or pawn move: the game is drawn (FIDE 9.6.2)"
+	default:
+		what = string(a.Kind)
+	}
+	return players(a) + ": " + what
+}
+
+func players(a threefold.Alert) string {
+	w, b := a.Game.White, a.Game.Black
+	if w == "" && b == "" {
+		return a.Game.Site + " " + a.Game.ID
+	}
+	if w == "" {
+		w = "?"
+	}
+	if b == "" {
+		b = "?"
+	}
+	return w + " - " + b
+}
+
+// Occurrences lists the plies of the occurrences with the move that
+// produced each: "ply 44 Qf5, ply 48 Qf5, ply 52 Qf5".
+func Occurrences(a threefold.Alert) string {
+	parts := make([]string, 0, len(a.Occurrences)+1)
+	for i, p := range a.Occurrences {
+		s := "ply " + strconv.Itoa(p)
+		if p == 0 {
+			s += " (start)"
+		} else if i < len(a.OccurrenceSAN) && a.OccurrenceSAN[i] != "" {
+			s += " " + a.OccurrenceSAN[i]
+		}
+		parts = append(parts, s)
+	}
+	if a.Kind == threefold.KindClaimByMove {
+		mv := a.MoveSAN
+		if mv == "" {
+			mv = a.Move
+		}
+		parts = append(parts, "ply "+strconv.Itoa(a.Ply+1)+" "+mv+" (declared)")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// FormatText is the one-line text form of an alert.
+func FormatText(a threefold.Alert) string {
+	var b strings.Builder
+	if a.Audience != "" {
+		b.WriteString("[for " + a.Audience + "] ")
+	}
+	b.WriteString(Headline(a))
+	b.WriteString(" | ply " + strconv.Itoa(a.Ply))
+	if a.SAN != "" {
+		b.WriteString(" after " + a.SAN)
+	}
+	switch a.Kind {
+	case threefold.KindThreefold, threefold.KindClaimByMove, threefold.KindFivefold:
+		b.WriteString(" | occurrences: " + Occurrences(a))
+	}
+	if l := Link(a); l != "" {
+		b.WriteString(" | " + l)
+	}
+	b.WriteString(" | source " + a.Source)
+	if a.DelayS > 0 {
+		b.WriteString(" (delay up to " + formatDelay(a.DelayS) + ")")
+	}
+	b.WriteString(" | id " + a.ID)
+	return b.String()
+}
+
+func formatDelay(s float64) string {
+	switch {
+	case s >= 3600:
+		return strconv.FormatFloat(s/3600, 'f', -1, 64) + "h"
+	case s >= 60:
+		return strconv.FormatFloat(s/60, 'f', -1, 64) + "min"
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 3:
+		return "a third"
+	case 4:
+		return "a fourth"
+	case 5:
+		return "a fifth"
+	}
+	return "a " + strconv.Itoa(n) + "th"
+}

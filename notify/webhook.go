@@ -1,0 +1,294 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// Kind is the kind of a webhook: the shape of its body and the way its
+// service asks to slow down.
+type Kind string
+
+const (
+	Discord Kind = "discord" // an embed; 429 carries retry_after (seconds) in its JSON body
+	Slack   Kind = "slack"   // text and blocks; 429 carries a Retry-After header
+	JSON    Kind = "json"    // the alert JSON as it is
+)
+
+// ParseKind checks a kind name from the config.
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
+	case Discord, Slack, JSON:
+		return k, nil
+	}
+	return "", fmt.Errorf("notify: unknown webhook kind %q (want discord, slack or json)", s)
+}
+
+// Webhook posts alerts to one URL. The URL is a secret: it never appears in
+// a log line or in an error; Name identifies the webhook instead.
+type Webhook struct {
+	Kind   Kind
+	URL    string
+	Name   string       // "discord webhook 1"
+	Client *http.Client // default: a client with a 30 s timeout
+	Logger *slog.Logger
+	// Sleep waits between attempts; tests inject one that returns at once.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// MaxAttempts bounds the attempts for one alert (default 6).
+	MaxAttempts int
+	// MaxWait caps one wait asked for by the service (default 10 min).
+	MaxWait time.Duration
+}
+
+// HTTPError is a webhook answer that is not a success.
+type HTTPError struct {
+	Webhook string
+	Status  int
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("notify: %s: HTTP %d", e.Webhook, e.Status)
+}
+
+// Send implements Sink: it posts the alert, retrying on 429 after the wait
+// the service asks for, and on 5xx and network errors with backoff.
+func (w *Webhook) Send(ctx context.Context, a threefold.Alert) error {
+	body, err := w.body(a)
+	if err != nil {
+		return fmt.Errorf("notify: %s: %w", w.name(), err)
+	}
+	client := w.Client
+	if client == nil {
+		client = &http.Client{Timeout: 30 * time.Second}
+	}
+	sleep := w.Sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	log := w.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	attempts := w.MaxAttempts
+	if attempts <= 0 {
+		attempts = 6
+	}
+	maxWait := w.MaxWait
+	if maxWait <= 0 {
+		maxWait = 10 * time.Minute
+	}
+	back := time.Second
+	var last error
+	for i := 0; i < attempts; i++ {
+		wait, err := w.post(ctx, client, body)
+		if err == nil {
+			return nil
+		}
+		last = err
+		var he *HTTPError
+		switch {
+		case ctx.Err() != nil:
+			return fmt.Errorf("notify: %s: %w", w.name(), ctx.Err())
+		case errors.As(err, &he) && he.Status == http.StatusTooManyRequests:
+			if wait <= 0 {
+				wait = back
+				back *= 2
+			}
+			wait = min(wait, maxWait)
+			log.Warn("webhook rate limited; waiting as asked", "webhook", w.name(), "wait", wait, "alert", a.ID)
+		case errors.As(err, &he) && he.Status < 500:
+			return err // a 4xx other than 429 will not get better
+		default:
+			wait = back
+			back = min(back*2, 5*time.Minute)
+			log.Warn("webhook failed; retrying", "webhook", w.name(), "err", err, "wait", wait, "alert", a.ID)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return fmt.Errorf("notify: %s: %w", w.name(), err)
+		}
+	}
+	return fmt.Errorf("notify: %s: giving up after %d attempts: %w", w.name(), attempts, last)
+}
+
+func (w *Webhook) name() string {
+	if w.Name != "" {
+		return w.Name
+	}
+	return string(w.Kind) + " webhook"
+}
+
+// post sends one request. For a 429 it returns the wait the service asked
+// for (0 if none).
+func (w *Webhook) post(ctx context.Context, client *http.Client, body []byte) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("notify: %s: bad webhook url", w.name()) // err would quote the URL
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "threefold (+https://github.com/threefold-chess/threefold)")
+	resp, err := client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // *url.Error quotes the URL; keep only the cause
+		}
+		return 0, fmt.Errorf("notify: %s: %w", w.name(), err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return 0, nil
+	}
+	herr := &HTTPError{Webhook: w.name(), Status: resp.StatusCode}
+	if resp.StatusCode != http.StatusTooManyRequests {
+		return 0, herr
+	}
+	return retryAfter(w.Kind, resp.Header, data), herr
+}
+
+// retryAfter reads the wait a 429 asks for: Discord's JSON retry_after
+// (seconds, possibly fractional), else the Retry-After header (seconds or
+// an HTTP date, as Slack and plain endpoints send it).
+func retryAfter(kind Kind, h http.Header, body []byte) time.Duration {
+	if kind == Discord {
+		var v struct {
+			RetryAfter float64 `json:"retry_after"`
+		}
+		if json.Unmarshal(body, &v) == nil && v.RetryAfter > 0 {
+			return time.Duration(v.RetryAfter * float64(time.Second))
+		}
+	}
+	if s := strings.TrimSpace(h.Get("Retry-After")); s != "" {
+		if n, err := strconv.ParseFloat(s, 64); err == nil && n > 0 {
+			return time.Duration(n * float64(time.Second))
+		}
+		if t, err := http.ParseTime(s); err == nil {
+			if d := time.Until(t); d > 0 {
+				return d
+			}
+		}
+	}
+	return 0
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (w *Webhook) body(a threefold.Alert) ([]byte, error) {
+	switch w.Kind {
+	case Discord:
+		return json.Marshal(discordBody(a))
+	case Slack:
+		return json.Marshal(slackBody(a))
+	case JSON, "":
+		return json.Marshal(a)
+	}
+	return nil, fmt.Errorf("unknown webhook kind %q", w.Kind)
+}
+
+func discordBody(a threefold.Alert) map[string]any {
+	fields := []map[string]any{
+		{"name": "Position (FEN)", "value": "`" + a.FEN + "`"},
+	}
+	if len(a.Occurrences) > 0 || a.Kind == threefold.KindClaimByMove {
+		fields = append(fields, map[string]any{"name": "Occurrences", "value": truncate(Occurrences(a), 1000)})
+	}
+	fields = append(fields, map[string]any{"name": "Ply", "value": strconv.Itoa(a.Ply) + sanSuffix(a), "inline": true})
+	if a.Audience != "" {
+		fields = append(fields, map[string]any{"name": "For", "value": a.Audience, "inline": true})
+	}
+	footer := "source " + a.Source
+	if a.DelayS > 0 {
+		footer += ", delay up to " + formatDelay(a.DelayS)
+	}
+	footer += " · id " + a.ID
+	embed := map[string]any{
+		"title":       truncate(Headline(a), 250),
+		"description": truncate(FormatText(a), 2000),
+		"fields":      fields,
+		"footer":      map[string]any{"text": truncate(footer, 2000)},
+	}
+	if l := Link(a); l != "" {
+		embed["url"] = l
+	}
+	if !a.ObservedAt.IsZero() {
+		embed["timestamp"] = a.ObservedAt.UTC().Format(time.RFC3339)
+	}
+	return map[string]any{
+		"username":         "threefold",
+		"embeds":           []any{embed},
+		"allowed_mentions": map[string]any{"parse": []string{}},
+	}
+}
+
+func sanSuffix(a threefold.Alert) string {
+	if a.SAN == "" {
+		return ""
+	}
+	return " (after " + a.SAN + ")"
+}
+
+func slackBody(a threefold.Alert) map[string]any {
+	text := FormatText(a)
+	head := Headline(a)
+	if l := Link(a); l != "" {
+		head = "<" + l + "|" + slackEscape(head) + ">"
+	} else {
+		head = slackEscape(head)
+	}
+	detail := "*Ply* " + strconv.Itoa(a.Ply) + sanSuffix(a)
+	if len(a.Occurrences) > 0 || a.Kind == threefold.KindClaimByMove {
+		detail += "\n*Occurrences* " + slackEscape(Occurrences(a))
+	}
+	detail += "\n*FEN* `" + slackEscape(a.FEN) + "`"
+	ctx := "source " + a.Source
+	if a.DelayS > 0 {
+		ctx += ", delay up to " + formatDelay(a.DelayS)
+	}
+	if a.Audience != "" {
+		ctx += ", for " + a.Audience
+	}
+	return map[string]any{
+		"text": truncate(text, 3000),
+		"blocks": []any{
+			map[string]any{"type": "section", "text": map[string]any{"type": "mrkdwn", "text": truncate(head, 3000)}},
+			map[string]any{"type": "section", "text": map[string]any{"type": "mrkdwn", "text": truncate(detail, 3000)}},
+			map[string]any{"type": "context", "elements": []any{map[string]any{"type": "mrkdwn", "text": truncate(slackEscape(ctx)+" · id "+a.ID, 3000)}}},
+		},
+	}
+}
+
+func slackEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
