@@ -135,19 +135,19 @@ func movetext(sans []string, n int, clk bool) string {
 var base = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 
 type game struct {
-	src            src
-	plies          int
-	id             int64
-	white, black   string
-	result         string // "*" in progress
-	live           bool
-	clk            bool
-	start, last    time.Time
-	wres, bres     string
-	tournament     string
-	match          string
-	timeClass, tc  string
-	noPGN          bool
+	src           src
+	plies         int
+	id            int64
+	white, black  string
+	result        string // "*" in progress
+	live          bool
+	clk           bool
+	start, last   time.Time
+	wres, bres    string
+	tournament    string
+	match         string
+	timeClass, tc string
+	noPGN         bool
 }
 
 func (g game) url() string {
