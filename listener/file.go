@@ -1,0 +1,144 @@
+package listener
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/threefold-chess/threefold/pgn"
+)
+
+// FileSource follows a local PGN file, or every PGN file of a folder, that a
+// relay program keeps rewriting (DGT LiveChess, a club's PGN export). It
+// polls the size and modification time every Interval and re-reads a file
+// that changed, was replaced or appeared; games are identified by their
+// [GameURL] tag, or else by file and position in the file. Games are over
+// the board: snapshots carry AudienceArbiters.
+type FileSource struct {
+	Path     string
+	Interval time.Duration // default 2s
+	Clock    Clock         // default RealClock
+	Logger   *slog.Logger
+	// Once reads the files once and returns instead of following them.
+	Once bool
+}
+
+// Name implements Source.
+func (s *FileSource) Name() string { return "file " + s.Path }
+
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+// Run implements Source. A path that does not exist when Run starts is an
+// error; one that disappears later (a relay replacing it) is waited for.
+func (s *FileSource) Run(ctx context.Context, emit Emit) error {
+	clock := s.Clock
+	if clock == nil {
+		clock = RealClock
+	}
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	interval := s.Interval
+	if interval <= 0 {
+		interval = 2 * time.Second
+	}
+	if _, err := os.Stat(s.Path); err != nil {
+		return fmt.Errorf("file source: %w", err)
+	}
+	feed := newPGNFeed("file", s.Name(), 0, AudienceArbiters, clock)
+	seen := map[string]fileStamp{}
+	for {
+		files, err := s.list()
+		if err != nil {
+			log.Warn("file source: cannot list; will retry", "path", s.Path, "err", err)
+		}
+		for _, name := range files {
+			st, err := os.Stat(name)
+			if err != nil {
+				continue // replaced between list and stat: next round
+			}
+			stamp := fileStamp{st.Size(), st.ModTime()}
+			if old, ok := seen[name]; ok && old == stamp {
+				continue
+			}
+			text, err := readPGNFile(name)
+			if err != nil {
+				log.Warn("file source: cannot read; will retry", "file", name, "err", err)
+				continue
+			}
+			seen[name] = stamp
+			fallback := func(i int) string { return name + "#" + strconv.Itoa(i+1) }
+			if err := feed.feedText(text, fallback, emit); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if errors.Is(err, pgn.ErrNoGames) {
+					log.Warn("file source: no game in file (yet)", "file", name)
+					continue
+				}
+				return err
+			}
+		}
+		if s.Once {
+			return nil
+		}
+		if err := sleep(ctx, clock, interval); err != nil {
+			return err
+		}
+	}
+}
+
+// list returns the PGN files to read: the path itself, or the *.pgn files
+// (plain, .gz, .zst) of the folder, sorted.
+func (s *FileSource) list() ([]string, error) {
+	st, err := os.Stat(s.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil // being replaced
+		}
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{s.Path}, nil
+	}
+	entries, err := os.ReadDir(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		n := strings.ToLower(e.Name())
+		if e.IsDir() || !(strings.HasSuffix(n, ".pgn") || strings.HasSuffix(n, ".pgn.gz") || strings.HasSuffix(n, ".pgn.zst")) {
+			continue
+		}
+		out = append(out, filepath.Join(s.Path, e.Name()))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func readPGNFile(name string) (string, error) {
+	rc, err := pgn.Open(name, nil)
+	if err != nil {
+		return "", err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}

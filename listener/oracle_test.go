@@ -1,0 +1,222 @@
+package listener
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
+)
+
+// The reference annotations of ../shared/data/pgn (see its README).
+const (
+	corpusPGN    = "../../shared/data/pgn/repetitions.pgn"
+	corpusOracle = "../../shared/data/pgn/repetitions.oracle.jsonl"
+)
+
+type oracleGame struct {
+	ID             int    `json:"id"`
+	Plies          int    `json:"plies"`
+	ThreefoldPlies []int  `json:"threefold_plies"`
+	FivefoldPly    *int   `json:"fivefold_ply"`
+	ClaimablePlies []int  `json:"claimable_plies"`
+	Error          string `json:"error"`
+	Skipped        any    `json:"skipped"`
+}
+
+func loadOracle(t testing.TB) []oracleGame {
+	t.Helper()
+	f, err := os.Open(corpusOracle)
+	if err != nil {
+		t.Fatalf("reference annotations: %v (the shared data folder must sit beside the repository)", err)
+	}
+	defer f.Close()
+	var out []oracleGame
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var o oracleGame
+		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// alertLog collects alerts by game id.
+type alertLog struct {
+	mu    sync.Mutex
+	byID  map[string][]threefold.Alert
+	seen  map[string]bool
+	dupes []string
+}
+
+func newAlertLog() *alertLog {
+	return &alertLog{byID: map[string][]threefold.Alert{}, seen: map[string]bool{}}
+}
+
+func (l *alertLog) add(a threefold.Alert) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen[a.ID] {
+		l.dupes = append(l.dupes, a.ID)
+	}
+	l.seen[a.ID] = true
+	l.byID[a.Game.ID] = append(l.byID[a.Game.ID], a)
+}
+
+func (l *alertLog) all() []threefold.Alert {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []threefold.Alert
+	for _, as := range l.byID {
+		out = append(out, as...)
+	}
+	return out
+}
+
+// compareWithOracle checks every alert of one game against its reference:
+// threefold alerts exactly at threefold_plies, claim alerts (threefold or
+// claim_by_move) exactly at claimable_plies, claim_by_move exactly at the
+// claimable plies that are not threefold plies, the first fivefold alert
+// at fivefold_ply.
+func compareWithOracle(o oracleGame, alerts []threefold.Alert) error {
+	var three, claim, byMove, five []int
+	for _, a := range alerts {
+		switch a.Kind {
+		case threefold.KindThreefold:
+			three = append(three, a.Ply)
+			claim = append(claim, a.Ply)
+			if a.Count < 3 || len(a.Occurrences) != a.Count || a.Occurrences[len(a.Occurrences)-1] != a.Ply {
+				return fmt.Errorf("threefold alert at ply %d: count %d, occurrences %v", a.Ply, a.Count, a.Occurrences)
+			}
+		case threefold.KindClaimByMove:
+			byMove = append(byMove, a.Ply)
+			claim = append(claim, a.Ply)
+			if a.Move == "" || len(a.Occurrences) < 2 || a.Count != len(a.Occurrences)+1 {
+				return fmt.Errorf("claim_by_move alert at ply %d: move %q, occurrences %v, count %d", a.Ply, a.Move, a.Occurrences, a.Count)
+			}
+		case threefold.KindFivefold:
+			five = append(five, a.Ply)
+		}
+	}
+	slices.Sort(three)
+	slices.Sort(claim)
+	slices.Sort(byMove)
+	var wantByMove []int
+	for _, p := range o.ClaimablePlies {
+		if !slices.Contains(o.ThreefoldPlies, p) {
+			wantByMove = append(wantByMove, p)
+		}
+	}
+	if !slices.Equal(three, nz(o.ThreefoldPlies)) {
+		return fmt.Errorf("threefold alerts at %v, reference %v", three, o.ThreefoldPlies)
+	}
+	if !slices.Equal(claim, nz(o.ClaimablePlies)) {
+		return fmt.Errorf("claim alerts at %v, reference claimable %v", claim, o.ClaimablePlies)
+	}
+	if !slices.Equal(byMove, wantByMove) {
+		return fmt.Errorf("claim_by_move alerts at %v, want %v", byMove, wantByMove)
+	}
+	switch {
+	case o.FivefoldPly == nil && len(five) > 0:
+		return fmt.Errorf("fivefold alerts at %v, reference none", five)
+	case o.FivefoldPly != nil && (len(five) == 0 || slices.Min(five) != *o.FivefoldPly):
+		return fmt.Errorf("fivefold alerts at %v, reference first at %d", five, *o.FivefoldPly)
+	}
+	return nil
+}
+
+func nz(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func (l *alertLog) check(t *testing.T, oracle []oracleGame, idOf func(i int) string) {
+	t.Helper()
+	if len(l.dupes) > 0 {
+		t.Errorf("%d alert ids emitted twice, first %s", len(l.dupes), l.dupes[0])
+	}
+	bad := 0
+	for _, o := range oracle {
+		if o.Skipped != nil {
+			continue
+		}
+		if err := compareWithOracle(o, l.byID[idOf(o.ID)]); err != nil {
+			bad++
+			if bad <= 10 {
+				t.Errorf("game %d: %v", o.ID, err)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d games disagree with the reference", bad, len(oracle))
+	}
+}
+
+// TestOracleFileSource reads the whole corpus through the file source, one
+// snapshot per game, and compares every alert with the reference.
+func TestOracleFileSource(t *testing.T) {
+	oracle := loadOracle(t)
+	log := newAlertLog()
+	w := NewWatcher(WatcherOptions{Alert: log.add})
+	src := &FileSource{Path: corpusPGN, Once: true}
+	if err := w.Run(context.Background(), src); err != nil {
+		t.Fatal(err)
+	}
+	log.check(t, oracle, func(i int) string { return corpusPGN + "#" + strconv.Itoa(i+1) })
+	st := w.Status()
+	if len(st) != len(oracle) {
+		t.Errorf("watcher follows %d games, corpus has %d", len(st), len(oracle))
+	}
+}
+
+// TestOracleMoveByMove feeds every game one ply at a time, each snapshot the
+// whole game so far (as a broadcast resends it), interleaving the games,
+// and compares every alert with the reference.
+func TestOracleMoveByMove(t *testing.T) {
+	oracle := loadOracle(t)
+	text, err := os.ReadFile(corpusPGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := pgn.ParseGames(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := newAlertLog()
+	w := NewWatcher(WatcherOptions{Alert: log.add})
+	for ply := 0; ; ply++ {
+		more := false
+		for i, g := range games {
+			if ply > len(g.Moves) {
+				continue
+			}
+			more = true
+			start, _ := g.StartFEN()
+			w.Apply(Snapshot{Game: threefold.GameRef{Site: "test", ID: strconv.Itoa(i)}, StartFEN: start,
+				Notation: SAN, Moves: g.Moves[:ply]})
+		}
+		if !more {
+			break
+		}
+	}
+	log.check(t, oracle, strconv.Itoa)
+	for _, a := range log.all() {
+		if a.Kind == threefold.KindThreefold && a.Game.ID == "0" && a.Ply == 52 {
+			if !slices.Equal(a.Occurrences, []int{44, 48, 52}) || !slices.Equal(a.OccurrenceSAN, []string{"Qf5", "Qf5", "Qf5"}) || a.SAN != "Qf5" || a.Claimant != "white" {
+				t.Errorf("game 0 ply 52 proof: %+v", a)
+			}
+		}
+	}
+}

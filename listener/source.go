@@ -1,0 +1,156 @@
+// Package listener turns any feed of chess games — a Lichess game, user, TV
+// channel or broadcast, chess.com targets, DGT LiveChess e-boards, a PGN file
+// that a relay keeps rewriting — into game snapshots (Source), and follows
+// every game of those snapshots with one rules.Game per game (Watcher),
+// turning the verdicts of the law into alerts with stable ids and their
+// proof. It knows nothing about where alerts go (package notify) or how the
+// program is configured (cmd/threefold).
+package listener
+
+import (
+	"context"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// Notation says how the tokens of Snapshot.Moves are written.
+type Notation uint8
+
+const (
+	// SAN tokens ("e4", "Nf3", "O-O", "e8=Q"); the tolerant forms the rules
+	// package accepts (0-0, e8Q, trailing !? or #) are fine.
+	SAN Notation = iota + 1
+	// UCI tokens ("e2e4", "e7e8q"); castling as king two squares or king
+	// onto its own rook (e1h1).
+	UCI
+)
+
+func (n Notation) String() string {
+	switch n {
+	case SAN:
+		return "san"
+	case UCI:
+		return "uci"
+	}
+	return "unknown"
+}
+
+// AudienceArbiters is the Audience of snapshots and alerts from over-the-board
+// games (broadcasts, DGT boards, relayed PGN files): a notice about a claim
+// may go to arbiters and spectators, never to the players (FIDE 11.3).
+const AudienceArbiters = "arbiters"
+
+// Snapshot is the whole known state of one game at one moment.
+type Snapshot struct {
+	Game     threefold.GameRef // Site+ID identify the game across snapshots, reconnects and restarts
+	Source   string            // the name of the source that saw it (Source.Name)
+	StartFEN string            // the position before the first move; "" is the standard start
+	Notation Notation          // how Moves is written
+	// Moves is the main line from StartFEN, every move so far. It is
+	// read-only for everyone: a source may hand out the same backing array
+	// again with more moves appended (it never changes an element it has
+	// handed out), which lets the watcher see an extension in constant time.
+	Moves      []string
+	Result     string        // "*", "1-0", "0-1", "1/2-1/2", "" if unknown
+	Finished   bool          // the game is over; no more snapshots for it
+	ObservedAt time.Time     // when the source received this state
+	Delay      time.Duration // how far behind the board the source is known to be
+	Audience   string        // AudienceArbiters for OTB games, "" otherwise
+	// PlyAnchor says that Game.URL+"#"+ply opens the game at that ply
+	// (Lichess games do).
+	PlyAnchor bool
+}
+
+// Emit receives the snapshots of a source. It returns an error only to stop
+// the source (the source's Run then returns that error).
+type Emit func(Snapshot) error
+
+// Source is a feed of game snapshots.
+//
+// The contract, the same for every source:
+//
+//   - Run follows the feed until ctx is cancelled (it then returns
+//     ctx.Err()), the feed is over for good (a finished game or file set
+//     that is not followed: nil), or the feed cannot be followed at all (a
+//     game or broadcast that does not exist, a bad file: an error that says
+//     which and why). Transient failures — a dropped connection, a 5xx, a
+//     429, a DGT server that restarts — are retried by Run itself with
+//     backoff and logged; they do not end it.
+//   - The first event for each game, and the first after every reconnect,
+//     is a full snapshot: the start position and every move so far. There
+//     are no deltas: every event is a snapshot, so the same state may arrive
+//     more than once (after a reconnect, a resent broadcast PGN, a DGT board
+//     that reports a move twice) and a later snapshot may contradict an
+//     earlier one (a broadcast correction, a takeback). Consumers therefore
+//     recompute idempotently by game (Game.Site, Game.ID) and ply; the
+//     Watcher does exactly that.
+//   - emit is called from one goroutine at a time, never concurrently, and
+//     synchronously: the Snapshot (and its Moves) belongs to the consumer
+//     only for reading, and must not be modified.
+//   - Run owns everything it opens (connections, files, timers, goroutines)
+//     and has closed and stopped all of it when it returns. The caller owns
+//     ctx and cancels it to stop the source; nothing else needs closing.
+//   - A slow consumer slows the source down and loses nothing: while emit
+//     runs the source does not read (a stream backs up in TCP, a poller
+//     polls later). The watcher costs microseconds per snapshot, so keep
+//     slow work (webhooks) behind a queue, as package notify does.
+type Source interface {
+	// Name says what the source follows, for logs and alerts
+	// ("lichess broadcast round 4Yuk2i2H", "dgt ws://localhost:1982/…").
+	Name() string
+	Run(ctx context.Context, emit Emit) error
+}
+
+// Clock is the time a source or the watcher sees. Tests inject a fake one.
+type Clock interface {
+	Now() time.Time
+	// After behaves as time.After.
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// RealClock is the wall clock.
+var RealClock Clock = realClock{}
+
+// sleep waits d on clock c or until ctx is done.
+func sleep(ctx context.Context, c Clock, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.After(d):
+		return nil
+	}
+}
+
+// backoff is a capped exponential backoff that resets on success.
+type backoff struct {
+	min, max, cur time.Duration
+}
+
+func (b *backoff) next() time.Duration {
+	if b.min <= 0 {
+		b.min = time.Second
+	}
+	if b.max <= 0 {
+		b.max = time.Minute
+	}
+	if b.cur < b.min {
+		b.cur = b.min
+	} else {
+		b.cur *= 2
+		if b.cur > b.max {
+			b.cur = b.max
+		}
+	}
+	return b.cur
+}
+
+func (b *backoff) reset() { b.cur = 0 }

@@ -1,0 +1,407 @@
+package listener
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// WatcherOptions configures a Watcher. Every field is optional except Alert.
+type WatcherOptions struct {
+	// Alert receives every alert, once per id in the life of the watcher,
+	// synchronously from Apply (alerts of one game in ply order). It must be
+	// quick: put slow sinks behind a queue.
+	Alert  func(threefold.Alert)
+	Logger *slog.Logger
+}
+
+// Attention marks a game whose last snapshot could not be replayed: the
+// move at Ply (the Ply-th half-move) is illegal or unreadable. The game is
+// followed up to the ply before, and again in full from the next snapshot
+// that replays cleanly.
+type Attention struct {
+	Ply    int    `json:"ply"`
+	Token  string `json:"token"`
+	Reason string `json:"reason"`
+}
+
+// GameStatus is what the watcher knows about one followed game.
+type GameStatus struct {
+	Game      threefold.GameRef `json:"game"`
+	Source    string            `json:"source"`
+	Ply       int               `json:"ply"` // plies replayed
+	Result    string            `json:"result,omitempty"`
+	Finished  bool              `json:"finished"`
+	Rebuilds  int               `json:"rebuilds"` // snapshots that did not extend what was seen
+	Attention *Attention        `json:"attention,omitempty"`
+	Updated   time.Time         `json:"updated"`
+}
+
+// Watcher follows every game of every snapshot it is given: one rules.Game
+// per game (by Game.Site and Game.ID), fed incrementally, and alerts for
+// the third occurrence, a claim by declared move, the fifth occurrence and
+// the 50- and 75-move rules. Apply is safe for concurrent use; snapshots of
+// different games never wait for each other's replay.
+type Watcher struct {
+	alert func(threefold.Alert)
+	log   *slog.Logger
+
+	mu    sync.Mutex
+	games map[gameKey]*tracked
+}
+
+type gameKey struct{ site, id string }
+
+// tracked is the state of one game: its tracker, the tokens it was fed (a
+// shared, read-only view of the snapshot's Moves, not a copy) and what has
+// been alerted.
+type tracked struct {
+	mu        sync.Mutex
+	ref       threefold.GameRef
+	source    string
+	startFEN  string
+	notation  Notation
+	game      *rules.Game
+	moves     []string // tokens replayed; len(moves) == game.Ply()
+	checked   int      // verdicts were evaluated for every ply <= checked
+	fifty     bool     // FiftyMoves at ply checked
+	seventy   bool     // SeventyFiveMoves at ply checked
+	attention *Attention
+	emitted   map[string]struct{}
+	rebuilds  int
+	result    string
+	finished  bool
+	updated   time.Time
+}
+
+// NewWatcher returns a watcher that reports alerts to opts.Alert.
+func NewWatcher(opts WatcherOptions) *Watcher {
+	w := &Watcher{alert: opts.Alert, log: opts.Logger, games: make(map[gameKey]*tracked)}
+	if w.alert == nil {
+		w.alert = func(threefold.Alert) {}
+	}
+	if w.log == nil {
+		w.log = slog.New(slog.DiscardHandler)
+	}
+	return w
+}
+
+// Run runs every source until ctx is done or the source ends, feeding
+// their snapshots to Apply. A source that fails is logged and the others
+// go on; Run returns when all have returned, with the errors of those that
+// failed (nil if all ended cleanly or because ctx was cancelled).
+func (w *Watcher) Run(ctx context.Context, sources ...Source) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(sources))
+	for i, src := range sources {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := src.Run(ctx, func(s Snapshot) error {
+				if s.Source == "" {
+					s.Source = src.Name()
+				}
+				w.Apply(s)
+				return nil
+			})
+			switch {
+			case err == nil:
+				w.log.Info("source ended", "source", src.Name())
+			case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			default:
+				w.log.Error("source stopped; the other sources go on", "source", src.Name(), "err", err)
+				errs[i] = fmt.Errorf("%s: %w", src.Name(), err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Apply takes one snapshot into account. It is idempotent: a snapshot seen
+// before changes nothing and raises nothing. A snapshot that extends what
+// was seen costs only its new plies; one that does not (a correction, a
+// takeback) rebuilds the game from its start and is logged.
+func (w *Watcher) Apply(s Snapshot) {
+	if s.Game.ID == "" {
+		w.log.Warn("snapshot without a game id ignored", "source", s.Source)
+		return
+	}
+	k := gameKey{s.Game.Site, s.Game.ID}
+	w.mu.Lock()
+	t := w.games[k]
+	if t == nil {
+		t = &tracked{ref: s.Game, checked: -1}
+		w.games[k] = t
+	}
+	w.mu.Unlock()
+
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w.apply(t, &s)
+}
+
+func (w *Watcher) apply(t *tracked, s *Snapshot) {
+	t.ref = s.Game
+	t.source = s.Source
+	t.result = s.Result
+	t.finished = s.Finished
+	t.updated = s.ObservedAt
+	if s.Notation == 0 {
+		s.Notation = SAN
+	}
+	if t.game == nil || t.startFEN != s.StartFEN || t.notation != s.Notation {
+		if t.game != nil {
+			w.log.Info("start position changed; rebuilding", "game", t.ref.ID, "source", s.Source)
+			t.rebuilds++
+		}
+		if !w.reset(t, s) {
+			return
+		}
+	}
+
+	k := commonPrefix(t.moves, s.Moves)
+	if a := t.attention; a != nil && k == len(t.moves) && len(s.Moves) >= a.Ply && s.Moves[a.Ply-1] == a.Token {
+		return // the same bad move again: nothing new until a snapshot replays cleanly
+	}
+	if k < len(t.moves) {
+		w.log.Info("snapshot no longer extends what was seen (correction or takeback); rebuilding",
+			"game", t.ref.ID, "source", s.Source, "from_ply", k+1, "had_plies", len(t.moves), "now_plies", len(s.Moves))
+		t.rebuilds++
+		if !w.reset(t, s) {
+			return
+		}
+		for i := 0; i < k; i++ {
+			if err := w.play(t, s.Moves[i]); err != nil { // cannot happen: these plies replayed before
+				w.markAttention(t, s, i, err)
+				return
+			}
+		}
+		t.moves = s.Moves[:k]
+		if t.checked > k {
+			t.checked = k
+			v := t.game.Verdict()
+			t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
+		}
+	}
+	for i := len(t.moves); i < len(s.Moves); i++ {
+		if err := w.play(t, s.Moves[i]); err != nil {
+			t.moves = s.Moves[:i]
+			w.markAttention(t, s, i, err)
+			return
+		}
+		t.moves = s.Moves[:i+1]
+		w.check(t, s)
+	}
+	if t.attention != nil {
+		w.log.Info("game replays cleanly again", "game", t.ref.ID, "source", s.Source, "ply", len(t.moves))
+		t.attention = nil
+	}
+}
+
+// reset starts t over from the snapshot's start position.
+func (w *Watcher) reset(t *tracked, s *Snapshot) bool {
+	t.startFEN, t.notation, t.moves = s.StartFEN, s.Notation, nil
+	start := rules.StartPosition()
+	if s.StartFEN != "" {
+		p, err := rules.ParseFEN(s.StartFEN)
+		if err != nil {
+			t.game = nil
+			if t.attention == nil || t.attention.Ply != 0 {
+				t.attention = &Attention{Ply: 0, Token: s.StartFEN, Reason: err.Error()}
+				w.log.Warn("game needs attention: bad start position", "game", t.ref.ID, "source", s.Source, "fen", s.StartFEN, "err", err)
+			}
+			return false
+		}
+		start = p
+	}
+	t.game = rules.NewGame(start)
+	if t.checked < 0 {
+		w.check(t, s) // ply 0: a FEN may already carry a 50-move clock
+	}
+	return true
+}
+
+func (w *Watcher) play(t *tracked, tok string) error {
+	var err error
+	if t.notation == UCI {
+		_, err = t.game.PlayUCI(tok)
+	} else {
+		_, err = t.game.PlaySAN(tok)
+	}
+	return err
+}
+
+func (w *Watcher) markAttention(t *tracked, s *Snapshot, i int, err error) {
+	a := &Attention{Ply: i + 1, Token: s.Moves[i], Reason: err.Error()}
+	if t.attention == nil || *t.attention != *a {
+		w.log.Warn("game needs attention: move cannot be played; following the game up to the ply before",
+			"game", t.ref.ID, "source", s.Source, "ply", a.Ply, "move", a.Token, "err", err)
+	}
+	t.attention = a
+}
+
+// check evaluates the verdict at the current ply, if not done before, and
+// raises its alerts.
+func (w *Watcher) check(t *tracked, s *Snapshot) {
+	ply := t.game.Ply()
+	if ply <= t.checked {
+		return
+	}
+	t.checked = ply
+	fifty, seventy := t.fifty, t.seventy
+	// The cheap questions first: most plies raise nothing, and Verdict
+	// allocates.
+	g := t.game
+	pos := g.Position()
+	if g.Count() < 3 && pos.HalfmoveClock() < 99 && !g.CanClaimRepetition() {
+		t.fifty, t.seventy = false, false
+		return
+	}
+	v := g.Verdict()
+	t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
+	var kinds []threefold.AlertKind
+	if v.Threefold {
+		kinds = append(kinds, threefold.KindThreefold)
+	} else if len(v.ClaimMoves) > 0 {
+		kinds = append(kinds, threefold.KindClaimByMove)
+	}
+	if v.Fivefold && v.Count == 5 {
+		kinds = append(kinds, threefold.KindFivefold)
+	}
+	if v.FiftyMoves && !fifty {
+		kinds = append(kinds, threefold.KindFiftyMoves)
+	}
+	if v.SeventyFiveMoves && !seventy {
+		kinds = append(kinds, threefold.KindSeventyFiveMoves)
+	}
+	if len(kinds) == 0 {
+		return
+	}
+	sans := replaySANs(t.game)
+	for _, kind := range kinds {
+		a := w.buildAlert(t, s, v, sans, kind)
+		if t.emitted == nil {
+			t.emitted = make(map[string]struct{})
+		}
+		if _, dup := t.emitted[a.ID]; dup {
+			continue
+		}
+		t.emitted[a.ID] = struct{}{}
+		w.alert(a)
+	}
+}
+
+// replaySANs replays a game from its start and returns the SAN of the
+// move that produced each ply (sans[0] is "" for the start position). It
+// runs only when an alert is raised, so the hot path never pays for it.
+func replaySANs(g *rules.Game) []string {
+	moves := g.Moves()
+	p := g.Start()
+	sans := make([]string, 0, len(moves)+1)
+	sans = append(sans, "")
+	for _, m := range moves {
+		sans = append(sans, p.SAN(m))
+		p.Play(m)
+	}
+	return sans
+}
+
+func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans []string, kind threefold.AlertKind) threefold.Alert {
+	pos := t.game.Position()
+	ply := t.game.Ply()
+	a := threefold.Alert{
+		Kind:        kind,
+		Ply:         ply,
+		Count:       v.Count,
+		Occurrences: append([]int(nil), v.Occurrences...),
+		FEN:         pos.FEN(),
+		Claimant:    v.Turn.String(),
+		SAN:         sans[ply],
+		Game:        t.ref,
+		Source:      s.Source,
+		ObservedAt:  s.ObservedAt,
+		DelayS:      s.Delay.Seconds(),
+		Audience:    s.Audience,
+	}
+	if kind == threefold.KindClaimByMove {
+		m := v.ClaimMoves[0]
+		a.Move = m.UCI()
+		a.MoveSAN = pos.SAN(m)
+		a.Occurrences = t.game.OccurrencesOf(m)
+		a.Count = len(a.Occurrences) + 1 // with the declared move
+	}
+	if a.Occurrences == nil {
+		a.Occurrences = []int{}
+	}
+	sort.Ints(a.Occurrences)
+	a.OccurrenceSAN = make([]string, len(a.Occurrences))
+	for i, p := range a.Occurrences {
+		if p >= 0 && p < len(sans) {
+			a.OccurrenceSAN[i] = sans[p]
+		}
+	}
+	a.ID = threefold.AlertID(t.ref, kind, ply, a.Move)
+	if s.PlyAnchor && a.Game.URL != "" {
+		a.Game.URL += "#" + strconv.Itoa(ply)
+	}
+	return a
+}
+
+// Status returns what the watcher knows about every game, ordered by site
+// and id.
+func (w *Watcher) Status() []GameStatus {
+	w.mu.Lock()
+	ts := make([]*tracked, 0, len(w.games))
+	for _, t := range w.games {
+		ts = append(ts, t)
+	}
+	w.mu.Unlock()
+	out := make([]GameStatus, 0, len(ts))
+	for _, t := range ts {
+		t.mu.Lock()
+		st := GameStatus{Game: t.ref, Source: t.source, Ply: len(t.moves), Result: t.result, Finished: t.finished,
+			Rebuilds: t.rebuilds, Updated: t.updated}
+		if t.attention != nil {
+			a := *t.attention
+			st.Attention = &a
+		}
+		t.mu.Unlock()
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Game.Site != out[j].Game.Site {
+			return out[i].Game.Site < out[j].Game.Site
+		}
+		return out[i].Game.ID < out[j].Game.ID
+	})
+	return out
+}
+
+// commonPrefix returns how many leading tokens a and b share. When b is a
+// longer view of the same backing array as a (a source appending to the
+// slice it handed out before), that is known without looking.
+func commonPrefix(a, b []string) int {
+	if len(a) == 0 {
+		return 0
+	}
+	if len(b) >= len(a) && unsafe.SliceData(a) == unsafe.SliceData(b) {
+		return len(a)
+	}
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
