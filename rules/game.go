@@ -22,9 +22,9 @@ type Game struct {
 	moves       []Move
 	window      []occurrence // positions since the last irreversible move; window[i] is at ply windowStart+i
 	windowStart int
-	maxCount    [2]int32 // the highest occurrence count in the window, by side to move
+	index       []int32    // open-addressing table: 1 + index in window of the latest occurrence of a position, 0 if empty
+	twice       [2][]int32 // by side to move: window indexes of the second occurrence of each position seen twice
 	fivefoldPly int
-	claimBuf    []Move
 }
 
 type occurrence struct {
@@ -33,6 +33,8 @@ type occurrence struct {
 	prev  int32 // index in window of the previous occurrence of the same position, or -1
 	count int32 // how many times the position had occurred up to and including this ply
 }
+
+const minIndexSize = 64
 
 // NewGame starts tracking a game from start.
 func NewGame(start Position) *Game {
@@ -94,26 +96,66 @@ func (g *Game) play(m Move) {
 // record adds the current position to the window, first emptying it when
 // the move that led here was irreversible.
 func (g *Game) record(irreversible bool) {
-	if irreversible {
+	if irreversible || g.index == nil {
 		g.window = g.window[:0]
 		g.windowStart = len(g.moves)
-		g.maxCount = [2]int32{}
-	}
-	h := g.pos.hash
-	key := g.pos.Key()
-	e := occurrence{hash: h, key: key, prev: -1, count: 1}
-	for i := len(g.window) - 2; i >= 0; i -= 2 {
-		if o := &g.window[i]; o.hash == h && o.key == key {
-			e.prev, e.count = int32(i), o.count+1
-			break
+		g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
+		if cap(g.index) < minIndexSize {
+			g.index = make([]int32, minIndexSize)
+		} else {
+			g.index = g.index[:minIndexSize]
+			clear(g.index)
 		}
 	}
+	h := g.pos.hash
+	e := occurrence{hash: h, key: g.pos.Key(), prev: -1, count: 1}
+	idx := int32(len(g.window))
+	slot := g.lookup(h, &e.key)
+	if s := g.index[slot]; s != 0 {
+		e.prev, e.count = s-1, g.window[s-1].count+1
+	}
 	g.window = append(g.window, e)
-	if t := g.pos.turn; e.count > g.maxCount[t] {
-		g.maxCount[t] = e.count
+	g.index[slot] = idx + 1
+	if e.count == 2 {
+		t := g.pos.turn
+		g.twice[t] = append(g.twice[t], idx)
 	}
 	if e.count >= 5 && g.fivefoldPly < 0 {
 		g.fivefoldPly = len(g.moves)
+	}
+	if 2*len(g.window) > len(g.index) {
+		g.growIndex()
+	}
+}
+
+// lookup returns the slot of the index that holds the latest occurrence
+// of the position (h, key), or the empty slot where it would go.
+func (g *Game) lookup(h uint64, key *Key) int {
+	mask := uint64(len(g.index) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := g.index[i]
+		if s == 0 {
+			return int(i)
+		}
+		if o := &g.window[s-1]; o.hash == h && o.key == *key {
+			return int(i)
+		}
+	}
+}
+
+// growIndex doubles the index and re-enters the latest occurrence of
+// every position in the window.
+func (g *Game) growIndex() {
+	n := 2 * len(g.index)
+	if cap(g.index) >= n {
+		g.index = g.index[:n]
+		clear(g.index)
+	} else {
+		g.index = make([]int32, n)
+	}
+	for i := range g.window {
+		o := &g.window[i]
+		g.index[g.lookup(o.hash, &o.key)] = int32(i) + 1
 	}
 }
 
@@ -138,17 +180,16 @@ func (g *Game) Occurrences() []int {
 func (g *Game) OccurrencesOf(m Move) []int {
 	next := g.pos
 	next.Play(m)
-	h, key := next.hash, next.Key()
-	for i := len(g.window) - 1; i >= 0; i-- {
-		if o := &g.window[i]; o.hash == h && o.key == key {
-			plies := make([]int, o.count)
-			for j, k := i, len(plies)-1; j >= 0 && k >= 0; j, k = int(g.window[j].prev), k-1 {
-				plies[k] = g.windowStart + j
-			}
-			return plies
-		}
+	key := next.Key()
+	s := g.index[g.lookup(next.hash, &key)]
+	if s == 0 {
+		return nil
 	}
-	return nil
+	plies := make([]int, g.window[s-1].count)
+	for j, k := int(s-1), len(plies)-1; j >= 0 && k >= 0; j, k = int(g.window[j].prev), k-1 {
+		plies[k] = g.windowStart + j
+	}
+	return plies
 }
 
 // CanClaimThreefold reports whether the current position has occurred at
@@ -158,7 +199,11 @@ func (g *Game) CanClaimThreefold() bool { return g.Count() >= 3 }
 // CanClaimRepetition reports whether the side to move may claim a draw by
 // repetition now: under 9.2.2, or under 9.2.1 by declaring a move.
 func (g *Game) CanClaimRepetition() bool {
-	return g.Count() >= 3 || g.claimMoves(nil, true) != nil
+	if g.Count() >= 3 {
+		return true
+	}
+	var one [1]Move
+	return len(g.claimMoves(one[:0], true)) > 0
 }
 
 // ClaimMoves appends to buf the legal moves of the side to move that would
@@ -169,64 +214,52 @@ func (g *Game) ClaimMoves(buf []Move) []Move {
 }
 
 // claimMoves does the work of ClaimMoves; with first set it stops at the
-// first move found and returns a non-nil slice only if there is one.
+// first move found.
 //
 // Only a reversible move (no pawn move, no capture, no castling, no loss of
-// castling rights) can lead back to an earlier position, and the position
-// it leads to has no e.p. square, so its hash follows from the current one
-// without playing the move; the move is played only to confirm the Key.
+// castling rights) can lead back to an earlier position, and it changes
+// the placement on exactly two squares. So for each position the opponent
+// has had on the move twice (the candidates), the move that would lead
+// there, if any, can be read from the difference of the two placements;
+// it is then checked for legality. The cost is a few operations per
+// candidate, and nothing at all while no position has occurred twice.
 func (g *Game) claimMoves(buf []Move, first bool) []Move {
-	them := g.pos.turn.Other()
-	if g.maxCount[them] < 2 {
+	p := &g.pos
+	cands := g.twice[p.turn.Other()]
+	if len(cands) == 0 {
 		return buf
 	}
-	var targets [16]uint64
-	nt := 0
-	for i := len(g.window) - 2; i >= 0 && nt < len(targets); i -= 2 {
-		if g.window[i].count >= 2 {
-			targets[nt] = g.window[i].hash
-			nt++
-		}
-	}
-	// More than 16 distinct twice-seen positions is possible only in very
-	// long shuffles; then compare against the whole window.
-	exhaustive := nt == len(targets)
-	p := &g.pos
-	base := p.hash ^ zobTurn
-	if p.ep != NoSquare {
-		base ^= zobEP[p.ep.File()]
-	}
-	g.claimBuf = p.LegalMoves(g.claimBuf[:0])
-	for _, m := range g.claimBuf {
-		from, to := m.From(), m.To()
-		pc := p.board[from]
-		if pc.Type() == Pawn || p.board[to] != NoPiece || p.isCastling(m) || p.castle&(castleLoss[from]|castleLoss[to]) != 0 {
+	cur := p.Key()
+	curOcc := cur.planes[0] | cur.planes[1] | cur.planes[2]
+	wantMeta := (cur.meta ^ 1) &^ (15 << 5) // other side to move, same castling, no e.p.
+	for _, i := range cands {
+		t := &g.window[i].key
+		if t.meta != wantMeta {
 			continue
 		}
-		h := base ^ zobPiece[pc][from] ^ zobPiece[pc][to]
-		hit := exhaustive
-		for _, t := range targets[:nt] {
-			if t == h {
-				hit = true
+		tOcc := t.planes[0] | t.planes[1] | t.planes[2]
+		fromBB, toBB := curOcc&^tOcc, tOcc&^curOcc
+		if popcount(fromBB) != 1 || popcount(toBB) != 1 {
+			continue
+		}
+		from, to := lsb(fromBB), lsb(toBB)
+		same := true
+		for k := range t.planes {
+			if cur.planes[k]&^fromBB != t.planes[k]&^toBB || (cur.planes[k]&fromBB == 0) != (t.planes[k]&toBB == 0) {
+				same = false
 				break
 			}
 		}
-		if !hit {
+		if !same {
 			continue
 		}
-		next := *p
-		next.Play(m)
-		key := next.Key()
-		for i := len(g.window) - 2; i >= 0; i -= 2 {
-			if o := &g.window[i]; o.hash == h && o.key == key {
-				if o.count >= 2 {
-					if first {
-						return append(buf, m)
-					}
-					buf = append(buf, m)
-				}
-				break
-			}
+		m := NewMove(from, to, NoPieceType)
+		if p.board[from].Type() == Pawn || p.castle&(castleLoss[from]|castleLoss[to]) != 0 || !p.pseudoLegal(m) || !p.legal(m) {
+			continue
+		}
+		buf = append(buf, m)
+		if first {
+			return buf
 		}
 	}
 	return buf
