@@ -1,0 +1,44 @@
+// Package lichesstest is a fake Lichess for tests: an httptest server,
+// mounted under a path prefix (so a client that builds absolute URLs
+// fails), that speaks the endpoints package lichess uses and answers with
+// the real payloads recorded in testdata/ (see Recorded). It keeps real
+// keep-alive intervals on an injectable clock (share a *Clock with the
+// client to drive keep-alives, watchdogs, backoff and 429 pauses), plays
+// scripted games by the rules of package rules (the bot under test plays
+// one side through the bot API; the fake checks it is that side's turn and
+// the move is legal, and the scripted opponent answers; a game ends by mate,
+// stalemate, resignation, agreement, and, as Lichess does when a BOT plays,
+// by an automatic draw at the first threefold, at fivefold, at 50 moves
+// (100 plies) and on insufficient material, all reported as status "draw";
+// draw/yes on a threefold position ends the game, otherwise it records an
+// offer), serves spectator games, games-by-users/ids, TV and broadcast
+// rounds the test advances move by move, records every request, enforces
+// one event stream per user and the per-IP stream limits, and injects
+// faults: any status (429 with or without a ratelimit body, a 5xx burst)
+// on any call, and on streams a cut connection, silence, or a truncated
+// line (see Fault). OAuth is there too: /oauth redirects with a code,
+// /api/token checks the PKCE verifier, DELETE /api/token revokes.
+//
+// A bot test, typically:
+//
+//	clk := lichesstest.NewClock(time.Time{})
+//	fake := lichesstest.New(lichesstest.Options{Clock: clk})
+//	defer fake.Close()
+//	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken,
+//		Account: lichesstest.BotUser, Clock: clk})
+//	defer c.Close()
+//	id := fake.Challenge(lichesstest.ChallengeSpec{Color: "black", // the opponent plays black
+//		Script: []lichesstest.Step{{Move: "e7e5"}, {Chat: "hi", Move: "g8f6"}}})
+//	// ... the bot accepts id from its event stream, plays e2e4 ...
+//	err := fake.WaitFor(ctx, func() bool { return len(fake.Game(id).State().Moves) >= 2 })
+//	if fake.Game(id).State().Status != "started" { ... }
+//
+// A watcher test:
+//
+//	b := fake.Broadcast("round1")
+//	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+//	b.AppendMove("5rsW2cRb", "Nf3") // the listener gets the whole PGN of that game again
+//	g := fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "abcd1234", White: "A", Black: "B"})
+//	g.Move("g1f3")
+//	fake.Inject(lichesstest.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 2})
+package lichesstest

@@ -1,0 +1,472 @@
+package lichesstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// SpectatorSpec describes a game others play, followed through
+// /api/stream/game/{id}.
+type SpectatorSpec struct {
+	ID           string
+	White, Black string // player names
+	InitialFEN   string // "" for the start position
+	Moves        []string
+	// Clock: positions carry wc/bc (seconds) when set.
+	Clock bool
+}
+
+// Spectated is a game on the spectator stream, advanced by the test.
+type Spectated struct {
+	s          *Server
+	spec       SpectatorSpec
+	rg         *rules.Game
+	initialFEN string
+	positions  []string // position lines (first without lm)
+	lastMove   string
+	status     string
+	winner     string
+}
+
+// SpectatorGame creates a game for the spectator stream.
+func (s *Server) SpectatorGame(spec SpectatorSpec) (*Spectated, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if spec.ID == "" {
+		spec.ID = s.newID()
+	}
+	start := rules.StartPosition()
+	if spec.InitialFEN != "" {
+		p, err := rules.ParseFEN(spec.InitialFEN)
+		if err != nil {
+			return nil, fmt.Errorf("lichesstest: spectator game %s: %w", spec.ID, err)
+		}
+		start = p
+	}
+	sg := &Spectated{s: s, spec: spec, rg: rules.NewGame(start), initialFEN: start.FEN(), status: lichess.StatusStarted}
+	sg.positions = append(sg.positions, sg.positionLine(""))
+	for _, m := range spec.Moves {
+		if err := sg.play(m); err != nil {
+			return nil, err
+		}
+	}
+	s.spect[spec.ID] = sg
+	return sg, nil
+}
+
+// MustSpectatorGame is SpectatorGame that panics on error.
+func (s *Server) MustSpectatorGame(spec SpectatorSpec) *Spectated {
+	g, err := s.SpectatorGame(spec)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func (sg *Spectated) positionLine(lm string) string {
+	pos := sg.rg.Position()
+	m := map[string]any{"fen": pos.FEN()}
+	if lm != "" {
+		m["lm"] = lm
+	}
+	if sg.spec.Clock {
+		m["wc"], m["bc"] = 180, 180
+	}
+	return ndjson(orderedPosition(m))
+}
+
+// orderedPosition keeps Lichess's key order fen, lm, wc, bc.
+func orderedPosition(m map[string]any) json.RawMessage {
+	var b strings.Builder
+	b.WriteString("{")
+	first := true
+	for _, k := range []string{"fen", "lm", "wc", "bc"} {
+		if v, ok := m[k]; ok {
+			if !first {
+				b.WriteString(",")
+			}
+			first = false
+			kb, _ := json.Marshal(k)
+			vb, _ := json.Marshal(v)
+			b.Write(kb)
+			b.WriteString(":")
+			b.Write(vb)
+		}
+	}
+	b.WriteString("}")
+	return json.RawMessage(b.String())
+}
+
+func (sg *Spectated) play(u string) error {
+	pos := sg.rg.Position()
+	m, err := pos.ParseUCI(u)
+	if err != nil {
+		return fmt.Errorf("lichesstest: spectator game %s: %w", sg.spec.ID, err)
+	}
+	if err := sg.rg.Play(m); err != nil {
+		return err
+	}
+	sg.lastMove = u
+	sg.positions = append(sg.positions, sg.positionLine(u))
+	return nil
+}
+
+func (sg *Spectated) descLine() string {
+	var m map[string]any
+	_ = json.Unmarshal([]byte(Recorded("spectator-stream.ndjson")[0]), &m)
+	pos := sg.rg.Position()
+	m["id"], m["initialFen"], m["fen"] = sg.spec.ID, sg.initialFEN, pos.FEN()
+	m["turns"], m["startedAtTurn"], m["lastMove"] = sg.rg.Ply(), 0, sg.lastMove
+	m["player"] = pos.Turn().String()
+	m["status"] = map[string]any{"id": statusID(sg.status), "name": sg.status}
+	m["players"] = map[string]any{
+		"white": map[string]any{"user": map[string]any{"name": sg.spec.White, "id": strings.ToLower(sg.spec.White)}, "rating": 2000},
+		"black": map[string]any{"user": map[string]any{"name": sg.spec.Black, "id": strings.ToLower(sg.spec.Black)}, "rating": 2000},
+	}
+	if sg.winner != "" {
+		m["winner"] = sg.winner
+	}
+	return ndjson(m)
+}
+
+// Move plays a move and sends the new position to the game's streams.
+func (sg *Spectated) Move(uci string) error {
+	sg.s.mu.Lock()
+	defer sg.s.mu.Unlock()
+	if lichess.Finished(sg.status) {
+		return fmt.Errorf("lichesstest: spectator game %s is over", sg.spec.ID)
+	}
+	if err := sg.play(uci); err != nil {
+		return err
+	}
+	for c := range sg.s.conns {
+		if c.kind == "game" && c.key == sg.spec.ID {
+			c.send(sg.positions[len(sg.positions)-1])
+		}
+	}
+	sg.s.notify()
+	return nil
+}
+
+// Finish ends the game: the description is sent again with the final
+// status and the streams close.
+func (sg *Spectated) Finish(status, winner string) {
+	sg.s.mu.Lock()
+	defer sg.s.mu.Unlock()
+	sg.status, sg.winner = status, winner
+	for c := range sg.s.conns {
+		if c.kind == "game" && c.key == sg.spec.ID {
+			c.send(sg.descLine())
+			c.close()
+		}
+	}
+	sg.s.notify()
+}
+
+func (s *Server) handleSpectatorStream(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	sg := s.spect[r.PathValue("id")]
+	if sg == nil {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "No such game")
+		return
+	}
+	c := s.openConn(w, "game", sg.spec.ID, r.UserAgent(), []string{"game"}, s.opts.GameStreams)
+	if c == nil {
+		s.mu.Unlock()
+		return
+	}
+	over := lichess.Finished(sg.status)
+	st := sg.status
+	if over { // the first line shows the game as it was
+		sg.status = lichess.StatusStarted
+	}
+	c.send(sg.descLine())
+	sg.status = st
+	for _, p := range sg.positions {
+		c.send(p)
+	}
+	if over {
+		c.send(sg.descLine())
+		c.close()
+	}
+	s.mu.Unlock()
+	s.serveStream(w, r, c, keepAlive{every: KeepAliveIdle, idle: true, text: "\n"}, "application/x-ndjson")
+}
+
+// Summary is a game of the games-by-users / games-by-ids streams.
+type Summary struct {
+	ID           string
+	White, Black string // user ids
+	Status       string // "started" (default), "mate", "resign", "draw", ...
+	Winner       string
+}
+
+type summaryRec struct {
+	Summary
+	line string
+}
+
+// PublishGame records a game start or finish and sends it to the
+// games-by-users streams that follow both players and to the games-by-ids
+// streams that follow its id.
+func (s *Server) PublishGame(sum Summary) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sum.Status == "" {
+		sum.Status = lichess.StatusStarted
+	}
+	sum.White, sum.Black = strings.ToLower(sum.White), strings.ToLower(sum.Black)
+	var m map[string]any
+	_ = json.Unmarshal([]byte(Recorded("games-by-users.ndjson")[0]), &m)
+	m["id"], m["status"], m["statusName"] = sum.ID, statusID(sum.Status), sum.Status
+	m["players"] = map[string]any{"white": map[string]any{"userId": sum.White, "rating": 2000}, "black": map[string]any{"userId": sum.Black, "rating": 2000}}
+	if sum.Winner != "" {
+		m["winner"] = sum.Winner
+	}
+	rec := &summaryRec{Summary: sum, line: ndjson(m)}
+	if s.summaries[sum.ID] == nil {
+		s.summaryOrd = append(s.summaryOrd, sum.ID)
+	}
+	s.summaries[sum.ID] = rec
+	for c := range s.conns {
+		if s.follows(c, rec) {
+			c.send(rec.line)
+		}
+	}
+	s.notify()
+}
+
+func (s *Server) follows(c *conn, rec *summaryRec) bool {
+	switch c.kind {
+	case "games-by-users":
+		users := map[string]bool{}
+		for _, u := range strings.Split(c.key, ",") {
+			users[strings.ToLower(strings.TrimSpace(u))] = true
+		}
+		return users[rec.White] && users[rec.Black]
+	case "games-by-ids":
+		return s.idStreams[c.key][rec.ID]
+	}
+	return false
+}
+
+func (s *Server) handleGamesByUsers(w http.ResponseWriter, r *http.Request) {
+	body, _ := readBody(r)
+	if n := len(strings.Split(body, ",")); n > 300 {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("Too many ids: %d, expected up to 300", n))
+		return
+	}
+	s.mu.Lock()
+	c := s.openConn(w, "games-by-users", body, r.UserAgent(), eventsPool, s.opts.EventStreams)
+	if c == nil {
+		s.mu.Unlock()
+		return
+	}
+	if r.URL.Query().Get("withCurrentGames") == "true" {
+		for _, id := range s.summaryOrd {
+			if rec := s.summaries[id]; rec.Status == lichess.StatusStarted && s.follows(c, rec) {
+				c.send(rec.line)
+			}
+		}
+	}
+	s.mu.Unlock()
+	s.serveStream(w, r, c, keepAlive{every: KeepAliveIdle, idle: true, text: "\n"}, "application/x-ndjson")
+}
+
+func (s *Server) handleGamesByIDs(w http.ResponseWriter, r *http.Request) {
+	body, _ := readBody(r)
+	id := r.PathValue("id")
+	s.mu.Lock()
+	c := s.openConn(w, "games-by-ids", id, r.UserAgent(), eventsPool, s.opts.EventStreams)
+	if c == nil {
+		s.mu.Unlock()
+		return
+	}
+	set := map[string]bool{}
+	for _, g := range strings.Split(body, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			set[g] = true
+		}
+	}
+	s.idStreams[id] = set
+	for _, gid := range s.summaryOrd {
+		if rec := s.summaries[gid]; set[gid] {
+			c.send(rec.line)
+		}
+	}
+	s.mu.Unlock()
+	s.serveStream(w, r, c, keepAlive{every: KeepAliveIdle, idle: true, text: "\n"}, "application/x-ndjson")
+}
+
+func (s *Server) handleGamesByIDsAdd(w http.ResponseWriter, r *http.Request) {
+	body, _ := readBody(r)
+	id := r.PathValue("id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	set := s.idStreams[id]
+	if set == nil {
+		writeError(w, http.StatusNotFound, "No such stream")
+		return
+	}
+	for _, g := range strings.Split(body, ",") {
+		if g = strings.TrimSpace(g); g != "" && !set[g] {
+			set[g] = true
+			if rec := s.summaries[g]; rec != nil {
+				for c := range s.conns {
+					if c.kind == "games-by-ids" && c.key == id {
+						c.send(rec.line)
+					}
+				}
+			}
+		}
+	}
+	writeOK(w)
+}
+
+// TVChannel is a TV feed ("" is the featured game of /api/tv/feed).
+type TVChannel struct {
+	s        *Server
+	name     string
+	featured string // the last featured line (with the current fen)
+	featMap  map[string]any
+}
+
+// TV returns a TV channel, creating it.
+func (s *Server) TV(channel string) *TVChannel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tv[channel]
+	if t == nil {
+		t = &TVChannel{s: s, name: channel}
+		s.tv[channel] = t
+	}
+	return t
+}
+
+// Feature features a game (a "featured" line); line "" uses the recorded
+// one.
+func (t *TVChannel) Feature(line string) {
+	if line == "" {
+		line = Recorded("tv-feed.ndjson")[0]
+	}
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	t.featMap = nil
+	_ = json.Unmarshal([]byte(line), &t.featMap)
+	t.featured = ndjson(t.featMap)
+	t.sendLocked(t.featured)
+}
+
+// Move sends a "fen" line: the position after lm.
+func (t *TVChannel) Move(fen, lm string, wc, bc int) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	if t.featMap != nil {
+		t.featMap["d"].(map[string]any)["fen"] = fen
+		t.featured = ndjson(t.featMap)
+	}
+	t.sendLocked(ndjson(map[string]any{"t": "fen", "d": map[string]any{"fen": fen, "lm": lm, "wc": wc, "bc": bc}}))
+}
+
+func (t *TVChannel) sendLocked(line string) {
+	for c := range t.s.conns {
+		if c.kind == "tv" && c.key == t.name {
+			c.send(line)
+		}
+	}
+	t.s.notify()
+}
+
+func (s *Server) handleTV(w http.ResponseWriter, r *http.Request) {
+	ch := r.PathValue("channel")
+	s.mu.Lock()
+	c := s.openConn(w, "tv", ch, r.UserAgent(), nil, 0)
+	if c == nil {
+		s.mu.Unlock()
+		return
+	}
+	if t := s.tv[ch]; t != nil && t.featured != "" {
+		c.send(t.featured)
+	}
+	s.mu.Unlock()
+	s.serveStream(w, r, c, keepAlive{every: KeepAliveIdle, idle: true, text: "\n"}, "application/x-ndjson")
+}
+
+type export struct{ json, pgn string }
+
+// SetExport sets what /game/export/{id} answers for a game that is not a
+// bot game of the fake (JSON with Accept: application/json, else PGN).
+func (s *Server) SetExport(id, jsonText, pgn string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exports[id] = export{json: jsonText, pgn: pgn}
+}
+
+func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ex, ok := s.exports[id]
+	if g := s.games[id]; g != nil {
+		ex, ok = g.export(), true
+	}
+	if !ok {
+		writeError(w, http.StatusNotFound, "No such game")
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "application/json") {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, ex.json)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn")
+	fmt.Fprint(w, ex.pgn)
+}
+
+// export (mu held) renders a bot game as Lichess exports it: SAN moves.
+func (g *Game) export() export {
+	rg := rules.NewGame(g.start)
+	var sans []string
+	for _, m := range g.rg.Moves() {
+		p := rg.Position()
+		sans = append(sans, p.SAN(m))
+		_ = rg.Play(m)
+	}
+	result := "*"
+	switch {
+	case g.winner == "white":
+		result = "1-0"
+	case g.winner == "black":
+		result = "0-1"
+	case g.over():
+		result = "1/2-1/2"
+	}
+	var mt strings.Builder
+	for i, san := range sans {
+		if i%2 == 0 {
+			fmt.Fprintf(&mt, "%d. ", i/2+1)
+		}
+		mt.WriteString(san + " ")
+	}
+	mt.WriteString(result)
+	pgn := fmt.Sprintf("[Event \"Casual game\"]\n[Site \"https://lichess.org/%s\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n\n%s\n\n\n",
+		g.id, g.white, g.black, result, mt.String())
+	m := map[string]any{"id": g.id, "rated": g.rated, "variant": "standard", "speed": "correspondence", "perf": "correspondence",
+		"createdAt": g.createdAt, "lastMoveAt": g.createdAt, "status": g.status,
+		"players": map[string]any{"white": map[string]any{"user": map[string]any{"name": g.white, "id": g.white}},
+			"black": map[string]any{"user": map[string]any{"name": g.black, "id": g.black}}},
+		"moves": strings.Join(sans, " "), "pgn": pgn}
+	if g.winner != "" {
+		m["winner"] = g.winner
+	}
+	return export{json: ndjson(m), pgn: pgn}
+}
