@@ -1,0 +1,391 @@
+// Package bot runs a Lichess BOT account that knows the repetition rule.
+// It follows the account's event stream, accepts or declines challenges by
+// a configurable policy, and plays each game in its own goroutine with a
+// UCI engine (or a built-in mover), feeding a rules tracker from the game
+// stream. Its move policy never lets a won game end in a repetition draw
+// (Lichess draws the first threefold of any BOT game at once), steers into
+// one when lost, claims draws where the rule allows, writes short chat
+// notices about repetitions, and records every game with the true reason it
+// ended, found by replaying it. Run stops gracefully: no new challenges,
+// running games finished or resigned as configured.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/threefold-chess/threefold/lichess"
+)
+
+// API is the part of the Lichess client the bot uses; *lichess.Client
+// implements it.
+type API interface {
+	CheckScopes(ctx context.Context, required ...string) (*lichess.Account, error)
+	Playing(ctx context.Context) ([]lichess.GameEventInfo, error)
+	StreamEvents(ctx context.Context, fn func(lichess.Event) error) error
+	AcceptChallenge(ctx context.Context, challengeID string) error
+	DeclineChallenge(ctx context.Context, challengeID, reason string) error
+	gameAPI
+}
+
+// Options configure a Bot.
+type Options struct {
+	API    API
+	Config Config
+	Logger *slog.Logger  // default slog.Default()
+	Clock  lichess.Clock // default lichess.RealClock
+	// Records receives every finished game; default: a JSONLines sink on
+	// Config.RecordFile when it is set, else none (the log still has it).
+	Records RecordSink
+	// NewMover makes the mover of one game; default: an EngineMover for
+	// Config.Engine.Path, or the built-in mover when the path is empty.
+	NewMover func() Mover
+	// BaseURL is used for the game links in records (default
+	// https://lichess.org).
+	BaseURL string
+}
+
+// Bot is one BOT account at work.
+type Bot struct {
+	api      API
+	cfg      Config
+	log      *slog.Logger
+	clock    lichess.Clock
+	records  RecordSink
+	newMover func() Mover
+	baseURL  string
+
+	me string
+
+	mu       sync.Mutex
+	games    map[string]*game
+	pending  map[string]time.Time // accepted challenges whose game has not started
+	stopping bool
+	playCtx  context.Context
+	wg       sync.WaitGroup
+}
+
+// New checks the configuration and returns a Bot ready to Run.
+func New(opts Options) (*Bot, error) {
+	if opts.API == nil {
+		return nil, errors.New("bot: no Lichess client")
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("bot: config: %w", err)
+	}
+	b := &Bot{
+		api:      opts.API,
+		cfg:      opts.Config,
+		log:      opts.Logger,
+		clock:    opts.Clock,
+		records:  opts.Records,
+		newMover: opts.NewMover,
+		baseURL:  strings.TrimRight(opts.BaseURL, "/"),
+		games:    map[string]*game{},
+		pending:  map[string]time.Time{},
+	}
+	if b.log == nil {
+		b.log = slog.Default()
+	}
+	if b.clock == nil {
+		b.clock = lichess.RealClock{}
+	}
+	if b.baseURL == "" {
+		b.baseURL = lichess.DefaultBaseURL
+	}
+	if b.records == nil && b.cfg.RecordFile != "" {
+		b.records = &JSONLines{Path: b.cfg.RecordFile}
+	}
+	if b.newMover == nil {
+		ec := b.cfg.Engine
+		if ec.Path == "" {
+			b.newMover = func() Mover { return &Builtin{Seed: ec.Seed} }
+		} else {
+			b.newMover = func() Mover { return NewEngineMover(ec, b.log) }
+		}
+	}
+	return b, nil
+}
+
+// Run plays until ctx ends, then stops gracefully (see Config.OnStop) and
+// returns. It fails at once, before touching any game, when the token is
+// bad or lacks bot:play, the account is not a BOT, or the engine does not
+// start.
+func (b *Bot) Run(ctx context.Context) error {
+	acct, err := b.api.CheckScopes(ctx, lichess.ScopeBotPlay)
+	if err != nil {
+		return fmt.Errorf("bot: %w", err)
+	}
+	if !acct.IsBot() {
+		return fmt.Errorf("bot: account %q is not a BOT account (run `threefold bot upgrade` once; it is irreversible)", acct.Username)
+	}
+	b.me = strings.ToLower(acct.ID)
+	if b.me == "" {
+		b.me = strings.ToLower(acct.Username)
+	}
+	if b.cfg.Engine.Path != "" {
+		m := NewEngineMover(b.cfg.Engine, b.log)
+		err := m.Start(ctx)
+		name := m.Name()
+		m.Close()
+		if err != nil {
+			return fmt.Errorf("bot: engine: %w", err)
+		}
+		b.log.Info("engine ready", "engine", name, "path", b.cfg.Engine.Path)
+	}
+	b.log.Info("bot started", "account", acct.Username)
+
+	// Games outlive ctx while they are finished gracefully; hardStop ends
+	// them for good.
+	playCtx, hardStop := context.WithCancel(context.WithoutCancel(ctx))
+	defer hardStop()
+	b.mu.Lock()
+	b.playCtx = playCtx
+	b.mu.Unlock()
+
+	b.resume(ctx)
+
+	evErr := make(chan error, 1)
+	evCtx, stopEvents := context.WithCancel(ctx)
+	var evWG sync.WaitGroup
+	evWG.Add(1)
+	go func() {
+		defer evWG.Done()
+		evErr <- b.events(evCtx)
+	}()
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-evErr:
+	}
+	stopEvents()
+	evWG.Wait()
+	b.shutdown(hardStop)
+	return runErr
+}
+
+// events follows the event stream until ctx ends; it resumes the games in
+// progress whenever the stream has to be opened again.
+func (b *Bot) events(ctx context.Context) error {
+	backoff := time.Second
+	for {
+		err := b.api.StreamEvents(ctx, func(ev lichess.Event) error {
+			b.onEvent(ctx, ev)
+			return nil
+		})
+		if ctx.Err() != nil {
+			return nil
+		}
+		var ae *lichess.AuthError
+		if errors.As(err, &ae) {
+			return fmt.Errorf("bot: event stream: %w", err)
+		}
+		b.log.Warn("event stream ended; reopening", "err", err, "in", backoff)
+		t := b.clock.NewTimer(backoff)
+		select {
+		case <-t.C():
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		}
+		backoff = min(backoff*2, time.Minute)
+		b.resume(ctx)
+	}
+}
+
+// resume starts a goroutine for every game in progress that has none.
+func (b *Bot) resume(ctx context.Context) {
+	games, err := b.api.Playing(ctx)
+	if err != nil {
+		b.log.Warn("cannot list the games in progress; relying on the event stream", "err", err)
+		return
+	}
+	for _, gi := range games {
+		b.startGame(gi)
+	}
+}
+
+func (b *Bot) onEvent(ctx context.Context, ev lichess.Event) {
+	switch ev.Type {
+	case lichess.EventGameStart:
+		if ev.Game != nil {
+			b.startGame(*ev.Game)
+		}
+	case lichess.EventGameFinish:
+		if ev.Game != nil {
+			b.log.Info("game finished (event stream)", "game", gameID(*ev.Game), "status", ev.Game.Status.Name)
+		}
+	case lichess.EventChallenge:
+		b.onChallenge(ctx, ev.Challenge)
+	case lichess.EventChallengeCanceled, lichess.EventChallengeDeclined:
+		if ev.Challenge != nil {
+			b.mu.Lock()
+			delete(b.pending, ev.Challenge.ID)
+			b.mu.Unlock()
+		}
+	}
+}
+
+func gameID(gi lichess.GameEventInfo) string {
+	if gi.GameID != "" {
+		return gi.GameID
+	}
+	return gi.ID
+}
+
+func (b *Bot) onChallenge(ctx context.Context, ch *lichess.Challenge) {
+	if ch == nil {
+		return
+	}
+	if ch.Direction == "out" || (ch.Challenger != nil && strings.EqualFold(ch.Challenger.ID, b.me)) {
+		return // our own challenge
+	}
+	b.mu.Lock()
+	now := b.clock.Now()
+	for id, at := range b.pending {
+		if now.Sub(at) > time.Minute {
+			delete(b.pending, id)
+		}
+	}
+	running := len(b.games) + len(b.pending)
+	d := b.cfg.Challenge.DecideChallenge(ch, running, b.stopping)
+	if d.Accept {
+		b.pending[ch.ID] = now
+	}
+	b.mu.Unlock()
+	who := ""
+	if ch.Challenger != nil {
+		who = ch.Challenger.ID
+	}
+	log := b.log.With("challenge", ch.ID, "from", who, "variant", ch.Variant.Key, "tc", ch.TimeControl.Show, "rated", ch.Rated)
+	if d.Accept {
+		if err := b.api.AcceptChallenge(ctx, ch.ID); err != nil {
+			log.Warn("accept failed", "err", err)
+			b.mu.Lock()
+			delete(b.pending, ch.ID)
+			b.mu.Unlock()
+			return
+		}
+		log.Info("challenge accepted")
+		return
+	}
+	if err := b.api.DeclineChallenge(ctx, ch.ID, d.Reason); err != nil {
+		log.Warn("decline failed", "reason", d.Reason, "err", err)
+		return
+	}
+	log.Info("challenge declined", "reason", d.Reason, "why", d.Why)
+}
+
+// startGame starts the goroutine of a game unless it runs already or the
+// bot is stopping.
+func (b *Bot) startGame(gi lichess.GameEventInfo) {
+	id := gameID(gi)
+	if id == "" {
+		return
+	}
+	if gi.Variant.Key != "" && gi.Variant.Key != "standard" && gi.Variant.Key != "fromPosition" {
+		b.log.Warn("game in an unsupported variant; its goroutine will resign it", "game", id, "variant", gi.Variant.Key)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.pending, id)
+	if _, ok := b.games[id]; ok || b.stopping || b.playCtx == nil {
+		return
+	}
+	g := &game{
+		id:    id,
+		me:    b.me,
+		hint:  gi.Color,
+		url:   b.baseURL + "/" + id,
+		api:   b.api,
+		cfg:   &b.cfg,
+		clock: b.clock,
+		log:   b.log,
+		mover: b.newMover(),
+		sink:  b.records,
+		stop:  make(chan struct{}),
+
+		correspondence: gi.Speed == "correspondence",
+	}
+	ctx, cancel := context.WithCancel(b.playCtx)
+	g.cancel = cancel
+	b.games[id] = g
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		defer cancel()
+		g.run(ctx)
+		b.mu.Lock()
+		delete(b.games, id)
+		b.mu.Unlock()
+	}()
+}
+
+// Playing returns the ids of the games the bot is playing now.
+func (b *Bot) Playing() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ids := make([]string, 0, len(b.games))
+	for id := range b.games {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// shutdown ends the running games as configured and waits for them.
+func (b *Bot) shutdown(hardStop context.CancelFunc) {
+	b.mu.Lock()
+	b.stopping = true
+	games := make([]*game, 0, len(b.games))
+	for _, g := range b.games {
+		games = append(games, g)
+	}
+	b.mu.Unlock()
+	if len(games) == 0 {
+		return
+	}
+	b.log.Info("stopping: no new challenges", "games", len(games), "on_stop", b.cfg.OnStop)
+	done := make(chan struct{})
+	go func() {
+		b.wg.Wait()
+		close(done)
+	}()
+	for _, g := range games {
+		if g.correspondence {
+			g.cancel() // left as it is and resumed at the next start
+		}
+	}
+	resignAll := func() {
+		for _, g := range games {
+			if !g.correspondence {
+				g.resign()
+			}
+		}
+	}
+	if b.cfg.OnStop == "resign" {
+		resignAll()
+	}
+	t := b.clock.NewTimer(b.cfg.StopTimeout)
+	defer t.Stop()
+	select {
+	case <-done:
+		return
+	case <-t.C():
+	}
+	b.log.Warn("stop timeout: resigning the games still running")
+	resignAll()
+	t2 := b.clock.NewTimer(30 * time.Second)
+	defer t2.Stop()
+	select {
+	case <-done:
+	case <-t2.C():
+		hardStop()
+		<-done
+	}
+}

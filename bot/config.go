@@ -1,0 +1,235 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Config is everything the bot needs besides the Lichess client. The
+// command line builds it from the `bot:` section of the config file;
+// DefaultConfig gives the documented defaults.
+type Config struct {
+	Engine    EngineConfig
+	Policy    PolicyConfig
+	Challenge ChallengeConfig
+	Chat      ChatConfig
+
+	// OnStop says what happens to running games when the bot is told to
+	// stop: "finish" plays them to the end (up to StopTimeout, then
+	// resigns), "resign" resigns (or aborts) them at once. Correspondence
+	// games are left running either way and resumed at the next start.
+	OnStop      string
+	StopTimeout time.Duration
+	// RecordFile is the JSON-lines file every finished game is appended
+	// to ("" records to the log only).
+	RecordFile string
+}
+
+// EngineConfig configures the engine that chooses moves.
+type EngineConfig struct {
+	Path    string            // UCI engine binary; "" plays with the built-in mover
+	Args    []string          // arguments for the engine binary
+	Threads int               // UCI option Threads (0: not set)
+	Hash    int               // UCI option Hash in MB (0: not set)
+	Options map[string]string // other UCI options, by name
+	// Per-move limits. The time for a move comes from the clock (remaining
+	// time and increment), less MoveOverhead, within [MinMoveTime,
+	// MaxMoveTime]. Depth and Nodes, when set, also bound each search.
+	MinMoveTime  time.Duration
+	MaxMoveTime  time.Duration
+	MoveOverhead time.Duration
+	Depth        int
+	Nodes        int64
+	// Restarts is how often a crashed engine is started again within one
+	// game before the built-in mover takes over.
+	Restarts int
+	// Seed makes the built-in mover's choices among equal moves
+	// reproducible.
+	Seed int64
+}
+
+// PolicyConfig sets the repetition-aware move policy.
+type PolicyConfig struct {
+	// AheadMargin: when the evaluation for the bot is above this many
+	// centipawns, the bot never plays a move that lets a position occur a
+	// third time (by its move or by the opponent's next one).
+	AheadMargin int
+	// BehindMargin: when the evaluation is below minus this many
+	// centipawns, the bot claims a threefold, makes the move that produces
+	// one (offering a draw with it), or steers into a repetition.
+	BehindMargin int
+	// SeekTolerance: when behind, a move that repeats an earlier position
+	// (a second occurrence) is preferred to the engine's move if it is
+	// evaluated at most this many centipawns worse.
+	SeekTolerance int
+	// ClaimWait is how long the bot waits for the game to end after a
+	// draw claim before it plays on (capped by a tenth of its clock).
+	ClaimWait time.Duration
+}
+
+// ChallengeConfig is the challenge policy.
+type ChallengeConfig struct {
+	Variants       []string      // accepted variant keys: "standard", "fromPosition"
+	MinBase        time.Duration // initial clock time bounds (real-time games)
+	MaxBase        time.Duration
+	MinIncrement   time.Duration
+	MaxIncrement   time.Duration
+	Correspondence bool // accept correspondence and unlimited games
+	Rated          bool // accept rated games
+	Casual         bool // accept casual games
+	Humans         bool // accept challenges from human accounts
+	Bots           bool // accept challenges from BOT accounts
+	Allow          []string
+	Block          []string
+	MaxGames       int // games played at the same time
+}
+
+// ChatConfig says what the bot writes in the game chats.
+type ChatConfig struct {
+	Greeting ChatLine // at the start of a game
+	Goodbye  ChatLine // at the end of a game
+	Second   ChatLine // a position occurred the second time
+	Third    ChatLine // a position occurred the third time
+	Claim    ChatLine // the bot claimed a draw by repetition
+	Fifth    ChatLine // a position occurred the fifth time
+	// MinInterval is the least time between two lines the bot writes in
+	// one game.
+	MinInterval time.Duration
+}
+
+// ChatLine is one notice: the room it goes to and its template.
+type ChatLine struct {
+	Room string // "player", "spectator", "both" or "none"
+	Text string // template; see RenderChat for the placeholders
+}
+
+// DefaultConfig returns the defaults documented in config.example.yaml.
+func DefaultConfig() Config {
+	return Config{
+		Engine: EngineConfig{
+			Threads:      1,
+			Hash:         64,
+			MinMoveTime:  50 * time.Millisecond,
+			MaxMoveTime:  10 * time.Second,
+			MoveOverhead: 300 * time.Millisecond,
+			Restarts:     2,
+			Seed:         1,
+		},
+		Policy: PolicyConfig{
+			AheadMargin:   150,
+			BehindMargin:  150,
+			SeekTolerance: 50,
+			ClaimWait:     2 * time.Second,
+		},
+		Challenge: ChallengeConfig{
+			Variants:       []string{"standard", "fromPosition"},
+			MinBase:        60 * time.Second,
+			MaxBase:        3 * time.Hour,
+			MinIncrement:   0,
+			MaxIncrement:   180 * time.Second,
+			Correspondence: true,
+			Rated:          true,
+			Casual:         true,
+			Humans:         true,
+			Bots:           true,
+			MaxGames:       2,
+		},
+		Chat: ChatConfig{
+			Greeting:    ChatLine{Room: "player", Text: "Hi {opponent}! I am {me} and I watch every repetition (FIDE 9.2). Good luck!"},
+			Goodbye:     ChatLine{Room: "player", Text: "Good game, {opponent}. {ending}"},
+			Second:      ChatLine{Room: "spectator", Text: "After {move} this position occurred the second time (plies {plies})."},
+			Third:       ChatLine{Room: "spectator", Text: "After {move} this position occurred the third time (plies {plies}): {claimant} may claim a draw."},
+			Claim:       ChatLine{Room: "player", Text: "{claimant} claims a draw by threefold repetition (plies {plies})."},
+			Fifth:       ChatLine{Room: "spectator", Text: "Fifth occurrence (plies {plies}): the game is drawn (FIDE 9.6.1)."},
+			MinInterval: 2 * time.Second,
+		},
+		OnStop:      "finish",
+		StopTimeout: 10 * time.Minute,
+	}
+}
+
+// Validate checks a config and says what is wrong with it.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	e := c.Engine
+	if e.MinMoveTime < 0 || e.MaxMoveTime < 0 || e.MoveOverhead < 0 {
+		bad("bot.engine: move times must not be negative")
+	}
+	if e.MaxMoveTime > 0 && e.MinMoveTime > e.MaxMoveTime {
+		bad("bot.engine: min_move_time %v is above max_move_time %v", e.MinMoveTime, e.MaxMoveTime)
+	}
+	if e.Restarts < 0 {
+		bad("bot.engine.restarts must not be negative")
+	}
+	if c.Policy.AheadMargin < 0 || c.Policy.BehindMargin < 0 || c.Policy.SeekTolerance < 0 {
+		bad("bot.policy: margins must not be negative")
+	}
+	ch := c.Challenge
+	for _, v := range ch.Variants {
+		if v != "standard" && v != "fromPosition" {
+			bad("bot.challenge.variants: %q is not supported (standard, fromPosition)", v)
+		}
+	}
+	if ch.MaxBase > 0 && ch.MinBase > ch.MaxBase {
+		bad("bot.challenge: min_base %v is above max_base %v", ch.MinBase, ch.MaxBase)
+	}
+	if ch.MaxIncrement > 0 && ch.MinIncrement > ch.MaxIncrement {
+		bad("bot.challenge: min_increment %v is above max_increment %v", ch.MinIncrement, ch.MaxIncrement)
+	}
+	if ch.MaxGames < 1 {
+		bad("bot.challenge.max_games must be at least 1")
+	}
+	for name, l := range map[string]ChatLine{"greeting": c.Chat.Greeting, "goodbye": c.Chat.Goodbye,
+		"second": c.Chat.Second, "third": c.Chat.Third, "claim": c.Chat.Claim, "fifth": c.Chat.Fifth} {
+		switch l.Room {
+		case "player", "spectator", "both", "none", "":
+		default:
+			bad("bot.chat.%s.room: %q is not player, spectator, both or none", name, l.Room)
+		}
+		if err := checkTemplate(l.Text); err != nil {
+			bad("bot.chat.%s.text: %v", name, err)
+		}
+	}
+	if c.Chat.MinInterval < 0 {
+		bad("bot.chat.min_interval must not be negative")
+	}
+	switch c.OnStop {
+	case "finish", "resign":
+	default:
+		bad("bot.on_stop: %q is neither finish nor resign", c.OnStop)
+	}
+	return errors.Join(errs...)
+}
+
+// checkTemplate refuses links and templates that cannot fit a chat line.
+func checkTemplate(t string) error {
+	low := strings.ToLower(t)
+	for _, l := range []string{"http:", "https:", "://", "www."} {
+		if strings.Contains(low, l) {
+			return errors.New("links are not allowed in chat lines")
+		}
+	}
+	if utf8.RuneCountInString(t) > ChatMaxLen {
+		return fmt.Errorf("longer than %d characters", ChatMaxLen)
+	}
+	for rest := t; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return fmt.Errorf("unclosed placeholder in %q", t)
+		}
+		name := rest[i+1 : i+j]
+		if !knownPlaceholder(name) {
+			return fmt.Errorf("unknown placeholder {%s} (known: %s)", name, strings.Join(placeholders, ", "))
+		}
+		rest = rest[i+j+1:]
+	}
+	return nil
+}

@@ -1,0 +1,540 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// gameAPI is the part of the Lichess client one game needs.
+type gameAPI interface {
+	StreamBotGame(ctx context.Context, gameID string, fn func(lichess.GameEvent) error) error
+	Move(ctx context.Context, gameID, uci string, offeringDraw bool) error
+	Chat(ctx context.Context, gameID, room, text string) error
+	Draw(ctx context.Context, gameID string, accept bool) error
+	Resign(ctx context.Context, gameID string) error
+}
+
+// game plays one game: it owns the goroutine that reads the game stream,
+// the chat goroutine and the mover, and returns when the game is over (or
+// its context ends). The Bot starts it and waits for it.
+type game struct {
+	id     string
+	me     string // the bot's user id, lower case
+	hint   string // our colour from the event stream, if known
+	url    string
+	api    gameAPI
+	cfg    *Config
+	clock  lichess.Clock
+	log    *slog.Logger
+	mover  Mover
+	sink   RecordSink
+	stop   chan struct{} // closed: resign the game now
+	cancel context.CancelFunc
+	// correspondence games are left running when the bot stops.
+	correspondence bool
+	stopMu         sync.Once
+
+	// Set from gameFull.
+	full    *lichess.GameFull
+	color   rules.Color
+	t       *tracker
+	pol     *policy
+	chat    *chatter
+	started time.Time
+
+	st         lichess.GameState
+	movedPly   int // ply at which our move was accepted
+	claims     []Claim
+	claimedPly int
+	failures   int // failed attempts at the current ply
+	failPly    int
+	rulesUsed  map[string]int
+	resigned   bool
+	drawOffer  bool // a draw offer was pending in the last state
+	finished   bool
+	timer      lichess.Timer
+	timerFor   string // "claim" or "retry"
+	timerPly   int
+	pendingDec Decision
+}
+
+func (g *game) resign() {
+	g.stopMu.Do(func() { close(g.stop) })
+}
+
+// run plays the game to its end.
+func (g *game) run(ctx context.Context) {
+	g.movedPly, g.claimedPly, g.failPly = -1, -1, -1
+	g.rulesUsed = map[string]int{}
+	g.started = g.clock.Now()
+	defer g.mover.Close()
+
+	events := make(chan lichess.GameEvent, 64)
+	streamCtx, cancelStream := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		g.stream(streamCtx, events)
+	}()
+	defer func() {
+		cancelStream()
+		wg.Wait()
+	}()
+	g.chat = newChatter(g.api, g.id, g.clock, g.cfg.Chat.MinInterval, g.log)
+	chatCtx, cancelChat := context.WithCancel(context.WithoutCancel(ctx))
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		g.chat.run(chatCtx)
+	}()
+	defer func() {
+		// Let the last lines (the goodbye) go out, but not forever.
+		g.chat.close()
+		t := g.clock.NewTimer(30 * time.Second)
+		select {
+		case <-g.chat.done:
+		case <-t.C():
+		case <-ctx.Done():
+		}
+		t.Stop()
+		cancelChat()
+	}()
+
+	stop := g.stop
+	var resignDeadline <-chan time.Time
+	for !g.finished {
+		var timerC <-chan time.Time
+		if g.timer != nil {
+			timerC = g.timer.C()
+		}
+		select {
+		case <-ctx.Done():
+			g.log.Info("game left running: the bot stopped", "game", g.id)
+			return
+		case ev, ok := <-events:
+			if !ok {
+				g.log.Warn("game stream ended without a final state", "game", g.id)
+				return
+			}
+			g.handle(ctx, ev)
+		case <-timerC:
+			g.timer = nil
+			g.onTimer(ctx)
+		case <-stop:
+			stop = nil
+			g.doResign(ctx)
+			t := g.clock.NewTimer(30 * time.Second)
+			defer t.Stop()
+			resignDeadline = t.C()
+		case <-resignDeadline:
+			g.log.Warn("no final state after resigning", "game", g.id)
+			return
+		}
+	}
+}
+
+// stream follows the game stream, reconnecting on errors, and hands the
+// events to run. It closes events when the stream ends with the game.
+func (g *game) stream(ctx context.Context, events chan<- lichess.GameEvent) {
+	backoff := time.Second
+	for {
+		err := g.api.StreamBotGame(ctx, g.id, func(ev lichess.GameEvent) error {
+			select {
+			case events <- ev:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			close(events)
+			return
+		}
+		var ae *lichess.AuthError
+		if errors.Is(err, lichess.ErrNotFound) || errors.As(err, &ae) {
+			g.log.Error("game stream refused; giving up on this game", "game", g.id, "err", err)
+			close(events)
+			return
+		}
+		g.log.Warn("game stream failed; reconnecting", "game", g.id, "err", err, "in", backoff)
+		t := g.clock.NewTimer(backoff)
+		select {
+		case <-t.C():
+		case <-ctx.Done():
+			t.Stop()
+			return
+		}
+		backoff = min(backoff*2, 30*time.Second)
+	}
+}
+
+func (g *game) handle(ctx context.Context, ev lichess.GameEvent) {
+	switch {
+	case ev.Full != nil:
+		first := g.full == nil
+		if first {
+			if !g.setup(ctx, ev.Full) {
+				g.finished = true
+				return
+			}
+		}
+		if ev.Resync {
+			g.log.Info("game stream resumed", "game", g.id, "ply", len(ev.Full.State.MoveList()))
+			// A move we sent may have been lost with the connection: the
+			// state below is the truth, and if it is still our turn at
+			// that ply we move again.
+			g.movedPly = -1
+		}
+		g.state(ctx, ev.Full.State, first)
+	case ev.State != nil:
+		if g.full == nil {
+			g.log.Warn("game state before gameFull ignored", "game", g.id)
+			return
+		}
+		g.state(ctx, *ev.State, false)
+	case ev.Chat != nil:
+		g.log.Debug("chat line", "game", g.id, "room", ev.Chat.Room, "user", ev.Chat.Username, "text", ev.Chat.Text)
+	case ev.OpponentGone != nil:
+		g.log.Info("opponent gone", "game", g.id, "gone", ev.OpponentGone.Gone, "claim_win_in_s", ev.OpponentGone.ClaimWinInSeconds)
+	}
+}
+
+// setup reads the immutable part of the game. It returns false when the
+// bot cannot play this game.
+func (g *game) setup(ctx context.Context, f *lichess.GameFull) bool {
+	g.full = f
+	switch {
+	case strings.EqualFold(f.White.ID, g.me):
+		g.color = rules.White
+	case strings.EqualFold(f.Black.ID, g.me):
+		g.color = rules.Black
+	case g.hint == "black":
+		g.color = rules.Black
+	default:
+		g.color = rules.White
+	}
+	g.log = g.log.With("game", g.id, "color", g.color.String())
+	if v := f.Variant.Key; v != "" && v != "standard" && v != "fromPosition" {
+		g.log.Error("variant not supported; resigning", "variant", v)
+		_ = g.api.Resign(ctx, g.id)
+		return false
+	}
+	t, err := newTracker(f.InitialFEN)
+	if err != nil {
+		g.log.Error("cannot read the initial position; resigning", "fen", f.InitialFEN, "err", err)
+		_ = g.api.Resign(ctx, g.id)
+		return false
+	}
+	g.t = t
+	g.pol = &policy{cfg: g.cfg.Policy, mover: g.mover}
+	g.log.Info("game started", "white", f.White.Name, "black", f.Black.Name, "variant", f.Variant.Key,
+		"speed", f.Speed, "rated", f.Rated, "engine", g.mover.Name())
+	return true
+}
+
+func (g *game) playerName(c rules.Color) string {
+	p := g.full.White
+	if c == rules.Black {
+		p = g.full.Black
+	}
+	if p.Name != "" {
+		return p.Name
+	}
+	if p.ID != "" {
+		return p.ID
+	}
+	if p.AILevel > 0 {
+		return "Stockfish level " + itoa(p.AILevel)
+	}
+	return c.String()
+}
+
+func (g *game) vars() ChatVars {
+	return ChatVars{Me: g.playerName(g.color), Opponent: g.playerName(g.color.Other()), Ply: g.t.ply(), Move: g.t.lastMoveLabel()}
+}
+
+func (g *game) state(ctx context.Context, s lichess.GameState, first bool) {
+	events, rebuilt, err := g.t.sync(s.Moves, first)
+	if rebuilt {
+		g.log.Warn("move list does not extend the previous one (takeback or mismatch); rebuilt the game", "ply", g.t.ply())
+		g.movedPly = -1
+	}
+	if err != nil {
+		g.log.Error("move list has an illegal move; waiting for the next state", "err", err)
+	}
+	if first && g.t.ply() < 2 {
+		g.chat.say(NoticeGreeting, g.cfg.Chat.Greeting, g.vars())
+	}
+	for _, e := range events {
+		g.notice(e)
+	}
+	g.st = s
+	if lichess.Finished(s.Status) {
+		g.finish(ctx)
+		return
+	}
+	g.drawOffer = s.WDraw || s.BDraw
+	if err != nil {
+		return
+	}
+	g.maybeMove(ctx)
+}
+
+// notice says what a repetition at one ply means, once per event.
+func (g *game) notice(e repEvent) {
+	v := g.vars()
+	v.Ply, v.Count, v.Move = e.Ply, e.Count, e.Move
+	v.Plies = joinPlies(e.Occurrences)
+	v.Claimant = g.playerName(e.Claimant)
+	kind, line := NoticeSecond, g.cfg.Chat.Second
+	switch {
+	case e.Count >= 5:
+		kind, line = NoticeFifth, g.cfg.Chat.Fifth
+	case e.Count >= 3:
+		kind, line = NoticeThird, g.cfg.Chat.Third
+	}
+	g.log.Info("repetition", "ply", e.Ply, "count", e.Count, "occurrences", e.Occurrences, "move", e.Move, "claimant", e.Claimant.String())
+	g.chat.say(kind+"@"+itoa(e.Ply), line, v)
+}
+
+func (g *game) ourTurn() bool { return g.t.turn() == g.color }
+
+func (g *game) clockFor(c rules.Color) (remaining, inc time.Duration) {
+	if c == rules.White {
+		return time.Duration(g.st.WTime) * time.Millisecond, time.Duration(g.st.WInc) * time.Millisecond
+	}
+	return time.Duration(g.st.BTime) * time.Millisecond, time.Duration(g.st.BInc) * time.Millisecond
+}
+
+// maybeMove thinks and moves when it is the bot's turn and it has not
+// moved at this ply yet.
+func (g *game) maybeMove(ctx context.Context) {
+	if !g.ourTurn() || g.finished || g.resigned {
+		return
+	}
+	ply := g.t.ply()
+	if g.movedPly == ply || (g.timer != nil && g.timerPly == ply) {
+		return
+	}
+	remaining, inc := g.clockFor(g.color)
+	lim := moveLimit(g.cfg.Engine, remaining, inc, ply)
+	thinkCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-g.stop:
+			cancel()
+		case <-thinkCtx.Done():
+		}
+	}()
+	began := g.clock.Now()
+	d, err := g.pol.decide(thinkCtx, g.t, lim)
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-g.stop:
+			return
+		default:
+		}
+		g.log.Error("no move found", "ply", ply, "err", err)
+		g.retryLater(ply)
+		return
+	}
+	g.rulesUsed[d.Rule]++
+	pos := g.t.game.Position()
+	g.log.Info("move chosen", "ply", ply, "move", d.Move.UCI(), "san", pos.SAN(d.Move), "rule", d.Rule, "mode", d.Mode,
+		"eval_cp", d.Eval, "score_cp", d.Score, "by", d.By, "depth", d.Depth, "avoided", d.Avoided,
+		"offer_draw", d.OfferDraw, "claim", d.Claim, "limit", lim.MoveTime, "took", g.clock.Now().Sub(began))
+	if d.Claim && g.claimedPly != ply {
+		g.claim(ctx, d)
+		return
+	}
+	g.sendMove(ctx, d)
+}
+
+// claim sends draw/yes for the threefold on the board and gives the game
+// a moment to end before playing on.
+func (g *game) claim(ctx context.Context, d Decision) {
+	ply := g.t.ply()
+	g.claimedPly = ply
+	if err := g.api.Draw(ctx, g.id, true); err != nil {
+		g.log.Warn("draw claim failed", "ply", ply, "err", err)
+	} else {
+		g.claims = append(g.claims, Claim{Ply: ply, How: "draw_yes"})
+		g.log.Info("claimed a draw by threefold repetition", "ply", ply, "occurrences", g.t.game.Occurrences())
+		v := g.vars()
+		v.Claimant, v.Count, v.Plies = g.playerName(g.color), g.t.game.Count(), joinPlies(g.t.game.Occurrences())
+		g.chat.say(NoticeClaim+"@"+itoa(ply), g.cfg.Chat.Claim, v)
+	}
+	wait := g.cfg.Policy.ClaimWait
+	if remaining, _ := g.clockFor(g.color); remaining > 0 && remaining < unlimitedMS*time.Millisecond && remaining/10 < wait {
+		wait = remaining / 10
+	}
+	g.pendingDec = d
+	g.setTimer("claim", ply, wait)
+}
+
+func (g *game) setTimer(what string, ply int, d time.Duration) {
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	g.timer, g.timerFor, g.timerPly = g.clock.NewTimer(d), what, ply
+}
+
+func (g *game) onTimer(ctx context.Context) {
+	if g.finished || !g.ourTurn() || g.t.ply() != g.timerPly || g.movedPly == g.timerPly {
+		return
+	}
+	switch g.timerFor {
+	case "claim":
+		g.log.Info("the claim did not end the game; playing on", "ply", g.timerPly)
+		g.sendMove(ctx, g.pendingDec)
+	default:
+		g.maybeMove(ctx)
+	}
+}
+
+func (g *game) retryLater(ply int) {
+	if g.failPly != ply {
+		g.failPly, g.failures = ply, 0
+	}
+	g.failures++
+	d := 200 * time.Millisecond * time.Duration(g.failures)
+	if g.failures > 10 {
+		d = 5 * time.Second
+	}
+	g.setTimer("retry", ply, d)
+}
+
+// lichessUCI writes m for Lichess: castling as king-to-rook (e1h1), which
+// Lichess accepts in every game, standard or from a position.
+func lichessUCI(pos *rules.Position, m rules.Move) string {
+	from, to := m.From(), m.To()
+	if pos.PieceAt(from).Type() == rules.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2) {
+		rookFile := 7
+		if to.File() < from.File() {
+			rookFile = 0
+		}
+		b := []byte(m.UCI())
+		b[2] = byte('a' + rookFile)
+		return string(b)
+	}
+	return m.UCI()
+}
+
+func (g *game) sendMove(ctx context.Context, d Decision) {
+	ply := g.t.ply()
+	pos := g.t.game.Position()
+	uciMove := lichessUCI(&pos, d.Move)
+	for attempt := 1; ; attempt++ {
+		err := g.api.Move(ctx, g.id, uciMove, d.OfferDraw)
+		if err == nil {
+			g.movedPly = ply
+			if d.OfferDraw && !d.Claim && g.t.countAfter(d.Move) >= 3 {
+				occ := append(g.t.game.OccurrencesOf(d.Move), ply+1)
+				g.claims = append(g.claims, Claim{Ply: ply + 1, How: "move_offering_draw", Move: uciMove})
+				g.log.Info("claimed a draw with a move producing the third occurrence", "ply", ply+1, "move", uciMove, "occurrences", occ)
+				v := g.vars()
+				v.Claimant, v.Count, v.Plies, v.Ply = g.playerName(g.color), len(occ), joinPlies(occ), ply+1
+				g.chat.say(NoticeClaim+"@"+itoa(ply+1), g.cfg.Chat.Claim, v)
+			}
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		var rl *lichess.RateLimitError
+		if errors.As(err, &rl) && attempt < 5 {
+			// The client holds the next request until the pause is over.
+			g.log.Warn("move rate limited; sending it again after the pause", "ply", ply, "move", uciMove, "pause", rl.Pause)
+			continue
+		}
+		var ae *lichess.APIError
+		if errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 {
+			// "Not your turn, or game already over": the stream will tell.
+			g.log.Warn("move refused", "ply", ply, "move", uciMove, "err", err)
+			g.retryLater(ply)
+			return
+		}
+		g.log.Warn("move failed", "ply", ply, "move", uciMove, "err", err)
+		g.retryLater(ply)
+		return
+	}
+}
+
+func (g *game) doResign(ctx context.Context) {
+	if g.finished || g.resigned {
+		return
+	}
+	g.resigned = true
+	g.log.Info("resigning: the bot is stopping")
+	if err := g.api.Resign(ctx, g.id); err != nil {
+		g.log.Warn("resign failed", "err", err)
+	}
+}
+
+// finish records the game and says goodbye.
+func (g *game) finish(ctx context.Context) {
+	g.finished = true
+	if g.timer != nil {
+		g.timer.Stop()
+		g.timer = nil
+	}
+	s := g.st
+	term, occ := classify(classifyInput{Status: s.Status, Winner: s.Winner, Game: g.t.game, Claims: g.claims, DrawOffered: g.drawOffer})
+	pos := g.t.game.Position()
+	rec := Record{
+		Site:        "lichess",
+		GameID:      g.id,
+		URL:         g.url,
+		White:       Player{ID: g.full.White.ID, Name: g.full.White.Name, Title: g.full.White.Title, Rating: g.full.White.Rating},
+		Black:       Player{ID: g.full.Black.ID, Name: g.full.Black.Name, Title: g.full.Black.Title, Rating: g.full.Black.Rating},
+		BotColor:    g.color.String(),
+		Variant:     g.full.Variant.Key,
+		Speed:       g.full.Speed,
+		Rated:       g.full.Rated,
+		InitialFEN:  g.t.start.FEN(),
+		Moves:       append([]string{}, g.t.uci...),
+		SAN:         append([]string{}, g.t.san...),
+		Plies:       g.t.ply(),
+		FinalFEN:    pos.FEN(),
+		Status:      s.Status,
+		Winner:      s.Winner,
+		Result:      resultString(s.Status, s.Winner),
+		Termination: term,
+		Occurrences: occ,
+		Claims:      g.claims,
+		Engine:      g.mover.Name(),
+		StartedAt:   g.started.UTC(),
+		EndedAt:     g.clock.Now().UTC(),
+		RulesUsed:   g.rulesUsed,
+	}
+	if rec.Variant == "" {
+		rec.Variant = "standard"
+	}
+	g.log.Info("game over", "status", s.Status, "winner", s.Winner, "result", rec.Result, "termination", string(term),
+		"occurrences", occ, "plies", rec.Plies, "claims", len(g.claims))
+	if g.sink != nil {
+		if err := g.sink.WriteRecord(ctx, rec); err != nil {
+			g.log.Error("record not written", "err", err)
+		}
+	}
+	v := g.vars()
+	v.Ending = endingText(term, s.Winner, occ)
+	v.Result = rec.Result
+	v.Plies = joinPlies(occ)
+	g.chat.say(NoticeGoodbye, g.cfg.Chat.Goodbye, v)
+}
