@@ -285,7 +285,7 @@ func (p *poller) findFinished(ctx context.Context) {
 }
 
 func (p *poller) passClub(ctx context.Context) error {
-	cm, _, err := p.c.ClubMatches(ctx, p.t.Path())
+	cm, _, err := fetch(ctx, p.c, p.t.Path(), DecodeClubMatches)
 	if err != nil {
 		return err
 	}
