@@ -82,14 +82,11 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 			seen[name] = stamp
 			fallback := func(i int) string { return name + "#" + strconv.Itoa(i+1) }
 			if err := feed.feedText(text, fallback, emit); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
+				var stop stopError
+				if errors.As(err, &stop) {
+					return stop.err
 				}
-				if errors.Is(err, pgn.ErrNoGames) {
-					log.Warn("file source: no game in file (yet)", "file", name)
-					continue
-				}
-				return err
+				log.Warn("file source: unreadable PGN; will read it again when it changes", "file", name, "err", err)
 			}
 		}
 		if s.Once {

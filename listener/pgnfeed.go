@@ -23,6 +23,7 @@ type pgnFeed struct {
 	audience string
 	clock    Clock
 	games    map[string]*feedGame
+	at       time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
 }
 
 type feedGame struct {
@@ -90,7 +91,7 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) error {
 	fg.startFEN, fg.result = start, result
 	white, _ := g.Tag("White")
 	black, _ := g.Tag("Black")
-	return emit(Snapshot{
+	err := emit(Snapshot{
 		Game:       threefold.GameRef{Site: f.site, ID: id, URL: url, White: white, Black: black},
 		Source:     f.source,
 		StartFEN:   start,
@@ -98,10 +99,14 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) error {
 		Moves:      fg.moves,
 		Result:     result,
 		Finished:   result != "" && result != "*",
-		ObservedAt: f.clock.Now(),
+		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,
 	})
+	if err != nil {
+		return stopError{err}
+	}
+	return nil
 }
 
 // extends reports whether b starts with every token of a.
@@ -115,4 +120,11 @@ func extends(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+func (f *pgnFeed) observed() time.Time {
+	if !f.at.IsZero() {
+		return f.at
+	}
+	return f.clock.Now()
 }

@@ -1,0 +1,101 @@
+package listener
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/threefold-chess/threefold/chesscom"
+	"github.com/threefold-chess/threefold/pgn"
+)
+
+// ChessComPoller is the part of *chesscom.Client the chess.com source uses.
+type ChessComPoller interface {
+	Poll(ctx context.Context, target chesscom.Target, interval time.Duration, fn func(chesscom.Update) error) error
+}
+
+// ChessComSource follows a chess.com target (a player's daily games, a
+// club's team matches, a team match, a tournament) through the PubAPI
+// poller of package chesscom, which polls politely (serial requests,
+// ETag / Last-Modified, 429 and 410 handled). Every game's PGN is replayed
+// in full; a PGN that extends the one seen before reaches the watcher as an
+// extension. The delay of a snapshot is the larger of the poll interval and
+// the cache age chess.com reports: its data may be hours old. Run returns
+// the poller's error: a target that does not exist (or answers 410) ends
+// the source with a message that says so.
+type ChessComSource struct {
+	Client   ChessComPoller
+	Target   chesscom.Target
+	Interval time.Duration
+	Logger   *slog.Logger
+	Clock    Clock
+}
+
+// Name implements Source.
+func (s *ChessComSource) Name() string { return "chess.com " + s.Target.String() }
+
+// Run implements Source.
+func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	interval := s.Interval
+	if interval <= 0 {
+		interval = chesscom.DefaultPollInterval
+	}
+	feed := newPGNFeed("chess.com", s.Name(), 0, "", s.Clock)
+	skipped := map[string]bool{}
+	return s.Client.Poll(ctx, s.Target, interval, func(u chesscom.Update) error {
+		feed.delay = max(u.Delay, interval)
+		feed.at = u.ObservedAt
+		for _, g := range u.Games {
+			if g.Rules != "" && g.Rules != "chess" {
+				if !skipped[g.URL] {
+					skipped[g.URL] = true
+					log.Info("chess.com: game with other rules not followed", "game", g.URL, "rules", g.Rules)
+				}
+				continue
+			}
+			if strings.TrimSpace(g.PGN) == "" {
+				continue
+			}
+			games, err := pgn.ParseGames(g.PGN)
+			if err != nil || len(games) == 0 {
+				log.Warn("chess.com: unreadable PGN skipped", "game", g.URL, "err", err)
+				continue
+			}
+			pg := games[0]
+			if g.Finished && (pg.Result == "" || pg.Result == "*") {
+				pg.Result = finishedResult(g)
+			}
+			if err := feed.feedGame(g.URL, g.URL, pg, emit); err != nil {
+				var stop stopError
+				if errors.As(err, &stop) {
+					return stop.err
+				}
+				return err
+			}
+		}
+		for _, url := range u.Gone {
+			log.Info("chess.com: game ended and left the target", "game", url)
+		}
+		return nil
+	})
+}
+
+// finishedResult gives a finished game whose PGN still says "*" a result
+// from chess.com's result codes.
+func finishedResult(g chesscom.Game) string {
+	switch {
+	case g.WhiteResult == "win":
+		return "1-0"
+	case g.BlackResult == "win":
+		return "0-1"
+	case g.WhiteResult != "" && g.WhiteResult == g.BlackResult:
+		return "1/2-1/2"
+	}
+	return "?"
+}

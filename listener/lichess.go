@@ -1,0 +1,419 @@
+package listener
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// LichessStreamer is the part of *lichess.Client the Lichess sources use.
+// The client reconnects its streams itself, delivers each spectator
+// position once across reconnects, and keeps within Lichess's per-IP stream
+// budget (8 spectator streams, 4 "events" streams).
+type LichessStreamer interface {
+	StreamGame(ctx context.Context, gameID string, fn func(lichess.SpectatorEvent) error) error
+	StreamGamesByUsers(ctx context.Context, users []string, fn func(lichess.GameSummary) error) error
+	StreamTV(ctx context.Context, channel string, fn func(lichess.TVEvent) error) error
+	StreamBroadcastRound(ctx context.Context, roundID string, fn func(pgn string) error) error
+	StreamBroadcastTour(ctx context.Context, tourID string, fn func(pgn string) error) error
+}
+
+// LichessBroadcastDelay is the delay announced for Lichess broadcasts:
+// organisers may delay a relay by up to an hour.
+const LichessBroadcastDelay = time.Hour
+
+// lichessBase returns the web base URL for links ("https://lichess.org").
+func lichessBase(base string) string {
+	base = strings.TrimRight(strings.TrimSpace(base), "/")
+	if base == "" {
+		return "https://lichess.org"
+	}
+	return base
+}
+
+// spectatorDelay is how far the spectator stream lags for a game of this
+// speed: lila delays it by the estimated game duration / 60, clamped to
+// 3..60 s (60 s without a clock).
+func spectatorDelay(speed string) time.Duration {
+	switch speed {
+	case "ultraBullet", "bullet":
+		return 3 * time.Second
+	case "blitz":
+		return 8 * time.Second
+	case "rapid":
+		return 25 * time.Second
+	}
+	return 60 * time.Second
+}
+
+// LichessGameSource follows one Lichess game through the spectator stream
+// (/api/stream/game/{id}). The moves are the stream's `lm` (UCI) replayed
+// from the game's initial FEN; the per-position FEN, which lacks castling
+// and e.p. fields, is never used. The first snapshot comes once the stream
+// has caught up with the game (every past position received); after that,
+// one per move. Run ends (nil) after the final snapshot of a finished game.
+// A game that does not exist ends Run with an error.
+type LichessGameSource struct {
+	Client LichessStreamer
+	GameID string
+	Base   string // web base URL for links, default https://lichess.org
+	Clock  Clock
+	Logger *slog.Logger
+	// emit serialisation when run inside another source (user, TV).
+	shared *sharedEmit
+	label  string
+}
+
+// Name implements Source.
+func (s *LichessGameSource) Name() string {
+	if s.label != "" {
+		return s.label
+	}
+	return "lichess game " + s.GameID
+}
+
+// sharedEmit serialises the emits of several goroutines of one source.
+type sharedEmit struct {
+	mu   sync.Mutex
+	emit Emit
+}
+
+func (e *sharedEmit) call(s Snapshot) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.emit(s)
+}
+
+// Run implements Source.
+func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
+	clock := s.Clock
+	if clock == nil {
+		clock = RealClock
+	}
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if s.shared != nil {
+		emit = s.shared.call
+	}
+	var (
+		desc     *lichess.SpectatorGame
+		moves    []string
+		startFEN string
+		caughtUp bool
+		ref      threefold.GameRef
+	)
+	snapshot := func() Snapshot {
+		st := Snapshot{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: UCI, Moves: moves,
+			Result: "*", ObservedAt: clock.Now(), Delay: spectatorDelay(desc.Speed), PlyAnchor: true}
+		if lichess.Finished(desc.Status.Name) || desc.Status.ID >= 25 {
+			st.Finished = true
+			st.Result = lichessResult(desc)
+		}
+		return st
+	}
+	err := s.Client.StreamGame(ctx, s.GameID, func(ev lichess.SpectatorEvent) error {
+		switch {
+		case ev.Game != nil:
+			first := desc == nil
+			desc = ev.Game
+			if first {
+				if v := desc.Variant.Key; v != "" && v != "standard" && v != "fromPosition" {
+					return fmt.Errorf("lichess game %s: variant %q is not followed (standard chess only)", s.GameID, v)
+				}
+				startFEN = normaliseStartFEN(desc.InitialFEN)
+				ref = threefold.GameRef{Site: "lichess", ID: s.GameID, URL: lichessBase(s.Base) + "/" + s.GameID,
+					White: spectatorName(desc.Players.White), Black: spectatorName(desc.Players.Black)}
+				caughtUp = desc.Turns-desc.StartedAtTurn <= 0
+				if caughtUp {
+					return emit(snapshot())
+				}
+				return nil
+			}
+			if caughtUp || snapshot().Finished {
+				caughtUp = true
+				return emit(snapshot())
+			}
+		case ev.Position != nil && desc != nil:
+			p := ev.Position
+			if p.LastMove == "" {
+				return nil // the start position
+			}
+			idx := p.Ply - desc.StartedAtTurn - 1 // index of this move
+			if idx >= 0 && idx < len(moves) {
+				return nil // already had it
+			}
+			moves = append(moves, p.LastMove)
+			if !caughtUp && len(moves) >= desc.Turns-desc.StartedAtTurn {
+				caughtUp = true
+			}
+			if caughtUp {
+				return emit(snapshot())
+			}
+		}
+		return nil
+	})
+	if err == nil && desc != nil && !caughtUp {
+		err = emit(snapshot())
+	}
+	if errors.Is(err, lichess.ErrNotFound) {
+		return fmt.Errorf("lichess game %s does not exist: %w", s.GameID, err)
+	}
+	return err
+}
+
+func normaliseStartFEN(fen string) string {
+	fen = strings.TrimSpace(fen)
+	if fen == "" || fen == "startpos" || fen == rules.StartFEN {
+		return ""
+	}
+	return fen
+}
+
+func spectatorName(p lichess.SpectatorPlayer) string {
+	if p.User != nil {
+		if p.User.Title != "" {
+			return p.User.Title + " " + p.User.Name
+		}
+		return p.User.Name
+	}
+	if p.AI > 0 {
+		return "Stockfish level " + strconv.Itoa(p.AI)
+	}
+	return ""
+}
+
+func lichessResult(g *lichess.SpectatorGame) string {
+	switch g.Winner {
+	case "white":
+		return "1-0"
+	case "black":
+		return "0-1"
+	}
+	switch g.Status.Name {
+	case "draw", "stalemate", "insufficientMaterialClaim":
+		return "1/2-1/2"
+	case "aborted":
+		return "*"
+	}
+	return "1/2-1/2"
+}
+
+// LichessUsersSource follows the current games of Lichess users: the
+// games-by-users stream says when a game starts (games already running
+// included), and each game is then followed through its spectator stream
+// (as LichessGameSource), within the per-IP budget the client keeps (a
+// game waits for a free spectator slot). Lichess's rule: only games where
+// both players are in Users are reported.
+type LichessUsersSource struct {
+	Client LichessStreamer
+	Users  []string
+	Base   string
+	Clock  Clock
+	Logger *slog.Logger
+}
+
+// Name implements Source.
+func (s *LichessUsersSource) Name() string {
+	return "lichess users " + strings.Join(s.Users, ",")
+}
+
+// Run implements Source.
+func (s *LichessUsersSource) Run(ctx context.Context, emit Emit) error {
+	g := newGameGroup(ctx, s.Client, s.Base, s.Clock, s.Logger, emit, s.Name())
+	err := s.Client.StreamGamesByUsers(ctx, s.Users, func(sum lichess.GameSummary) error {
+		if sum.Status >= 25 {
+			return nil // the spectator stream ends by itself with the final state
+		}
+		if sum.Variant != "" && sum.Variant != "standard" && sum.Variant != "fromPosition" {
+			return nil
+		}
+		g.follow(sum.ID)
+		return nil
+	})
+	return g.wait(err)
+}
+
+// LichessTVSource follows a Lichess TV channel ("" for the featured game):
+// each game the channel features is followed through its spectator stream
+// (the TV feed's FENs are not enough to know repetitions) until the
+// channel moves on to another game.
+type LichessTVSource struct {
+	Client  LichessStreamer
+	Channel string
+	Base    string
+	Clock   Clock
+	Logger  *slog.Logger
+}
+
+// Name implements Source.
+func (s *LichessTVSource) Name() string {
+	if s.Channel == "" {
+		return "lichess tv"
+	}
+	return "lichess tv " + s.Channel
+}
+
+// Run implements Source.
+func (s *LichessTVSource) Run(ctx context.Context, emit Emit) error {
+	g := newGameGroup(ctx, s.Client, s.Base, s.Clock, s.Logger, emit, s.Name())
+	current := ""
+	err := s.Client.StreamTV(ctx, s.Channel, func(ev lichess.TVEvent) error {
+		if ev.Featured == nil || ev.Featured.ID == "" || ev.Featured.ID == current {
+			return nil
+		}
+		if current != "" {
+			g.stop(current)
+		}
+		current = ev.Featured.ID
+		g.follow(current)
+		return nil
+	})
+	return g.wait(err)
+}
+
+// gameGroup runs one LichessGameSource per game for a parent source and
+// owns their goroutines.
+type gameGroup struct {
+	ctx    context.Context
+	client LichessStreamer
+	base   string
+	clock  Clock
+	log    *slog.Logger
+	shared *sharedEmit
+	parent string
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc
+	wg      sync.WaitGroup
+	failed  error
+}
+
+func newGameGroup(ctx context.Context, c LichessStreamer, base string, clock Clock, log *slog.Logger, emit Emit, parent string) *gameGroup {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &gameGroup{ctx: ctx, client: c, base: base, clock: clock, log: log, shared: &sharedEmit{emit: emit},
+		parent: parent, running: map[string]context.CancelFunc{}}
+}
+
+func (g *gameGroup) follow(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.running[id]; ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(g.ctx)
+	g.running[id] = cancel
+	src := &LichessGameSource{Client: g.client, GameID: id, Base: g.base, Clock: g.clock, Logger: g.log,
+		shared: g.shared, label: g.parent}
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		err := src.Run(ctx, nil)
+		if err != nil && ctx.Err() == nil {
+			g.log.Warn("lichess: game no longer followed", "source", g.parent, "game", id, "err", err)
+		}
+		g.mu.Lock()
+		if c, ok := g.running[id]; ok {
+			c()
+			delete(g.running, id)
+		}
+		g.mu.Unlock()
+	}()
+}
+
+func (g *gameGroup) stop(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.running[id]; ok {
+		c()
+		delete(g.running, id)
+	}
+}
+
+// wait stops every game when the parent stream has ended and waits for
+// them; it returns the parent's error.
+func (g *gameGroup) wait(err error) error {
+	if err != nil {
+		g.mu.Lock()
+		for id, c := range g.running {
+			c()
+			delete(g.running, id)
+		}
+		g.mu.Unlock()
+	}
+	g.wg.Wait()
+	return err
+}
+
+// LichessBroadcastSource follows a Lichess broadcast round, or every round
+// of a broadcast tournament, through its PGN stream. Each game is
+// identified by its [GameURL]; the last PGN received for it replaces the
+// earlier one (a correction rebuilds the game in the watcher). Games are
+// over the board: snapshots carry AudienceArbiters and the delay of a
+// broadcast (up to an hour). A round or tournament that does not exist
+// ends Run with an error that says so.
+type LichessBroadcastSource struct {
+	Client LichessStreamer
+	// RoundID, or TourID for a whole tournament.
+	RoundID, TourID string
+	Clock           Clock
+	Logger          *slog.Logger
+	Delay           time.Duration // default LichessBroadcastDelay
+}
+
+// Name implements Source.
+func (s *LichessBroadcastSource) Name() string {
+	if s.TourID != "" {
+		return "lichess broadcast tour " + s.TourID
+	}
+	return "lichess broadcast round " + s.RoundID
+}
+
+// Run implements Source.
+func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	delay := s.Delay
+	if delay <= 0 {
+		delay = LichessBroadcastDelay
+	}
+	feed := newPGNFeed("lichess", s.Name(), delay, AudienceArbiters, s.Clock)
+	n := 0
+	fn := func(text string) error {
+		n++
+		fallback := func(int) string { return s.Name() + "#" + strconv.Itoa(n) }
+		err := feed.feedText(text, fallback, emit)
+		var stop stopError
+		if errors.As(err, &stop) {
+			return stop.err
+		}
+		if err != nil {
+			log.Warn("lichess broadcast: unreadable PGN skipped", "source", s.Name(), "err", err)
+		}
+		return nil
+	}
+	var err error
+	if s.TourID != "" {
+		err = s.Client.StreamBroadcastTour(ctx, s.TourID, fn)
+	} else {
+		err = s.Client.StreamBroadcastRound(ctx, s.RoundID, fn)
+	}
+	if errors.Is(err, lichess.ErrNotFound) {
+		return fmt.Errorf("%s does not exist (or is not public): %w", s.Name(), err)
+	}
+	return err
+}

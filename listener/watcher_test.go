@@ -1,0 +1,198 @@
+package listener
+
+import (
+	"bytes"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+)
+
+func snap(id string, moves []string) Snapshot {
+	return Snapshot{Game: threefold.GameRef{Site: "test", ID: id}, Source: "test", Notation: SAN, Moves: moves}
+}
+
+func TestWatcherMoveByMoveAlerts(t *testing.T) {
+	c := newCollector()
+	for i := 0; i <= len(anandMoves); i++ {
+		c.w.Apply(snap("g", anandMoves[:i]))
+	}
+	k := c.kinds("g")
+	if !slices.Equal(k[threefold.KindClaimByMove], []int{51}) || !slices.Equal(k[threefold.KindThreefold], []int{52}) {
+		t.Fatalf("alerts %v, want claim_by_move at 51 and threefold at 52", k)
+	}
+	for _, a := range c.alerts {
+		if a.Kind == threefold.KindClaimByMove {
+			// Black to move after 26. Bf3 may declare 26...Qf5, reaching the
+			// position of plies 44 and 48 the third time.
+			if a.Move != "h5f5" || a.MoveSAN != "Qf5" || a.Claimant != "black" || a.Count != 3 || a.SAN != "Bf3" ||
+				!slices.Equal(a.Occurrences, []int{44, 48}) || !slices.Equal(a.OccurrenceSAN, []string{"Qf5", "Qf5"}) {
+				t.Errorf("claim_by_move proof: %+v", a)
+			}
+		}
+		if a.ID != threefold.AlertID(a.Game, a.Kind, a.Ply, a.Move) {
+			t.Errorf("alert id %s is not AlertID of its fields", a.ID)
+		}
+	}
+}
+
+func TestWatcherIdempotentAndRebuild(t *testing.T) {
+	var logs bytes.Buffer
+	c := newCollector()
+	c.w.log = slog.New(slog.NewTextHandler(&logs, nil))
+	full := anandMoves
+	c.w.Apply(snap("g", full))
+	c.w.Apply(snap("g", full)) // the same snapshot again
+	n := c.alertCount()
+	c.w.Apply(snap("g", full[:40])) // a takeback to ply 40
+	c.w.Apply(snap("g", append([]string(nil), full...)))
+	if c.alertCount() != n {
+		t.Errorf("alerts after resend and takeback: %d, want %d (same ids are never emitted twice)", c.alertCount(), n)
+	}
+	if d := c.duplicates(); len(d) > 0 {
+		t.Errorf("duplicate ids %v", d)
+	}
+	st := c.w.Status()
+	if len(st) != 1 || st[0].Rebuilds != 1 || st[0].Ply != len(full) {
+		t.Errorf("status %+v, want 1 rebuild at ply %d", st, len(full))
+	}
+	if !strings.Contains(logs.String(), "rebuilding") {
+		t.Errorf("no log line about the rebuild:\n%s", logs.String())
+	}
+}
+
+func TestWatcherCorrectionChangesAlerts(t *testing.T) {
+	c := newCollector()
+	// A correction of ply 50 (…Qh5 replaced by …Qg6) changes the claim at
+	// ply 51 (now by …Qg6-f5) and removes the third occurrence.
+	c.w.Apply(snap("g", anandMoves[:50]))
+	corrected := append(append([]string(nil), anandMoves[:49]...), "Qg6", "Bf3")
+	c.w.Apply(snap("g", corrected))
+	if k := c.kinds("g"); len(k[threefold.KindThreefold]) != 0 {
+		t.Errorf("threefold alert after the correction: %v", k)
+	}
+	var moves []string
+	for _, a := range c.alerts {
+		moves = append(moves, a.Move)
+	}
+	if !slices.Equal(moves, []string{"g6f5"}) {
+		t.Errorf("claims after the correction: %v, want g6f5 at ply 51", moves)
+	}
+	c.w.Apply(snap("g", anandMoves)) // corrected back: the repetition is there
+	k := c.kinds("g")
+	if !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51, 51}) {
+		t.Errorf("alerts %v, want claim_by_move 51 (g6f5, then h5f5) and threefold 52", k)
+	}
+	if st := c.w.Status(); st[0].Rebuilds != 2 {
+		t.Errorf("rebuilds = %d, want 2", st[0].Rebuilds)
+	}
+}
+
+func TestWatcherIllegalMoveNeedsAttention(t *testing.T) {
+	var logs bytes.Buffer
+	c := newCollector()
+	c.w.log = slog.New(slog.NewTextHandler(&logs, nil))
+	bad := append(append([]string(nil), anandMoves[:20]...), "Qxh7", "Rc8")
+	c.w.Apply(snap("bad", bad))
+	c.w.Apply(snap("other", anandMoves)) // another game goes on
+	c.w.Apply(snap("bad", append(append([]string(nil), bad...), "a5")))
+	var got *Attention
+	for _, st := range c.w.Status() {
+		if st.Game.ID == "bad" {
+			got = st.Attention
+			if st.Ply != 20 {
+				t.Errorf("bad game followed to ply %d, want 20", st.Ply)
+			}
+		}
+	}
+	if got == nil || got.Ply != 21 || got.Token != "Qxh7" {
+		t.Fatalf("attention = %+v, want ply 21 token Qxh7", got)
+	}
+	if n := strings.Count(logs.String(), "needs attention"); n != 1 {
+		t.Errorf("%d needs-attention log lines, want 1:\n%s", n, logs.String())
+	}
+	if k := c.kinds("other"); !slices.Equal(k[threefold.KindThreefold], []int{52}) {
+		t.Errorf("the other game: %v", k)
+	}
+	c.w.Apply(snap("bad", anandMoves)) // the record is corrected
+	for _, st := range c.w.Status() {
+		if st.Game.ID == "bad" && st.Attention != nil {
+			t.Errorf("still needs attention after a clean snapshot: %+v", st.Attention)
+		}
+	}
+	if k := c.kinds("bad"); !slices.Equal(k[threefold.KindThreefold], []int{52}) {
+		t.Errorf("the corrected game: %v", k)
+	}
+}
+
+func TestWatcherUCIAndMoveRules(t *testing.T) {
+	tests := []struct {
+		name     string
+		fen      string
+		notation Notation
+		moves    []string
+		want     map[threefold.AlertKind][]int
+	}{
+		{name: "uci knight shuffle", notation: UCI,
+			moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
+			want: map[threefold.AlertKind][]int{
+				threefold.KindClaimByMove: {7},
+				threefold.KindThreefold:   {8, 9, 10, 11, 12, 13, 14, 15, 16},
+				threefold.KindFivefold:    {16},
+			}},
+		{name: "uci king-to-rook castling", notation: UCI, fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+			moves: []string{"e1h1", "e8a8"}, want: map[threefold.AlertKind][]int{}},
+		{name: "fifty moves by declared move, then at 100", fen: "8/8/4k3/8/8/4K3/8/7R w - - 98 80", notation: SAN,
+			moves: []string{"Rh2", "Kd6", "Rh3"},
+			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {1}}},
+		{name: "seventy-five moves", fen: "8/8/4k3/8/8/4K3/8/7R w - - 149 80", notation: SAN,
+			moves: []string{"Rh2", "Kd6"},
+			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}, threefold.KindSeventyFiveMoves: {1}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCollector()
+			s := snap("g", nil)
+			s.StartFEN, s.Notation = tc.fen, tc.notation
+			for i := 0; i <= len(tc.moves); i++ {
+				s.Moves = tc.moves[:i]
+				c.w.Apply(s)
+			}
+			st := c.w.Status()[0]
+			if st.Attention != nil || st.Ply != len(tc.moves) {
+				t.Fatalf("status %+v", st)
+			}
+			got := c.kinds("g")
+			for k, want := range tc.want {
+				if !slices.Equal(got[k], want) {
+					t.Errorf("%s alerts at %v, want %v", k, got[k], want)
+				}
+			}
+			for k, plies := range got {
+				if _, ok := tc.want[k]; !ok {
+					t.Errorf("unexpected %s alerts at %v", k, plies)
+				}
+			}
+		})
+	}
+}
+
+func TestWatcherPlyAnchorAndAudience(t *testing.T) {
+	c := newCollector()
+	s := snap("g", anandMoves)
+	s.Game.URL = "https://lichess.org/abcdefgh"
+	s.PlyAnchor = true
+	s.Audience = AudienceArbiters
+	c.w.Apply(s)
+	for _, a := range c.alerts {
+		if !strings.HasSuffix(a.Game.URL, "#"+strconv.Itoa(a.Ply)) || a.Audience != AudienceArbiters {
+			t.Errorf("alert link %q audience %q", a.Game.URL, a.Audience)
+		}
+	}
+	if len(c.alerts) == 0 {
+		t.Fatal("no alerts")
+	}
+}
