@@ -190,4 +190,3 @@ func pgnOf(head string, moves []string, result string) string {
 	}
 	return s + result + "\n\n"
 }
-
