@@ -126,6 +126,7 @@ type Client struct {
 	moved map[string]string      // permanent redirects
 	gone  map[string]bool        // 410: never request again
 
+	waiting  atomic.Int64 // calls queued behind the request in flight
 	decodes  atomic.Int64 // bodies decoded (tests: a 304 decodes nothing)
 	requests atomic.Int64 // HTTP requests sent
 }
@@ -413,9 +414,12 @@ func (c *Client) Gone(ref string) bool {
 // do sends one logical GET of u, serially, through redirects, 429 pauses
 // and retries.
 func (c *Client) do(ctx context.Context, u string) (*rawResponse, error) {
+	c.waiting.Add(1)
 	select {
 	case c.sem <- struct{}{}:
+		c.waiting.Add(-1)
 	case <-ctx.Done():
+		c.waiting.Add(-1)
 		return nil, ctx.Err()
 	}
 	defer func() { <-c.sem }()

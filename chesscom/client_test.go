@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -359,6 +360,12 @@ func TestRateLimitWaitsThroughClock(t *testing.T) {
 				_, _, err := c.PlayerGames(context.Background(), chesscomtest.Player)
 				other <- err
 			}()
+			for i := 0; c.Waiting() != 1; i++ {
+				if i > 1_000_000 {
+					t.Fatalf("the other call did not queue behind the wait; %d requests", len(s.Requests()))
+				}
+				runtime.Gosched()
+			}
 			if n := len(s.Requests()); n != 1 {
 				t.Errorf("%d requests during the wait, want 1 (the 429)", n)
 			}
@@ -536,6 +543,14 @@ func TestRequestsAreSerial(t *testing.T) {
 		func() error { _, _, err := c.MatchBoard(ctx, "/pub/match/1700001/2"); return err },
 	} {
 		wg.Go(func() { errs <- f() })
+	}
+	// Every other call queues behind the slow one (and none reaches the
+	// server): wait for the six to queue, without timing.
+	for i := 0; c.Waiting() != 6; i++ {
+		if i > 1_000_000 {
+			t.Fatalf("%d calls queued, want 6; %d requests reached the server", c.Waiting(), len(s.Requests()))
+		}
+		runtime.Gosched()
 	}
 	if n := len(s.Requests()); n != 1 {
 		t.Errorf("%d requests reached the server while one was in flight", n)
