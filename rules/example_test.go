@@ -1,0 +1,86 @@
+package rules_test
+
+import (
+	"fmt"
+
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// A knight dance: the start position occurs for the third time after
+// eight plies, and White, to move, may claim.
+func ExampleGame() {
+	g := rules.NewGame(rules.StartPosition())
+	for _, mv := range []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"} {
+		if _, err := g.PlayUCI(mv); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(g.Count(), g.Occurrences(), g.CanClaimThreefold())
+	// Output: 3 [0 4 8] true
+}
+
+// Claim by declared move (FIDE 9.2.1): the position after 1.Nf3 has
+// occurred twice; White, to move after 4...Ng8, may claim by declaring
+// Nf3 before playing it.
+func ExampleGame_ClaimMoves() {
+	g := rules.NewGame(rules.StartPosition())
+	for _, mv := range []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"} {
+		g.PlaySAN(mv)
+	}
+	p := g.Position()
+	for _, m := range g.ClaimMoves(nil) {
+		fmt.Println(p.SAN(m), g.OccurrencesOf(m))
+	}
+	// Output: Nf3 [1 5]
+}
+
+// The en passant square counts only when the capture is legal: after
+// 1.e4 no black pawn can take, so the position is the same as one reached
+// later by a knight shuffle, and its Key says so.
+func ExamplePosition_Key() {
+	a := rules.StartPosition()
+	a.Play(mustUCI(&a, "e2e4"))
+	b, _ := rules.ParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+	fmt.Println(a.Key() == b.Key(), a.FEN())
+	// Output: true rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+}
+
+// Castling rights a FEN claims but the position cannot have are void.
+func ExampleParseFENNotes() {
+	p, notes, err := rules.ParseFENNotes("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1")
+	fmt.Println(p.FEN(), err)
+	fmt.Println(notes)
+	// Output:
+	// 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 <nil>
+	// [castling right K is void: the white king is not on e1 or no white rook is on h1]
+}
+
+// Lichess sends castling as the king moving onto its rook.
+func ExamplePosition_ParseUCI() {
+	p, _ := rules.ParseFEN("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+	m, _ := p.ParseUCI("e1h1")
+	fmt.Println(m.UCI(), p.SAN(m))
+	// Output: e1g1 O-O
+}
+
+// ParseSAN reads what real PGN files contain.
+func ExamplePosition_ParseSAN() {
+	p, _ := rules.ParseFEN("4k3/P7/8/8/8/8/8/4K2R w K - 0 1")
+	for _, s := range []string{"a8=Q+", "a8Q", "0-0", "Rh1-h8+!?"} {
+		m, err := p.ParseSAN(s)
+		fmt.Println(s, m.UCI(), err)
+	}
+	// Output:
+	// a8=Q+ a7a8q <nil>
+	// a8Q a7a8q <nil>
+	// 0-0 e1g1 <nil>
+	// Rh1-h8+!? h1h8 <nil>
+}
+
+func mustUCI(p *rules.Position, s string) rules.Move {
+	m, err := p.ParseUCI(s)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
