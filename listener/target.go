@@ -119,6 +119,9 @@ func ParseTarget(s string, opts ParseOptions) (Target, error) {
 	if _, err := os.Stat(in); err == nil {
 		return Target{Kind: TargetFile, Raw: s, Path: in}, nil
 	}
+	if strings.Contains(in, "://") {
+		return Target{}, formErr(s, "unknown URL scheme")
+	}
 	if looksLikePath(in) {
 		return Target{}, fmt.Errorf("%q: no such file or folder", s)
 	}

@@ -60,6 +60,7 @@ when the same position has appeared a third time (a draw may be claimed,
 	root.AddCommand(
 		newVersionCmd(env),
 		newScanCmd(env),
+		newWatchCmd(env),
 	)
 	return root
 }

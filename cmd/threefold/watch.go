@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/chesscom"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/notify"
+)
+
+func newWatchCmd(env *environment) *cobra.Command {
+	var (
+		jsonOut bool
+		once    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "watch SOURCE...",
+		Short: "Follow live games (Lichess, chess.com, DGT boards, relay PGN files) and alert on repetitions",
+		Long: `watch follows every game of the given sources and says the moment a position
+occurs the third time (a draw may be claimed, FIDE 9.2.2), the moment a claim by
+declaring a move becomes possible (9.2.1), and the moment the fifth occurrence
+(9.6.1), the 50-move rule (9.3) or the 75-move rule (9.6.2) applies. Each alert
+carries its proof: the plies and moves of every occurrence, the position, who
+may claim, a link to the game, the source and how far behind the board it is.
+Alerts about over-the-board games (broadcasts, DGT boards, relay files) are for
+arbiters and spectators: telling a player about a claim breaks the Laws.
+
+Alerts go to stdout as text lines, or as JSON lines with --json, and to every
+webhook of watch.webhooks in the config file. Logs go to stderr. A source that
+fails is reported and the others keep running. Sources from watch.sources in the
+config file are followed as well.
+
+SOURCE is one of:
+` + listener.SourceForms,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWatch(cmd.Context(), env, args, jsonOut, once)
+		},
+	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "write alerts as JSON lines (the alert JSON of the README)")
+	cmd.Flags().BoolVar(&once, "once", false, "read PGN files and folders once and stop, instead of following them")
+	return cmd
+}
+
+func newWatchLogger(cfg *config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.Log.Level)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(cfg.Log.Format, "json") {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once bool) error {
+	cfg, err := env.loadConfig()
+	if err != nil {
+		return err
+	}
+	log := newWatchLogger(cfg, env.stderr)
+	raw := append(append([]string(nil), args...), cfg.Watch.Sources...)
+	if len(raw) == 0 {
+		return usagef("watch: no source given; SOURCE is one of:\n%s", listener.SourceForms)
+	}
+	popts := listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL}
+	var targets []listener.Target
+	for _, s := range raw {
+		t, err := listener.ParseTarget(s, popts)
+		if err != nil {
+			return usagef("watch: %w", err)
+		}
+		targets = append(targets, t)
+	}
+
+	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval,
+		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, Logger: log}
+	for _, t := range targets {
+		switch t.Kind {
+		case listener.TargetChessCom:
+			if deps.ChessCom != nil {
+				continue
+			}
+			c, err := chesscom.New(chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
+				UserAgent: "threefold/" + strings.Fields(versionString())[1], Logger: log})
+			if err != nil {
+				return usagef("watch: chess.com: %w (set chesscom.contact in the config file, or THREEFOLD_CHESSCOM_CONTACT)", err)
+			}
+			deps.ChessCom = c
+		case listener.TargetLichessGame, listener.TargetLichessUser, listener.TargetLichessTV,
+			listener.TargetLichessRound, listener.TargetLichessTour:
+			if deps.Lichess != nil {
+				continue
+			}
+			c := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log})
+			defer c.Close()
+			deps.Lichess = c
+		}
+	}
+	sources, err := listener.Sources(targets, deps)
+	if err != nil {
+		return usagef("watch: %w", err)
+	}
+	if once {
+		for _, s := range sources {
+			if f, ok := s.(*listener.FileSource); ok {
+				f.Once = true
+			}
+		}
+	}
+
+	sinks, queues, err := watchSinks(cfg, env.stdout, jsonOut, log)
+	if err != nil {
+		return err
+	}
+	w := listener.NewWatcher(listener.WatcherOptions{
+		Logger: log,
+		Alert: func(a threefold.Alert) {
+			if err := sinks.Send(ctx, a); err != nil {
+				log.Error("alert not written", "alert", a.ID, "err", err)
+			}
+		},
+	})
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.Name()
+	}
+	log.Info("watching", "sources", strings.Join(names, "; "))
+	runErr := w.Run(ctx, sources...)
+
+	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, q := range queues {
+		q.Close(drain)
+	}
+	reportAttention(w, log)
+	if runErr != nil {
+		if ctx.Err() != nil && errors.Is(runErr, ctx.Err()) {
+			return nil
+		}
+		return fmt.Errorf("watch: %w", runErr)
+	}
+	return nil
+}
+
+// watchSinks builds stdout's sink and one queued sink per webhook.
+func watchSinks(cfg *config, stdout io.Writer, jsonOut bool, log *slog.Logger) (notify.Fanout, []*notify.Queue, error) {
+	var sinks notify.Fanout
+	if jsonOut {
+		sinks = append(sinks, notify.NewJSONLines(stdout))
+	} else {
+		sinks = append(sinks, notify.NewText(stdout))
+	}
+	var queues []*notify.Queue
+	for i, h := range cfg.Watch.Webhooks {
+		kind, err := notify.ParseKind(h.Kind)
+		if err != nil {
+			return nil, nil, usagef("watch.webhooks[%d]: %w", i, err)
+		}
+		if !strings.HasPrefix(h.URL, "https://") && !strings.HasPrefix(h.URL, "http://") {
+			return nil, nil, usagef("watch.webhooks[%d]: url must be an http(s) URL", i) // never quote it: a secret
+		}
+		name := string(kind) + " webhook " + strconv.Itoa(i+1)
+		hook := &notify.Webhook{Kind: kind, URL: h.URL, Name: name, Logger: log}
+		q := notify.NewQueue(name, hook, cfg.Watch.QueueSize, log)
+		queues = append(queues, q)
+		sinks = append(sinks, q)
+	}
+	return sinks, queues, nil
+}
+
+// reportAttention logs, at the end, every game whose record could not be
+// replayed to its end.
+func reportAttention(w *listener.Watcher, log *slog.Logger) {
+	for _, st := range w.Status() {
+		if a := st.Attention; a != nil {
+			log.Warn("game needs attention", "game", st.Game.ID, "source", st.Source, "ply", a.Ply, "move", a.Token, "reason", a.Reason)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// watchGame is the start of game 0 of the shared corpus: 25...Qh5 26. Bf3
+// Qf5 makes the third occurrence at ply 52; 26...Qf5 could be declared at
+// ply 51.
+const watchGame = `[Event "Wch U20"]
+[Site "Sharjah"]
+[White "Anand, Viswanathan"]
+[Black "Martin del Campo, Roberto"]
+[Result "1/2-1/2"]
+
+1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be2 e5 7. Nb3 Be7 8. O-O
+O-O 9. Be3 Be6 10. Qd2 Nbd7 11. a4 Rc8 12. a5 Qc7 13. Rfc1 Qc6 14. Bf3 Bc4 15.
+Ra4 Rfe8 16. Rb4 Qc7 17. Nd5 Nxd5 18. exd5 Nf6 19. Bb6 Qd7 20. Nc5 dxc5 21.
+Rxc4 Bd6 22. Re1 Qf5 23. Be4 Qh5 24. Bf3 Qf5 25. Be4 Qh5 26. Bf3 Qf5 1/2-1/2
+`
+
+func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeWatchFile(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "round.pgn")
+	if err := os.WriteFile(p, []byte(watchGame), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestWatchFileJSON(t *testing.T) {
+	p := writeWatchFile(t)
+	code, out, errs := runMain(t, "watch", "--json", "--once", "--config", emptyConfig(t), p)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var a threefold.Alert
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("not an alert JSON line: %q: %v", line, err)
+		}
+		kinds = append(kinds, string(a.Kind)+"@"+itoa(a.Ply))
+		if a.Audience != "arbiters" || a.Game.White != "Anand, Viswanathan" {
+			t.Errorf("alert %+v: want audience arbiters and the players", a)
+		}
+	}
+	if strings.Join(kinds, ",") != "claim_by_move@51,threefold@52" {
+		t.Errorf("alerts %v, want claim_by_move@51,threefold@52", kinds)
+	}
+}
+
+// emptyConfig is a config file with no settings, so that a config file of
+// the user running the tests is not read.
+func emptyConfig(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "threefold.yaml")
+	if err := os.WriteFile(p, []byte("log:\n  level: info\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func TestWatchTextAndWebhooks(t *testing.T) {
+	var mu sync.Mutex
+	var bodies []string
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, r.URL.Path+" "+string(b))
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer hook.Close()
+	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+	conf := "watch:\n  webhooks:\n    - kind: discord\n      url: " + hook.URL + "/discord/SECRET1\n    - kind: json\n      url: " + hook.URL + "/json/SECRET2\n"
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runMain(t, "watch", "--once", "--config", cfg, writeWatchFile(t))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	if !strings.Contains(out, "ply 44 Qf5, ply 48 Qf5, ply 52 Qf5") || !strings.Contains(out, "black may claim a draw by declaring Qf5") {
+		t.Errorf("text output lacks the proof:\n%s", out)
+	}
+	if strings.Contains(errs, "SECRET") {
+		t.Errorf("a webhook URL reached the log:\n%s", errs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bodies) != 4 {
+		t.Fatalf("%d webhook posts, want 4 (2 alerts × 2 hooks): %v", len(bodies), bodies)
+	}
+}
+
+func TestWatchBadInput(t *testing.T) {
+	none := emptyConfig(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no source", []string{"watch", "--config", none}, exitUsage, "no source given"},
+		{"unknown form", []string{"watch", "--config", none, "gopher://example.org/x"}, exitUsage, "accepted forms"},
+		{"other site", []string{"watch", "--config", none, "https://example.org/game/1"}, exitUsage, "lichess.org/@/USER"},
+		{"missing file", []string{"watch", "--config", none, "/nonexistent/round.pgn"}, exitUsage, "no such file"},
+		{"bad lichess path", []string{"watch", "--config", none, "https://lichess.org/broadcast/x"}, exitUsage, "round id"},
+		{"chess.com without contact", []string{"watch", "--config", none, "https://www.chess.com/member/someone"}, exitUsage, "chesscom.contact"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := runMain(t, tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+func TestWatchHelpListsForms(t *testing.T) {
+	code, out, _ := runMain(t, "watch", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, form := range []string{"lichess.org/GAMEID", "lichess.org/@/USER", "lichess.org/tv", "/broadcast/SLUG/ROUND/ROUNDID",
+		"/broadcast/SLUG/TOURID", "chess.com/member/NAME", "ws://localhost:1982/api/v1.0", "FOLDER"} {
+		if !strings.Contains(out, form) {
+			t.Errorf("--help lacks %q", form)
+		}
+	}
+}
