@@ -52,6 +52,13 @@ func (g *Game) Position() Position { return g.pos }
 // Ply returns the number of half-moves played.
 func (g *Game) Ply() int { return len(g.moves) }
 
+// Turn returns the side to move in the current position.
+func (g *Game) Turn() Color { return g.pos.turn }
+
+// HalfmoveClock returns the half-moves since the last capture or pawn move
+// in the current position (cheaper than Position().HalfmoveClock()).
+func (g *Game) HalfmoveClock() int { return int(g.pos.halfmove) }
+
 // Moves returns the moves played so far. The slice must not be modified.
 func (g *Game) Moves() []Move { return g.moves }
 
