@@ -12,6 +12,8 @@ import (
 // case the value is the one decoded before), and an error: ErrNotFound for
 // a 404, a *GoneError for a 410 (errors.Is(err, ErrGone)), a
 // *RateLimitError, a *StatusError, a *DecodeError or a network error.
+// A value returned for a 304 shares its slices and maps with the one
+// returned before: treat returned values as read-only.
 // Methods named after an id build the URL; methods taking a ref accept an
 // API URL as found in payloads (https://api.chess.com/pub/...), a URL on the
 // configured base, or a "/pub/..." path.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,8 +14,13 @@ import (
 // DefaultPollInterval is used when Poll is given an interval <= 0.
 const DefaultPollInterval = 60 * time.Second
 
-// archivePasses is how many passes a vanished daily game is looked for in
-// the player's monthly archives before it is reported Gone.
+// ArchiveWait is how long a daily game that left a player's current games
+// is looked for in the player's monthly archives (for its final PGN: the
+// last move may be the one that repeated) before it is reported in
+// Update.Gone; at least archivePasses passes are made. The archives are
+// revalidated with ETag, so the search costs two 304s a pass.
+const ArchiveWait = 6 * time.Hour
+
 const archivePasses = 3
 
 // Update is one delivery of Poll.
@@ -94,7 +100,7 @@ func (c *Client) Poll(ctx context.Context, target Target, interval time.Duration
 		t:           target,
 		games:       make(map[string]gameState),
 		listed:      make(map[string]bool),
-		pending:     make(map[string]int),
+		pending:     make(map[string]*vanished),
 		boardsDone:  make(map[string]bool),
 		groupsDone:  make(map[string]bool),
 		roundsDone:  make(map[string]bool),
@@ -125,6 +131,11 @@ func (c *Client) Poll(ctx context.Context, target Target, interval time.Duration
 	}
 }
 
+type vanished struct {
+	since  time.Time // when the game was first missed
+	passes int       // archive searches so far
+}
+
 type gameState struct {
 	last     time.Time // last_activity
 	hash     uint64    // FNV-1a of the PGN
@@ -140,7 +151,7 @@ type poller struct {
 
 	// player target
 	listed  map[string]bool // games in the last list read
-	pending map[string]int  // vanished games: passes spent looking in archives
+	pending map[string]*vanished // games that left the list, looked for in the archives
 
 	// match / club / tournament targets
 	boardsDone  map[string]bool
@@ -226,7 +237,7 @@ func (p *poller) passPlayer(ctx context.Context, first bool) error {
 	for u := range p.listed {
 		if !now[u] {
 			if _, ok := p.pending[u]; !ok {
-				p.pending[u] = 0
+				p.pending[u] = &vanished{since: p.c.clock.Now()}
 			}
 		}
 	}
@@ -270,18 +281,19 @@ func (p *poller) findFinished(ctx context.Context) {
 	if failed {
 		return // try again next pass without counting this one
 	}
-	for u, n := range p.pending {
-		if n+1 >= archivePasses {
+	now = p.c.clock.Now()
+	for u, v := range p.pending {
+		v.passes++
+		if v.passes >= archivePasses && now.Sub(v.since) >= ArchiveWait {
 			delete(p.pending, u)
 			if st, ok := p.games[u]; ok && !st.finished {
 				st.finished = true
 				p.games[u] = st
 				p.gone = append(p.gone, u)
 			}
-			continue
 		}
-		p.pending[u] = n + 1
 	}
+	slices.Sort(p.gone)
 }
 
 func (p *poller) passClub(ctx context.Context) error {

@@ -283,10 +283,14 @@ func TestPollPlayerGameGoneWithoutFinalPGN(t *testing.T) {
 	}
 	takeGame(t, s, "/pub/player/ivan_daily/games", g1URL)
 	var gone []string
-	for range 5 {
+	goneAt := 0
+	for pass := 2; pass < 40; pass++ {
 		for _, u := range r.next() {
 			if len(u.Games) != 0 {
 				t.Errorf("games %v", gameURLs(u))
+			}
+			if len(u.Gone) > 0 && goneAt == 0 {
+				goneAt = pass
 			}
 			gone = append(gone, u.Gone...)
 		}
@@ -294,13 +298,19 @@ func TestPollPlayerGameGoneWithoutFinalPGN(t *testing.T) {
 	if len(gone) != 1 || gone[0] != g1URL {
 		t.Fatalf("gone = %v, want [%s] once", gone, g1URL)
 	}
-	// Both archive months were looked at, once per pass until given up
-	// (revalidated with 304 after the first read).
-	if n := len(s.RequestsTo("/pub/player/ivan_daily/games/2026/11")); n != 3 {
-		t.Errorf("%d reads of the November archive, want 3", n)
+	// Looked for during ArchiveWait of fake time (the clock moves one
+	// interval a pass), then given up.
+	wantPasses := int((chesscom.ArchiveWait+interval-1)/interval) + 1
+	if goneAt-1 != wantPasses {
+		t.Errorf("gone after %d passes of looking, want %d", goneAt-1, wantPasses)
 	}
-	if n := len(s.RequestsTo("/pub/player/ivan_daily/games/2026/10")); n != 3 {
-		t.Errorf("%d reads of the October archive, want 3", n)
+	// Both archive months were read once per pass until then (revalidated
+	// with 304 after the first read), and never after.
+	for _, m := range []string{"11", "10"} {
+		reqs := s.RequestsTo("/pub/player/ivan_daily/games/2026/" + m)
+		if len(reqs) != wantPasses || reqs[len(reqs)-1].Status != 304 {
+			t.Errorf("%d reads of archive %s, want %d (last %+v)", len(reqs), m, wantPasses, reqs[len(reqs)-1])
+		}
 	}
 }
 
