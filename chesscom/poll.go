@@ -150,7 +150,7 @@ type poller struct {
 	games map[string]gameState // every game reported, by URL
 
 	// player target
-	listed  map[string]bool // games in the last list read
+	listed  map[string]bool      // games in the last list read
 	pending map[string]*vanished // games that left the list, looked for in the archives
 
 	// match / club / tournament targets
