@@ -22,19 +22,11 @@ func TestMain(m *testing.M) {
 // fake starts this test binary as a scripted engine.
 func fake(t *testing.T, behavior string) uci.Config {
 	t.Helper()
-	exe, err := os.Executable()
+	path, err := ucitest.Script(t.TempDir(), behavior)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The child inherits the environment; set the variable only for it by
-	// wrapping the binary in a tiny script.
-	dir := t.TempDir()
-	script := filepath.Join(dir, "engine.sh")
-	body := "#!/bin/sh\n" + ucitest.EnvVar + "='" + behavior + "' exec '" + exe + "' -test.run=^$\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return uci.Config{Path: script, Timeout: 5 * time.Second}
+	return uci.Config{Path: path, Timeout: 5 * time.Second}
 }
 
 func TestParseInfo(t *testing.T) {

@@ -183,3 +183,26 @@ func Serve(in io.Reader, out io.Writer, b Behavior, pick Picker) {
 		}
 	}
 }
+
+// Script writes an executable wrapper in dir that runs the current test
+// binary as the fake engine with the given behaviour (EnvVar syntax) and
+// extra environment ("K=V"), and returns its path: a UCI engine "binary"
+// for Config.Path. The test binary's TestMain must call RunIfRequested.
+func Script(dir, behavior string, env ...string) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	for _, kv := range append([]string{EnvVar + "=" + behavior}, env...) {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "%s='%s' ", k, strings.ReplaceAll(v, "'", ""))
+	}
+	fmt.Fprintf(&b, "exec '%s' -test.run='^$'\n", exe)
+	path := dir + "/engine.sh"
+	if err := os.WriteFile(path, []byte(b.String()), 0o755); err != nil {
+		return "", err
+	}
+	return path, nil
+}

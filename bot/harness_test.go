@@ -1,0 +1,475 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/bot/uci/ucitest"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// pickEnv selects how the fake engine chooses among the allowed moves:
+// "repeat" prefers the move whose position occurred most often, "avoid"
+// the least often; ties go to knight moves, then to the first move.
+const pickEnv = "THREEFOLD_FAKE_PICK"
+
+func TestMain(m *testing.M) {
+	ucitest.RunIfRequested(fakePick)
+	os.Exit(m.Run())
+}
+
+func fakePick(fen string, moves, searchmoves []string) string {
+	start := rules.StartPosition()
+	if fen != "" {
+		p, err := rules.ParseFEN(fen)
+		if err != nil {
+			return ""
+		}
+		start = p
+	}
+	g := rules.NewGame(start)
+	for _, mv := range moves {
+		if _, err := g.PlayUCI(mv); err != nil {
+			return ""
+		}
+	}
+	pos := g.Position()
+	var allowed []rules.Move
+	if len(searchmoves) > 0 {
+		for _, s := range searchmoves {
+			if m, err := pos.ParseUCI(s); err == nil {
+				allowed = append(allowed, m)
+			}
+		}
+	} else {
+		allowed = pos.LegalMoves(nil)
+	}
+	if len(allowed) == 0 {
+		return ""
+	}
+	mode := os.Getenv(pickEnv)
+	best, bestKey := allowed[0], -1<<30
+	for _, m := range allowed {
+		n := len(g.OccurrencesOf(m))
+		key := 0
+		switch mode {
+		case "repeat":
+			key = n * 4
+		case "avoid":
+			key = -n * 4
+		}
+		if pos.PieceAt(m.From()).Type() == rules.Knight {
+			key += 2
+		}
+		if key > bestKey {
+			best, bestKey = m, key
+		}
+	}
+	return best.UCI()
+}
+
+// syncBuffer is a log sink safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// harness is a bot running against the fake Lichess, on a fake clock that
+// a ticker moves 20 times faster than real time (keep-alives, watchdogs,
+// backoff and 429 pauses all run on it).
+type harness struct {
+	t       *testing.T
+	clk     *lichesstest.Clock
+	fake    *lichesstest.Server
+	client  *lichess.Client
+	cfg     bot.Config
+	logs    *syncBuffer
+	records string
+	ctx     context.Context // ends with the test (with a deadline)
+	cancel  context.CancelFunc
+	stopBot context.CancelFunc
+	done    chan error
+}
+
+type harnessOpt struct {
+	token       string
+	engine      string // engine path; "" built-in
+	cfg         func(*bot.Config)
+	legacy      bool // older stream forms: e1g1 castling, wdraw:false fields
+	noAutoStart bool
+}
+
+func testConfig(dir string) bot.Config {
+	cfg := bot.DefaultConfig()
+	cfg.Engine.Threads = 1
+	cfg.Engine.Hash = 16
+	cfg.Engine.MinMoveTime = 20 * time.Millisecond
+	cfg.Engine.MaxMoveTime = 40 * time.Millisecond
+	cfg.Engine.MoveOverhead = 10 * time.Millisecond
+	cfg.Chat.MinInterval = 0
+	cfg.Policy.ClaimWait = 500 * time.Millisecond
+	cfg.RecordFile = filepath.Join(dir, "games.jsonl")
+	cfg.StopTimeout = 2 * time.Minute
+	return cfg
+}
+
+func newHarness(t *testing.T, o harnessOpt) *harness {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	clk := lichesstest.NewClock(time.Time{})
+	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy})
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	token := o.token
+	if token == "" {
+		token = lichesstest.BotToken
+	}
+	client := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: token, Account: lichesstest.BotUser,
+		Clock: clk, Logger: log, RateLimitPause: 5 * time.Second})
+	dir := t.TempDir()
+	cfg := testConfig(dir)
+	cfg.Engine.Path = o.engine
+	if o.cfg != nil {
+		o.cfg(&cfg)
+	}
+	h := &harness{t: t, clk: clk, fake: fake, client: client, cfg: cfg, logs: logs, records: cfg.RecordFile,
+		ctx: ctx, cancel: cancel, done: make(chan error, 1)}
+	tickDone := make(chan struct{})
+	tickStop := make(chan struct{})
+	go func() {
+		defer close(tickDone)
+		tk := time.NewTicker(2 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-tk.C:
+				clk.Advance(40 * time.Millisecond)
+			case <-tickStop:
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		if h.stopBot != nil {
+			h.stopBot()
+			select {
+			case <-h.done:
+			case <-time.After(30 * time.Second):
+				t.Errorf("bot did not stop")
+			}
+		}
+		client.Close()
+		fake.Close()
+		close(tickStop)
+		<-tickDone
+		cancel()
+		if t.Failed() {
+			t.Logf("bot log:\n%s", tail(logs.String(), 120))
+		}
+	})
+	if !o.noAutoStart {
+		h.start()
+	}
+	return h
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// start runs the bot; its error (if any) arrives on h.done.
+func (h *harness) start() {
+	b, err := bot.New(bot.Options{API: h.client, Config: h.cfg, Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Clock: h.clk, BaseURL: "https://lichess.org"})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(h.ctx)
+	h.stopBot = stop
+	go func() { h.done <- b.Run(runCtx) }()
+}
+
+// waitGameOver waits until the fake game is over and the bot has written
+// its record; it returns both.
+func (h *harness) waitGameOver(id string) (lichesstest.GameState, bot.Record) {
+	h.t.Helper()
+	g := h.fake.Game(id)
+	if err := h.fake.WaitFor(h.ctx, func() bool { return lichess.Finished(g.State().Status) }); err != nil {
+		h.t.Fatalf("game %s not over: %v (state %+v)", id, err, g.State())
+	}
+	var rec bot.Record
+	err := h.clk.WaitFor(h.ctx, func() bool {
+		recs, _ := bot.ReadRecords(h.records)
+		for _, r := range recs {
+			if r.GameID == id {
+				rec = r
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		h.t.Fatalf("no record for %s: %v", id, err)
+	}
+	return g.State(), rec
+}
+
+// opponent plays the scripted side of a game from the test: choose gets
+// the game so far and returns a UCI move, "resign", or "" to stop acting.
+// It returns when the game is over or ctx ends.
+func (h *harness) opponent(id string, choose func(g *rules.Game) string) {
+	go func() {
+		fg := h.fake.Game(id)
+		for {
+			var st lichesstest.GameState
+			err := h.fake.WaitFor(h.ctx, func() bool {
+				st = fg.State()
+				return lichess.Finished(st.Status) || !botToMove(st, h.botColor(id))
+			})
+			if err != nil || lichess.Finished(st.Status) {
+				return
+			}
+			g := replay(st)
+			mv := choose(g)
+			switch mv {
+			case "":
+				return
+			case "resign":
+				fg.OpponentResign()
+				return
+			}
+			if err := fg.OpponentMove(mv); err != nil {
+				h.t.Errorf("opponent move %s: %v", mv, err)
+				return
+			}
+		}
+	}()
+}
+
+var botColors sync.Map // game id -> rules.Color
+
+func (h *harness) botColor(id string) rules.Color {
+	c, _ := botColors.Load(id)
+	col, _ := c.(rules.Color)
+	return col
+}
+
+// newGame starts a game on the fake with the bot playing botColor.
+func (h *harness) newGame(spec lichesstest.GameSpec, botColor rules.Color) string {
+	h.t.Helper()
+	if botColor == rules.White {
+		spec.White, spec.Black = lichesstest.BotUser, lichesstest.Opponent
+	} else {
+		spec.White, spec.Black = lichesstest.Opponent, lichesstest.BotUser
+	}
+	if spec.ID == "" {
+		spec.ID = "g" + strings.ToLower(strings.NewReplacer("/", "", " ", "", ":", "").Replace(h.t.Name()))
+		if len(spec.ID) > 12 {
+			spec.ID = spec.ID[len(spec.ID)-12:]
+		}
+	}
+	botColors.Store(spec.ID, botColor)
+	initialFENs.set(spec.ID, spec.InitialFEN)
+	g, err := h.fake.NewGame(spec)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return g.ID()
+}
+
+func botToMove(st lichesstest.GameState, bot rules.Color) bool {
+	p, err := rules.ParseFEN(st.FEN)
+	if err != nil {
+		return false
+	}
+	return p.Turn() == bot
+}
+
+// replay rebuilds a fake game's moves (the fake starts from its FEN
+// history; the tests use the standard start or give the FEN to replayFrom).
+func replay(st lichesstest.GameState) *rules.Game {
+	return replayFrom(initialFENs.get(st.ID), st.Moves)
+}
+
+type fenMap struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (f *fenMap) set(id, fen string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[id] = fen
+}
+
+func (f *fenMap) get(id string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.m[id]
+}
+
+var initialFENs fenMap
+
+func replayFrom(fen string, moves []string) *rules.Game {
+	start := rules.StartPosition()
+	if fen != "" {
+		p, err := rules.ParseFEN(fen)
+		if err != nil {
+			panic(err)
+		}
+		start = p
+	}
+	g := rules.NewGame(start)
+	for _, mv := range moves {
+		if _, err := g.PlayUCI(mv); err != nil {
+			panic(err)
+		}
+	}
+	return g
+}
+
+// Opponents.
+
+// repeater plays the move that repeats most (the third occurrence when it
+// can), preferring knight and king moves, and resigns at resignPly.
+func repeater(resignPly int) func(*rules.Game) string {
+	return func(g *rules.Game) string {
+		if g.Ply() >= resignPly {
+			return "resign"
+		}
+		pos := g.Position()
+		var best rules.Move
+		bestKey := -1 << 30
+		for _, m := range pos.LegalMoves(nil) {
+			key := len(g.OccurrencesOf(m)) * 8
+			switch pos.PieceAt(m.From()).Type() {
+			case rules.Knight:
+				key += 2
+			case rules.King:
+				key++
+			}
+			if pos.IsCapture(m) {
+				key -= 4
+			}
+			if key > bestKey {
+				best, bestKey = m, key
+			}
+		}
+		return best.UCI()
+	}
+}
+
+// shuffler plays its moves in turn whenever they are legal, else the
+// first legal move.
+func shuffler(moves ...string) func(*rules.Game) string {
+	i := 0
+	return func(g *rules.Game) string {
+		pos := g.Position()
+		for range moves {
+			mv := moves[i%len(moves)]
+			i++
+			if _, err := pos.ParseUCI(mv); err == nil {
+				return mv
+			}
+		}
+		return pos.LegalMoves(nil)[0].UCI()
+	}
+}
+
+// builtinOpponent plays with the built-in mover.
+func builtinOpponent(seed int64, resignPly int) func(*rules.Game) string {
+	b := &bot.Builtin{Seed: seed}
+	return func(g *rules.Game) string {
+		if resignPly > 0 && g.Ply() >= resignPly {
+			return "resign"
+		}
+		res, err := b.Search(context.Background(), bot.SearchRequest{Game: g})
+		if err != nil {
+			return ""
+		}
+		return res.Move.UCI()
+	}
+}
+
+// fakeEngine returns the path of the scripted UCI engine (this test
+// binary) with a behaviour and a pick mode.
+func fakeEngine(t *testing.T, behavior, pick string) string {
+	t.Helper()
+	path, err := ucitest.Script(t.TempDir(), behavior, pickEnv+"="+pick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// stockfish returns the path of Stockfish, or skips when it is absent and
+// CI is unset. In CI a missing Stockfish fails the test.
+func stockfish(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("THREEFOLD_TEST_STOCKFISH"), "/usr/games/stockfish", "/usr/bin/stockfish"} {
+		if p != "" {
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+	}
+	if p, err := exec.LookPath("stockfish"); err == nil {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("Stockfish not found (apt-get install stockfish) and CI is set: this test must run in CI")
+	}
+	t.Skip("Stockfish not installed (apt-get install stockfish); skipping the Stockfish test")
+	return ""
+}
+
+// requests with their query flag.
+func (h *harness) moveRequests(id string) []lichesstest.Request {
+	var out []lichesstest.Request
+	for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/move/*") {
+		if r.Status == 200 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (h *harness) drawYes(id string) []lichesstest.Request {
+	var out []lichesstest.Request
+	for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/draw/*") {
+		if strings.HasSuffix(r.Path, "/yes") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
