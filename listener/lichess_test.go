@@ -1,0 +1,286 @@
+package listener
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+func newLichess(t *testing.T) (*lichesstest.Server, *lichess.Client) {
+	t.Helper()
+	srv := lichesstest.New(lichesstest.Options{})
+	t.Cleanup(srv.Close)
+	c := lichess.NewClient(lichess.Options{BaseURL: srv.URL, Logger: slog.New(slog.DiscardHandler),
+		Backoff: lichess.Backoff{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
+	t.Cleanup(func() { c.Close() })
+	return srv, c
+}
+
+// toUCI converts SAN moves from the start position to UCI.
+func toUCI(t testing.TB, sans []string) []string {
+	t.Helper()
+	g := rules.NewGame(rules.StartPosition())
+	out := make([]string, len(sans))
+	for i, s := range sans {
+		m, err := g.PlaySAN(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = m.UCI()
+	}
+	return out
+}
+
+func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
+	srv, client := newLichess(t)
+	uci := toUCI(t, anandMoves)
+	sg := srv.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "abcdefgh", White: "Anand", Black: "Martin", Moves: uci[:40], Clock: true})
+	// The first connection is cut after 20 lines: the client reconnects and
+	// Lichess sends every position again.
+	srv.Inject(lichesstest.Fault{Path: "/api/stream/game/abcdefgh", AfterLines: 20, Disconnect: true})
+	c := newCollector()
+	src := &LichessGameSource{Client: client, GameID: "abcdefgh", Base: "https://lichess.org"}
+	done := make(chan error, 1)
+	go func() { done <- src.Run(context.Background(), c.emit) }()
+	c.waitFor(t, "the first snapshot", func(c *collector) bool { return len(c.snaps) > 0 })
+	c.mu.Lock()
+	first := c.snaps[0]
+	c.mu.Unlock()
+	if len(first.Moves) != 40 || first.Notation != UCI || first.Game.White != "Anand" {
+		t.Errorf("first snapshot: %d moves, notation %v, white %q; want the whole game (40 UCI moves)", len(first.Moves), first.Notation, first.Game.White)
+	}
+	if n := len(srv.RequestsTo("GET", "/api/stream/game/abcdefgh")); n < 2 {
+		t.Errorf("%d stream requests, want a reconnect", n)
+	}
+	for _, m := range uci[40:] {
+		if err := sg.Move(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor(t, "ply 52", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 52 })
+	sg.Finish("draw", "")
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	k := c.kinds("abcdefgh")
+	if !slices.Equal(k[threefold.KindClaimByMove], []int{51}) || !slices.Equal(k[threefold.KindThreefold], []int{52}) {
+		t.Errorf("alerts %v", k)
+	}
+	if d := c.duplicates(); len(d) > 0 {
+		t.Errorf("duplicate alerts %v", d)
+	}
+	for _, a := range c.alerts {
+		if a.Game.URL != "https://lichess.org/abcdefgh#"+fmt.Sprint(a.Ply) || a.DelayS <= 0 || a.Audience != "" {
+			t.Errorf("alert link %q delay %v audience %q", a.Game.URL, a.DelayS, a.Audience)
+		}
+	}
+	last := c.snaps[len(c.snaps)-1]
+	if !last.Finished || last.Result != "1/2-1/2" {
+		t.Errorf("last snapshot finished=%v result=%q", last.Finished, last.Result)
+	}
+	// The same game followed again (a restart): the same alert ids.
+	c2 := newCollector()
+	if err := (&LichessGameSource{Client: client, GameID: "abcdefgh", Base: "https://lichess.org"}).Run(context.Background(), c2.emit); err != nil {
+		t.Fatal(err)
+	}
+	var ids1, ids2 []string
+	for _, a := range c.alerts {
+		ids1 = append(ids1, a.ID)
+	}
+	for _, a := range c2.alerts {
+		ids2 = append(ids2, a.ID)
+	}
+	if !slices.Equal(ids1, ids2) {
+		t.Errorf("alert ids after a restart %v, before %v", ids2, ids1)
+	}
+}
+
+func TestLichessGameNotFound(t *testing.T) {
+	_, client := newLichess(t)
+	err := (&LichessGameSource{Client: client, GameID: "zzzzzzzz"}).Run(context.Background(), func(Snapshot) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("err = %v, want does not exist", err)
+	}
+}
+
+func TestLichessUsersAndTV(t *testing.T) {
+	srv, client := newLichess(t)
+	uci := toUCI(t, anandMoves)
+	srv.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "usergame", White: "Alice", Black: "Bob", Moves: uci})
+	srv.PublishGame(lichesstest.Summary{ID: "usergame", White: "alice", Black: "bob"})
+	srv.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "tvgame01", White: "C", Black: "D", Moves: uci[:10]})
+	srv.TV("blitz").Feature(`{"t":"featured","d":{"id":"tvgame01","orientation":"white","players":[],"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}}`)
+
+	c := newCollector()
+	ctx, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 1)
+	go func() {
+		errs <- c.w.Run(ctx, &LichessUsersSource{Client: client, Users: []string{"alice", "bob"}},
+			&LichessTVSource{Client: client, Channel: "blitz"})
+	}()
+	waitStatus := func(what string, cond func([]GameStatus) bool) {
+		t.Helper()
+		for i := 0; ; i++ {
+			if cond(c.w.Status()) {
+				return
+			}
+			if i > 3000 {
+				t.Fatalf("gave up waiting for %s: %+v", what, c.w.Status())
+			}
+			time.Sleep(10 * time.Millisecond) // polling a condition, not a timed assertion
+		}
+	}
+	waitStatus("both games", func(st []GameStatus) bool {
+		return len(st) == 2 && st[0].Ply+st[1].Ply == 62
+	})
+	cancel()
+	if err := <-errs; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+	if k := c.kinds("usergame"); !slices.Equal(k[threefold.KindThreefold], []int{52}) {
+		t.Errorf("user game alerts %v", k)
+	}
+}
+
+// corpusBroadcast turns the reference corpus into a broadcast round's PGN:
+// every game gets a [GameURL]; the moves are numbered again.
+func corpusBroadcast(t testing.TB, games []*pgn.Game, round string) (string, []string) {
+	var b strings.Builder
+	urls := make([]string, len(games))
+	for i, g := range games {
+		urls[i] = fmt.Sprintf("https://lichess.org/broadcast/corpus/round-1/%s/g%07d", round, i)
+		fmt.Fprintf(&b, "[Event \"corpus\"]\n[White \"w%d\"]\n[Black \"b%d\"]\n[Result \"*\"]\n", i, i)
+		blackFirst := false
+		if fen, ok := g.StartFEN(); ok {
+			fmt.Fprintf(&b, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen)
+			blackFirst = strings.Fields(fen)[1] == "b"
+		}
+		fmt.Fprintf(&b, "[GameURL \"%s\"]\n\n", urls[i])
+		b.WriteString(movetext(g.Moves, blackFirst))
+		b.WriteString(" *\n\n")
+	}
+	return b.String(), urls
+}
+
+func movetext(moves []string, blackFirst bool) string {
+	var b strings.Builder
+	n := 1
+	for i, m := range moves {
+		white := (i%2 == 0) != blackFirst
+		switch {
+		case white:
+			fmt.Fprintf(&b, "%d. ", n)
+		case i == 0:
+			fmt.Fprintf(&b, "%d... ", n)
+		}
+		b.WriteString(m + " ")
+		if !white {
+			n++
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// TestOracleBroadcastStream is the key correctness test: every game of the
+// reference corpus goes through the fake broadcast PGN stream and the
+// Lichess client, and every alert is compared with the reference.
+func TestOracleBroadcastStream(t *testing.T) {
+	oracle := loadOracle(t)
+	text, err := os.ReadFile(corpusPGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := pgn.ParseGames(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, client := newLichess(t)
+	round, urls := corpusBroadcast(t, games, "corpus01")
+	b := srv.Broadcast("corpus01")
+	b.SetPGN(round)
+	b.Finish()
+	log := newAlertLog()
+	w := NewWatcher(WatcherOptions{Alert: log.add})
+	src := &LichessBroadcastSource{Client: client, RoundID: "corpus01"}
+	if err := w.Run(context.Background(), src); err != nil {
+		t.Fatal(err)
+	}
+	log.check(t, oracle, func(i int) string { return urls[i] })
+	for _, a := range log.all() {
+		if a.Audience != AudienceArbiters || a.DelayS != LichessBroadcastDelay.Seconds() || a.Game.Site != "lichess" {
+			t.Fatalf("broadcast alert %+v: want audience arbiters, delay 1h, site lichess", a)
+		}
+	}
+}
+
+// TestBroadcastLiveMoveByMove follows games of the corpus as Lichess relays
+// them: every move resends the game's whole PGN. Then a correction.
+func TestBroadcastLiveMoveByMoveAndCorrection(t *testing.T) {
+	srv, client := newLichess(t)
+	b := srv.Broadcast("live0001")
+	url := "https://lichess.org/broadcast/t/r/live0001/anand001"
+	head := anandPGNHead + "[GameURL \"" + url + "\"]\n"
+	b.SetPGN(pgnOf(head, anandMoves[:30], "*"))
+	var logs bytes.Buffer
+	c := newCollector()
+	c.w.log = slog.New(slog.NewTextHandler(&logs, nil))
+	src := &LichessBroadcastSource{Client: client, RoundID: "live0001"}
+	stop := runSource(src, c.emit)
+	c.waitFor(t, "the round", func(c *collector) bool { return len(c.snaps) == 1 })
+	for _, m := range anandMoves[30:] {
+		if err := b.AppendMove("anand001", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor(t, "ply 52", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 52 })
+	if k := c.kinds(url); !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
+		t.Errorf("alerts %v", k)
+	}
+	c.mu.Lock()
+	perMove := len(c.snaps) - 1
+	c.mu.Unlock()
+	if perMove != 22 {
+		t.Errorf("%d snapshots for 22 moves resent one by one", perMove)
+	}
+	// The relay operator corrects ply 44 (…Qf5 was …Qe7) and on: the
+	// repetition is gone from the record; the watcher rebuilds and says so.
+	corrected := append(append([]string(nil), anandMoves[:43]...), "Qe7", "Be4")
+	b.SetPGN(pgnOf(head, corrected, "*"))
+	c.waitFor(t, "the correction", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 45 })
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run: %v", err)
+	}
+	st := c.w.Status()
+	if len(st) != 1 || st[0].Rebuilds != 1 || st[0].Ply != 45 {
+		t.Errorf("status %+v, want 1 rebuild at ply 45", st)
+	}
+	if !strings.Contains(logs.String(), "rebuilding") {
+		t.Errorf("no rebuild log line")
+	}
+	if d := c.duplicates(); len(d) > 0 {
+		t.Errorf("duplicates %v", d)
+	}
+}
+
+func TestBroadcastNotFound(t *testing.T) {
+	_, client := newLichess(t)
+	for _, src := range []*LichessBroadcastSource{{Client: client, RoundID: "nosuch01"}, {Client: client, TourID: "nosuch02"}} {
+		err := src.Run(context.Background(), func(Snapshot) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "does not exist") {
+			t.Errorf("%s: err = %v, want does not exist", src.Name(), err)
+		}
+	}
+}
