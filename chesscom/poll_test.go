@@ -547,3 +547,90 @@ func TestPollRateLimitWaitsWithoutRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestPollSecondPollOnSameClientStartsWithEverything(t *testing.T) {
+	s := newFake(t)
+	clock := newFakeClock(false)
+	c := newClient(t, s, clock)
+	target := chesscom.Target{Kind: chesscom.KindPlayer, ID: chesscomtest.Player}
+	r := startPoll(t, c, clock, target, nil)
+	if u := one(t, r.next()); len(u.Games) != 2 {
+		t.Fatalf("first poll: %v", gameURLs(u))
+	}
+	r.stop()
+	// A restarted source on the same client: the list answers 304, and
+	// the first update still holds every game.
+	r = startPoll(t, c, clock, target, nil)
+	u := one(t, r.next())
+	if !u.First || len(u.Games) != 2 {
+		t.Fatalf("second poll first update: %+v", u)
+	}
+	reqs := s.RequestsTo("/pub/player/ivan_daily/games")
+	if last := reqs[len(reqs)-1]; last.Status != 304 {
+		t.Errorf("second poll's read: %d, want 304", last.Status)
+	}
+}
+
+func TestPollMatchBoardsWithoutBoardLinks(t *testing.T) {
+	s := newFake(t)
+	clock := newFakeClock(false)
+	c := newClient(t, s, clock)
+	editJSON(t, s, "/pub/match/1700001", func(doc map[string]any) {
+		for _, team := range doc["teams"].(map[string]any) {
+			for _, p := range team.(map[string]any)["players"].([]any) {
+				delete(p.(map[string]any), "board")
+			}
+		}
+	})
+	r := startPoll(t, c, clock, chesscom.Target{Kind: chesscom.KindMatch, ID: chesscomtest.MatchID}, nil)
+	if u := one(t, r.next()); len(u.Games) != 4 {
+		t.Fatalf("first update %v: boards 1..boards not read", gameURLs(u))
+	}
+}
+
+func TestPollOneBoard(t *testing.T) {
+	s := newFake(t)
+	clock := newFakeClock(false)
+	c := newClient(t, s, clock)
+	target, err := chesscom.ParseTarget("https://api.chess.com/pub/match/1700001/2", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startPoll(t, c, clock, target, nil)
+	if u := one(t, r.next()); len(u.Games) != 2 {
+		t.Fatalf("first update %v", gameURLs(u))
+	}
+	if n := len(s.RequestsTo("/pub/match/1700001/1")); n != 0 {
+		t.Errorf("board 1 read %d times", n)
+	}
+}
+
+func TestPollTournamentFinishedGroupIsNotReadAgain(t *testing.T) {
+	s := newFake(t)
+	clock := newFakeClock(false)
+	c := newClient(t, s, clock)
+	const group = "/pub/tournament/threefold-daily-open/1/1"
+	const round = "/pub/tournament/threefold-daily-open/1"
+	r := startPoll(t, c, clock, chesscom.Target{Kind: chesscom.KindTournament, ID: chesscomtest.Tournament}, nil)
+	one(t, r.next())
+	// Both open games end.
+	editJSON(t, s, group, func(doc map[string]any) {
+		for _, g := range doc["games"].([]any) {
+			gm := g.(map[string]any)
+			gm["pgn"] = strings.Replace(gm["pgn"].(string), `[Result "*"]`, `[Result "1/2-1/2"]`, 1)
+		}
+	})
+	u := one(t, r.next())
+	if len(u.Games) != 2 || !u.Games[0].Finished || !u.Games[1].Finished {
+		t.Fatalf("update %+v", u)
+	}
+	groupReads, roundReads := len(s.RequestsTo(group)), len(s.RequestsTo(round))
+	none(t, r.next())
+	none(t, r.next())
+	if n := len(s.RequestsTo(group)); n != groupReads {
+		t.Errorf("finished group read again (%d -> %d)", groupReads, n)
+	}
+	if n := len(s.RequestsTo(round)); n != roundReads {
+		t.Errorf("finished round read again (%d -> %d)", roundReads, n)
+	}
+}
