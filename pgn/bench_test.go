@@ -1,0 +1,151 @@
+package pgn
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/notnil/chess"
+)
+
+// loadCorpus returns the shared corpus, compressed as stored and decompressed.
+func loadCorpus(b *testing.B) (compressed, plain []byte) {
+	b.Helper()
+	compressed, err := os.ReadFile(filepath.Join(sharedPGN, "corpus.pgn.gz"))
+	if err != nil {
+		b.Skipf("corpus not available: %v", err)
+	}
+	rc, err := NewDecompressingReader(bytes.NewReader(compressed))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rc.Close()
+	plain, err = io.ReadAll(rc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return compressed, plain
+}
+
+func reportRate(b *testing.B, bytes, games, plies int) {
+	s := b.Elapsed().Seconds()
+	if s == 0 {
+		return
+	}
+	n := float64(b.N)
+	b.ReportMetric(n*float64(bytes)/1e6/s, "MB/s")
+	b.ReportMetric(n*float64(games)/s, "games/s")
+	if plies > 0 {
+		b.ReportMetric(n*float64(plies)/s, "plies/s")
+	}
+	b.ReportMetric(0, "ns/op") // the rates say it better than the time of one pass over the corpus
+}
+
+// BenchmarkReadCorpus tokenizes the shared corpus (59,915 games, 5.1M plies, 54 MB) with this package,
+// from memory and from the gzip file, and reads the same data with notnil/chess's Scanner as the
+// baseline. The baseline does more than tokenizing (it decodes every move on its board), but it is what a
+// Go program reading PGN with that library pays.
+func BenchmarkReadCorpus(b *testing.B) {
+	compressed, plain := loadCorpus(b)
+	b.Run("pgn", func(b *testing.B) {
+		var games, plies int
+		for b.Loop() {
+			games, plies = 0, 0
+			r := NewReader(bytes.NewReader(plain))
+			for {
+				g, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				games++
+				plies += len(g.Moves)
+			}
+		}
+		reportRate(b, len(plain), games, plies)
+	})
+	b.Run("pgn-gzip", func(b *testing.B) {
+		var games, plies int
+		for b.Loop() {
+			games, plies = 0, 0
+			rc, err := NewDecompressingReader(bytes.NewReader(compressed))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := NewReader(rc)
+			for {
+				g, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				games++
+				plies += len(g.Moves)
+			}
+			rc.Close()
+		}
+		reportRate(b, len(plain), games, plies)
+	})
+	// notnil/chess reads about 0.3 MB/s: a whole pass over the corpus would take minutes, so both readers
+	// are also measured on the same first games of the corpus and the ratio is taken there.
+	prefix := plain[:prefixEnd(plain, 1000)]
+	b.Run("pgn-first1000", func(b *testing.B) {
+		var games, plies int
+		for b.Loop() {
+			games, plies = 0, 0
+			r := NewReader(bytes.NewReader(prefix))
+			for {
+				g, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				games++
+				plies += len(g.Moves)
+			}
+		}
+		reportRate(b, len(prefix), games, plies)
+	})
+	b.Run("notnil-chess-first1000", func(b *testing.B) {
+		var games, failed int
+		for b.Loop() {
+			games, failed = 0, 0
+			sc := chess.NewScanner(bytes.NewReader(prefix))
+			for fails := 0; fails < 100; {
+				if sc.Scan() {
+					games++
+					fails = 0
+					continue
+				}
+				if sc.Err() == io.EOF {
+					break
+				}
+				failed++
+				fails++ // its Scanner can report the same error forever at EOF
+			}
+		}
+		b.ReportMetric(float64(failed), "failed-games")
+		reportRate(b, len(plain), games, 0)
+	})
+}
+
+// prefixEnd returns the offset of the start of game n+1 (counting "[Event " lines), or len(data).
+func prefixEnd(data []byte, n int) int {
+	off := 0
+	for i := 0; i <= n; i++ {
+		k := bytes.Index(data[off+1:], []byte("\n[Event "))
+		if k < 0 {
+			return len(data)
+		}
+		off += 1 + k
+	}
+	return off + 1
+}

@@ -1,0 +1,670 @@
+// Package pgn reads multi-game PGN as real files and broadcasts contain it: plain, gzip or zstd, from a
+// file or stdin, with tags (escaped quotes, odd spacing), comments of both kinds, `%` escape lines, NAGs,
+// annotation glyphs, nested variations, null moves, a BOM, CRLF line ends and missing results. Reader is a
+// hand-written byte scanner built for throughput (one string allocation per game for all of its text); it
+// never panics on bad input: a syntax problem inside a game is reported in that game's Err and reading goes
+// on with the next game. Game.Replay plays a game's main line on a rules.Game and names the ply, move
+// number and token of the first move that cannot be played.
+package pgn
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Tag is one tag pair, with escapes (\" and \\) resolved.
+type Tag struct{ Name, Value string }
+
+// Game is one game of a PGN input.
+type Game struct {
+	Index int   // 0-based position of the game in the input
+	Line  int   // 1-based line of its first tag or movetext
+	Tags  []Tag // in input order
+	// Moves are the main-line SAN tokens exactly as written, without move numbers, NAGs and trailing
+	// annotation glyphs (!, ?, !?, ?!, !!, ??); check and mate marks (+, #) are kept. Null moves (--, Z0)
+	// are kept too; Replay reports them as unreadable.
+	Moves  []string
+	Result string // the termination marker (1-0, 0-1, 1/2-1/2, *), "" if the game has none
+	Err    error  // the first syntax problem found in the game (a *SyntaxError), or nil
+}
+
+// Tag returns the value of the first tag pair with this name (names are case-sensitive).
+func (g *Game) Tag(name string) (string, bool) {
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return t.Value, true
+		}
+	}
+	return "", false
+}
+
+// StartFEN returns the [FEN] tag when present and not blank, with or without [SetUp "1"].
+func (g *Game) StartFEN() (string, bool) {
+	v, ok := g.Tag("FEN")
+	v = strings.TrimSpace(v)
+	if !ok || v == "" {
+		return "", false
+	}
+	return v, true
+}
+
+// SyntaxError is a problem in the text of one game.
+type SyntaxError struct {
+	Line int    // 1-based input line where the problem was found
+	Msg  string // what is wrong, e.g. `unexpected token "e4xyz"` or "unterminated comment opened at line 12"
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// ErrNoGames is returned by ParseGames for a non-blank text that contains no game.
+var ErrNoGames = errors.New("pgn: no game in text")
+
+// ParseGames parses a whole PGN text that is complete in memory (a broadcast round, a chess.com game) into
+// games, in input order. Syntax problems are reported per game in Game.Err; the error is ErrNoGames when
+// the text is not blank but holds no game at all.
+func ParseGames(text string) ([]*Game, error) {
+	r := NewReader(strings.NewReader(text))
+	var games []*Game
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return games, err
+		}
+		games = append(games, g)
+	}
+	if len(games) == 0 && strings.TrimSpace(strings.TrimPrefix(text, bom)) != "" {
+		return nil, ErrNoGames
+	}
+	return games, nil
+}
+
+const (
+	bom = "\uFEFF"
+	// maxLine bounds the memory one input line may take; longer lines (binary garbage) are cut there and
+	// the game they are in gets an error.
+	maxLine      = 64 << 20
+	maxTokenShow = 24 // bytes of a bad token quoted in an error
+)
+
+type scanState uint8
+
+const (
+	stateNone     scanState = iota // between games
+	stateTags                      // reading tag pairs
+	stateMovetext                  // movetext (or a comment) has started
+)
+
+// Reader reads games one after the other from a PGN stream. It is not safe for concurrent use.
+type Reader struct {
+	br    *bufio.Reader
+	line  int   // lines read so far (the current line's number while scanning it)
+	index int   // games returned so far
+	err   error // sticky I/O error or io.EOF
+	long  []byte
+
+	// pending is the unscanned rest of the current line after the previous game ended inside it.
+	pending        []byte
+	pendingAtStart bool
+	hasPending     bool
+
+	// The game being read. text holds the unescaped tag names and values and the cleaned move tokens;
+	// tagOff (4 per tag) and moveOff (2 per move) index into it.
+	text       []byte
+	tagOff     []int32
+	moveOff    []int32
+	state      scanState
+	blankAfter bool // a blank line followed the tag pairs
+	startLine  int
+	result     string
+	gameErr    error
+	broken     bool // a movetext problem was found: no more moves are taken
+	inBrace    bool
+	braceLine  int
+	depth      int
+	depthLine  int
+	done       bool // the game ended in the line being scanned
+}
+
+// NewReader returns a Reader of the PGN text in r (uncompressed; see NewDecompressingReader).
+func NewReader(r io.Reader) *Reader {
+	size := 1 << 20
+	switch v := r.(type) {
+	case *strings.Reader:
+		size = min(max(int(v.Len())+1, 4096), size)
+	case *bytes.Reader:
+		size = min(max(int(v.Len())+1, 4096), size)
+	}
+	return &Reader{br: bufio.NewReaderSize(r, size)}
+}
+
+// Next returns the next game, or io.EOF after the last one. A syntax problem inside a game (unterminated
+// comment or variation, garbage token, malformed tag pair) is reported in that game's Err and reading
+// resumes with the next game. Only an error of the underlying reader is returned as error; it names the
+// line and is returned again by every later call.
+func (r *Reader) Next() (*Game, error) {
+	for {
+		if r.hasPending {
+			r.hasPending = false
+			r.scanLine(r.pending, r.pendingAtStart)
+		} else {
+			if r.err != nil {
+				if r.err == io.EOF {
+					r.closeOpen()
+					if r.nonEmpty() {
+						return r.finish(), nil
+					}
+					r.reset()
+				}
+				return nil, r.err
+			}
+			b, err := r.readLine()
+			if err == io.EOF {
+				r.err = io.EOF
+				continue
+			}
+			if err != nil {
+				r.err = fmt.Errorf("pgn: read line %d: %w", r.line+1, err)
+				r.reset()
+				continue
+			}
+			r.line++
+			r.scanLine(b, true)
+		}
+		if r.done {
+			if r.nonEmpty() {
+				return r.finish(), nil
+			}
+			r.reset() // a comment between games: nothing to report
+		}
+	}
+}
+
+// readLine returns the next line without its line end; the slice is valid until the next call.
+func (r *Reader) readLine() ([]byte, error) {
+	b, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], b...)
+		cut := false
+		for err == bufio.ErrBufferFull {
+			b, err = r.br.ReadSlice('\n')
+			if len(r.long) < maxLine {
+				r.long = append(r.long, b...)
+			} else {
+				cut = true
+			}
+		}
+		if cut {
+			r.begin(stateMovetext)
+			r.broken = true
+			r.setErr(r.line+1, fmt.Sprintf("line longer than %d MiB", maxLine>>20))
+			r.long = r.long[:maxLine]
+		}
+		b = r.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(b) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b, nil
+}
+
+// movetextErr records a problem in the movetext: the moves after it are not taken.
+func (r *Reader) movetextErr(msg string) {
+	r.broken = true
+	r.setErr(r.line, msg)
+}
+
+func (r *Reader) setErr(line int, msg string) {
+	if r.gameErr == nil {
+		r.gameErr = &SyntaxError{Line: line, Msg: msg}
+	}
+}
+
+// closeOpen reports a comment or variation still open where the game ends.
+func (r *Reader) closeOpen() {
+	if r.inBrace {
+		r.setErr(r.line, fmt.Sprintf("unterminated comment opened at line %d", r.braceLine))
+	} else if r.depth > 0 {
+		r.setErr(r.line, fmt.Sprintf("unterminated variation opened at line %d", r.depthLine))
+	}
+}
+
+func (r *Reader) nonEmpty() bool {
+	return len(r.tagOff) > 0 || len(r.moveOff) > 0 || r.result != "" || r.gameErr != nil
+}
+
+func (r *Reader) reset() {
+	r.text = r.text[:0]
+	r.tagOff = r.tagOff[:0]
+	r.moveOff = r.moveOff[:0]
+	r.state = stateNone
+	r.blankAfter = false
+	r.startLine = 0
+	r.result = ""
+	r.gameErr = nil
+	r.broken = false
+	r.inBrace = false
+	r.depth = 0
+	r.done = false
+}
+
+// finish builds the game read so far and resets the state for the next one.
+func (r *Reader) finish() *Game {
+	g := &Game{Index: r.index, Line: r.startLine, Result: r.result, Err: r.gameErr}
+	r.index++
+	s := string(r.text)
+	if n := len(r.tagOff) / 4; n > 0 {
+		g.Tags = make([]Tag, n)
+		for i := range g.Tags {
+			o := r.tagOff[4*i : 4*i+4]
+			g.Tags[i] = Tag{Name: s[o[0]:o[1]], Value: s[o[2]:o[3]]}
+		}
+	}
+	if n := len(r.moveOff) / 2; n > 0 {
+		g.Moves = make([]string, n)
+		for i := range g.Moves {
+			g.Moves[i] = s[r.moveOff[2*i]:r.moveOff[2*i+1]]
+		}
+	}
+	r.reset()
+	return g
+}
+
+// endGame marks the current game as complete; the unscanned rest of the line is kept for the next one.
+func (r *Reader) endGame(rest []byte, atStart bool) {
+	r.done = true
+	if len(rest) > 0 {
+		r.pending, r.pendingAtStart, r.hasPending = rest, atStart, true
+	}
+}
+
+func (r *Reader) begin(state scanState) {
+	if r.startLine == 0 {
+		r.startLine = r.line
+	}
+	if state > r.state {
+		r.state = state
+	}
+}
+
+// Byte classes of the movetext scanner.
+const (
+	cDelim uint8 = 1 << iota // ends a token
+	cSpace                   // white space
+	cSAN                     // may appear in a move as PGN writes it (or a null move)
+	cFirst                   // may start a SAN move (a file, a piece letter, O of castling)
+)
+
+var class = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\r\n\v\f{}();$[]\"") {
+		t[c] |= cDelim
+	}
+	for _, c := range []byte(" \t\r\n\v\f") {
+		t[c] |= cSpace
+	}
+	for _, c := range []byte("abcdefgh12345678KQRBNPOo0xX=+#-:Z@") {
+		t[c] |= cSAN
+	}
+	for _, c := range []byte("abcdefghKQRBNO") {
+		t[c] |= cFirst
+	}
+	return t
+}()
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n'
+}
+
+// scanLine scans one line (or the rest of one, when atStart is false) of the current game.
+func (r *Reader) scanLine(b []byte, atStart bool) {
+	if atStart {
+		if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+			b = b[3:]
+		}
+		if !r.inBrace && len(b) > 0 && b[0] == '%' {
+			return // escape line
+		}
+		i := 0
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i == len(b) { // blank line
+			if r.state == stateTags && !r.inBrace {
+				r.blankAfter = true
+			}
+			return
+		}
+		if b[i] == '[' {
+			if r.inBrace || r.depth > 0 {
+				// Inside a comment or variation only a well-formed tag pair ends the game: the comment or
+				// variation was never closed.
+				if r.state == stateMovetext && looksLikeTag(b[i:]) {
+					r.closeOpen()
+					r.endGame(b, true)
+					return
+				}
+			} else if r.state == stateMovetext || (r.state == stateTags && r.blankAfter) {
+				r.endGame(b, true)
+				return
+			} else {
+				r.scanTags(b, i)
+				return
+			}
+		}
+	}
+	r.scanMovetext(b, 0)
+}
+
+// looksLikeTag reports whether b starts with `[Name "` — the start of a tag pair.
+func looksLikeTag(b []byte) bool {
+	i := 1
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+		j++
+	}
+	return j < len(b) && b[j] == '"'
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-'
+}
+
+// scanTags reads the tag pairs of a line starting at b[i] == '['. Movetext after the last `]` goes on
+// to the movetext scanner.
+func (r *Reader) scanTags(b []byte, i int) {
+	r.begin(stateTags)
+	for {
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i == len(b) {
+			return
+		}
+		if b[i] != '[' {
+			r.scanMovetext(b, i)
+			return
+		}
+		i++
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		nameStart := i
+		for i < len(b) && isNameByte(b[i]) {
+			i++
+		}
+		if i == nameStart {
+			r.setErr(r.line, "malformed tag pair: no tag name")
+			return
+		}
+		name := b[nameStart:i]
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		if i == len(b) || b[i] != '"' {
+			r.setErr(r.line, fmt.Sprintf("malformed tag pair %s: no quoted value", quote(name)))
+			return
+		}
+		i++
+		n0 := int32(len(r.text))
+		r.text = append(r.text, name...)
+		v0 := int32(len(r.text))
+		closed := false
+		for i < len(b) {
+			c := b[i]
+			if c == '\\' && i+1 < len(b) && (b[i+1] == '"' || b[i+1] == '\\') {
+				r.text = append(r.text, b[i+1])
+				i += 2
+				continue
+			}
+			if c == '"' {
+				closed = true
+				i++
+				break
+			}
+			r.text = append(r.text, c)
+			i++
+		}
+		if !closed {
+			r.text = r.text[:n0]
+			r.setErr(r.line, fmt.Sprintf("tag %s: unterminated value", quote(name)))
+			return
+		}
+		r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		if i == len(b) || b[i] != ']' {
+			r.setErr(r.line, fmt.Sprintf("tag %s: missing ]", quote(name)))
+			return
+		}
+		i++
+	}
+}
+
+// scanMovetext scans movetext from b[i] on, stopping early when the game ends.
+func (r *Reader) scanMovetext(b []byte, i int) {
+	for i < len(b) {
+		if r.inBrace {
+			k := bytes.IndexByte(b[i:], '}')
+			if k < 0 {
+				return
+			}
+			i += k + 1
+			r.inBrace = false
+			continue
+		}
+		c := b[i]
+		if class[c]&cSpace != 0 {
+			i++
+			continue
+		}
+		switch c {
+		case '{':
+			r.begin(stateMovetext)
+			r.inBrace, r.braceLine = true, r.line
+			i++
+		case ';':
+			r.begin(stateMovetext)
+			return
+		case '(':
+			r.begin(stateMovetext)
+			if r.depth == 0 {
+				r.depthLine = r.line
+			}
+			r.depth++
+			i++
+		case ')':
+			r.begin(stateMovetext)
+			if r.depth == 0 {
+				r.movetextErr("unexpected ) outside a variation")
+			} else {
+				r.depth--
+			}
+			i++
+		case '$':
+			r.begin(stateMovetext)
+			i++
+			j := i
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			if j == i {
+				r.movetextErr("NAG $ without a number")
+			}
+			i = j
+		case '[':
+			if r.state == stateMovetext && r.depth == 0 && looksLikeTag(b[i:]) {
+				r.endGame(b[i:], true)
+				return
+			}
+			if r.state != stateMovetext && looksLikeTag(b[i:]) {
+				r.scanTags(b, i)
+				return
+			}
+			r.begin(stateMovetext)
+			r.movetextErr("unexpected [ in movetext")
+			i++
+		case '}', ']', '"':
+			r.begin(stateMovetext)
+			r.movetextErr(fmt.Sprintf("unexpected %c in movetext", c))
+			i++
+		default:
+			j := i + 1
+			all := cSAN // stays set while the token is a plain move
+			if class[c]&cFirst == 0 {
+				all = 0
+			}
+			for j < len(b) {
+				f := class[b[j]]
+				if f&cDelim != 0 {
+					break
+				}
+				all &= f
+				j++
+			}
+			if all&cSAN != 0 && r.depth == 0 && r.state == stateMovetext {
+				// The common case, a plain move such as Nf3 or exd8=Q+: no number, glyph or result.
+				if !r.broken {
+					o := int32(len(r.text))
+					r.text = append(r.text, b[i:j]...)
+					r.moveOff = append(r.moveOff, o, int32(len(r.text)))
+				}
+				i = j
+				continue
+			}
+			if r.token(b[i:j]) {
+				r.endGame(b[j:], false)
+				return
+			}
+			i = j
+		}
+	}
+}
+
+// token handles one movetext token and reports whether it ended the game (a result at top level).
+func (r *Reader) token(t []byte) bool {
+	r.begin(stateMovetext)
+	if r.depth > 0 {
+		return false // variations are skipped whole
+	}
+	switch string(t) { // no allocation: the compiler compares in place
+	case "1-0", "0-1", "1/2-1/2", "*":
+		r.result = resultString(t)
+		return true
+	}
+	if t[0] == '.' { // "..." written apart from its move number
+		for len(t) > 0 && t[0] == '.' {
+			t = t[1:]
+		}
+		if len(t) == 0 {
+			return false
+		}
+	}
+	if t[0] >= '0' && t[0] <= '9' {
+		k := 1
+		for k < len(t) && t[k] >= '0' && t[k] <= '9' {
+			k++
+		}
+		switch {
+		case k == len(t):
+			return false // a move number without dots
+		case t[k] == '.':
+			for k < len(t) && t[k] == '.' {
+				k++
+			}
+			t = t[k:]
+			if len(t) == 0 {
+				return false
+			}
+		}
+	}
+	for len(t) > 0 && (t[len(t)-1] == '!' || t[len(t)-1] == '?') {
+		t = t[:len(t)-1]
+	}
+	if len(t) == 0 {
+		return false // a glyph on its own
+	}
+	switch string(t) {
+	case "=", "+-", "-+", "+/-", "-/+", "+=", "=+", "+/=", "=/+", "~", "=/~":
+		return false // evaluation symbols
+	}
+	if !sanShaped(t) {
+		r.movetextErr(fmt.Sprintf("unexpected token %s", quote(t)))
+		return false
+	}
+	if r.broken {
+		return false // the main line is broken: keep only the moves before the problem
+	}
+	o := int32(len(r.text))
+	r.text = append(r.text, t...)
+	r.moveOff = append(r.moveOff, o, int32(len(r.text)))
+	return false
+}
+
+func resultString(t []byte) string {
+	switch t[0] {
+	case '1':
+		if len(t) == 3 {
+			return "1-0"
+		}
+		return "1/2-1/2"
+	case '0':
+		return "0-1"
+	}
+	return "*"
+}
+
+// sanByte marks the bytes a SAN move (or a null move) may contain.
+var sanByte = func() (t [256]bool) {
+	for _, c := range []byte("abcdefgh12345678KQRBNPOo0xX=+#-:Z@") {
+		t[c] = true
+	}
+	return t
+}()
+
+// sanShaped reports whether t can be a move as PGN writes it; whether it is a legal one is Replay's job.
+func sanShaped(t []byte) bool {
+	switch c := t[0]; {
+	case c >= 'a' && c <= 'h', c == 'K', c == 'Q', c == 'R', c == 'B', c == 'N', c == 'P', c == 'O', c == '0', c == '-', c == 'Z':
+	default:
+		return false
+	}
+	for _, c := range t {
+		if !sanByte[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// quote renders a piece of input for an error message, cut short and with binary bytes escaped.
+func quote(b []byte) string {
+	if len(b) > maxTokenShow {
+		return fmt.Sprintf("%q...", b[:maxTokenShow])
+	}
+	return fmt.Sprintf("%q", b)
+}
