@@ -588,3 +588,24 @@ func TestContextCancelsWaits(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+func TestSameURLDecodedAsTwoTypes(t *testing.T) {
+	s := newFake(t)
+	c := newClient(t, s, newFakeClock(true))
+	ctx := context.Background()
+	const p = "/pub/match/1700001/1"
+	games, _, err := c.Games(ctx, p) // a board is also a {"games":[...]} body
+	if err != nil || len(games) != 2 {
+		t.Fatalf("games %d, err %v", len(games), err)
+	}
+	// The cached value is a []Game: a 304 cannot serve a MatchBoard, so
+	// the client asks again without validators.
+	b, m, err := c.MatchBoard(ctx, p)
+	if err != nil || len(b.Games) != 2 || m.NotModified {
+		t.Fatalf("board %+v, meta %+v, err %v", b, m, err)
+	}
+	reqs := s.RequestsTo(p)
+	if len(reqs) != 3 || reqs[1].Status != 304 || reqs[2].Status != 200 || reqs[2].IfNoneMatch != "" {
+		t.Errorf("requests %+v", reqs)
+	}
+}
