@@ -106,15 +106,16 @@ func ParseTarget(s string, opts ParseOptions) (Target, error) {
 		return chessComTarget(s, in, opts)
 	}
 	if u, ok := asURL(in); ok {
+		if u.Scheme != "http" && u.Scheme != "https" {
+			return Target{}, formErr(s, "unknown URL scheme "+strconv.Quote(u.Scheme))
+		}
 		if p, ok := underBase(u, opts.LichessBase, "lichess.org"); ok {
 			return parseLichessPath(s, p, u.Fragment)
 		}
 		if _, ok := underBase(u, opts.ChessComBase, "chess.com", "www.chess.com", "api.chess.com", "m.chess.com"); ok {
 			return chessComTarget(s, in, opts)
 		}
-		if u.Scheme == "http" || u.Scheme == "https" {
-			return Target{}, formErr(s, "not a Lichess or chess.com address (nor on the configured lichess.url or chesscom.url)")
-		}
+		return Target{}, formErr(s, "not a Lichess or chess.com address (nor on the configured lichess.url or chesscom.url)")
 	}
 	if _, err := os.Stat(in); err == nil {
 		return Target{Kind: TargetFile, Raw: s, Path: in}, nil

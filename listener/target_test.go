@@ -1,0 +1,82 @@
+package listener
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseTarget(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "round.pgn")
+	if err := os.WriteFile(file, []byte("\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := ParseOptions{LichessBase: "http://127.0.0.1:9999/lichess", ChessComBase: "http://127.0.0.1:9998/chesscom"}
+	tests := []struct {
+		name, in string
+		kind     TargetKind
+		id       string
+		check    func(Target) bool
+	}{
+		{"game", "https://lichess.org/abcdEFGH", TargetLichessGame, "abcdEFGH", nil},
+		{"game without scheme, as black, at a ply", "lichess.org/abcdEFGH/black#31", TargetLichessGame, "abcdEFGH",
+			func(t Target) bool { return t.Color == "black" && t.Ply == 31 }},
+		{"game full id", "https://lichess.org/abcdEFGHijkl", TargetLichessGame, "abcdEFGH", nil},
+		{"game on the configured base", "http://127.0.0.1:9999/lichess/abcdEFGH", TargetLichessGame, "abcdEFGH", nil},
+		{"user", "https://lichess.org/@/DrNykterstein", TargetLichessUser, "drnykterstein", nil},
+		{"user on the configured base", "http://127.0.0.1:9999/lichess/@/alice", TargetLichessUser, "alice", nil},
+		{"tv", "https://lichess.org/tv", TargetLichessTV, "", nil},
+		{"tv channel", "https://lichess.org/tv/ultraBullet", TargetLichessTV, "ultraBullet", nil},
+		{"broadcast round", "https://lichess.org/broadcast/knight-invitational-2/final-round-2/4Yuk2i2H", TargetLichessRound, "4Yuk2i2H", nil},
+		{"broadcast game url follows its round", "https://lichess.org/broadcast/knight-invitational-2/final-round-2/4Yuk2i2H/5rsW2cRb", TargetLichessRound, "4Yuk2i2H", nil},
+		{"broadcast tour", "https://lichess.org/broadcast/knight-invitational-2/8aAbCdEf", TargetLichessTour, "8aAbCdEf", nil},
+		{"broadcast round on the configured base", "http://127.0.0.1:9999/lichess/broadcast/-/-/4Yuk2i2H", TargetLichessRound, "4Yuk2i2H", nil},
+		{"chess.com member", "https://www.chess.com/member/Hikaru", TargetChessCom, "", func(t Target) bool { return t.ChessCom.ID != "" }},
+		{"chess.com short form", "chesscom:player:hikaru", TargetChessCom, "", nil},
+		{"chess.com on the configured base", "http://127.0.0.1:9998/chesscom/pub/player/hikaru", TargetChessCom, "", nil},
+		{"dgt", "ws://localhost:1982/api/v1.0", TargetDGT, "", func(t Target) bool { return t.URL == "ws://localhost:1982/api/v1.0" }},
+		{"dgt without path", "ws://10.0.0.5:1982", TargetDGT, "", func(t Target) bool { return t.URL == "ws://10.0.0.5:1982/api/v1.0" }},
+		{"file", file, TargetFile, "", func(t Target) bool { return t.Path == file }},
+		{"folder", dir, TargetFile, "", func(t Target) bool { return t.Path == dir }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseTarget(tc.in, opts)
+			if err != nil {
+				t.Fatalf("ParseTarget(%q): %v", tc.in, err)
+			}
+			if got.Kind != tc.kind || got.ID != tc.id || (tc.check != nil && !tc.check(got)) {
+				t.Errorf("ParseTarget(%q) = %+v", tc.in, got)
+			}
+		})
+	}
+}
+
+func TestParseTargetErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"empty", " ", "accepted forms"},
+		{"other site", "https://example.org/abcdEFGH", "not a Lichess or chess.com address"},
+		{"unknown scheme", "gopher://lichess.org/abcdEFGH", "unknown URL scheme"},
+		{"lichess home", "https://lichess.org/", "without a game"},
+		{"bad tv", "https://lichess.org/tv/nonsense", "unknown Lichess TV channel"},
+		{"broadcast without id", "https://lichess.org/broadcast/some-event", "round id"},
+		{"game with a bad color", "https://lichess.org/abcdEFGH/red", "/white or /black"},
+		{"bad chess.com", "https://www.chess.com/nonsense/x", "chess.com"},
+		{"missing file", "/no/such/round.pgn", "no such file"},
+		{"words", "hello", "accepted forms"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTarget(tc.in, ParseOptions{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("ParseTarget(%q) error %v, want %q", tc.in, err, tc.want)
+			}
+			if tc.want == "accepted forms" && !errors.Is(err, ErrUnknownForm) {
+				t.Errorf("error %v is not ErrUnknownForm", err)
+			}
+		})
+	}
+}
