@@ -1,0 +1,186 @@
+package pgn
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/threefold-chess/threefold/rules"
+)
+
+func TestReplay(t *testing.T) {
+	tests := []struct {
+		name     string
+		pgn      string
+		plies    int    // plies replayed
+		finalFEN string // "" = not checked
+		err      string // substring of the error; "" = none
+		kind     error  // errors.Is target for a *MoveError
+	}{
+		{
+			name:     "scholar's mate",
+			pgn:      "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+			plies:    7,
+			finalFEN: "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4",
+		},
+		{
+			name:     "start from a FEN with Black to move",
+			pgn:      "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 3 40\"]\n\n40... Kd7 41. O-O Ke6 *",
+			plies:    3,
+			finalFEN: "8/8/4k3/8/8/8/8/5RK1 w - - 6 42",
+		},
+		{
+			name:  "illegal move names ply, number and token",
+			pgn:   "1. e4 e5 2. Nf3 Qxh2 3. Nxh2 *",
+			plies: 3,
+			err:   "ply 4 (2... Qxh2): illegal move",
+			kind:  rules.ErrIllegal,
+		},
+		{
+			name:  "ambiguous move",
+			pgn:   "1. d4 d5 2. Nf3 Nf6 3. Nd2 e6 *",
+			plies: 4,
+			err:   "ply 5 (3. Nd2): ambiguous move",
+			kind:  rules.ErrAmbiguous,
+		},
+		{
+			name:  "null move --",
+			pgn:   "1. e4 -- 2. d4 *",
+			plies: 1,
+			err:   "ply 2 (1... --): unreadable move",
+			kind:  rules.ErrSyntax,
+		},
+		{
+			name:  "null move Z0",
+			pgn:   "1. e4 e5 2. Z0 *",
+			plies: 2,
+			err:   "ply 3 (2. Z0): unreadable move",
+			kind:  rules.ErrSyntax,
+		},
+		{
+			name:  "move numbers continue from the FEN",
+			pgn:   "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 23\"]\n\n23. Kd2 Kd7 24. Kd4 *",
+			plies: 2,
+			err:   "ply 3 (24. Kd4): illegal move",
+			kind:  rules.ErrIllegal,
+		},
+		{
+			name: "unreadable FEN",
+			pgn:  "[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *",
+			err:  "[FEN] tag: ",
+		},
+		{
+			name:     "FEN with castling rights it cannot have",
+			pgn:      "[FEN \"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1\"]\n\n1. Kd2 *",
+			plies:    1,
+			finalFEN: "4k3/8/8/8/8/8/3K4/8 b - - 1 1",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, err := ParseGames(tt.pgn)
+			if err != nil || len(games) != 1 || games[0].Err != nil {
+				t.Fatalf("ParseGames: %d games, %v", len(games), err)
+			}
+			visits := 0
+			tracker, err := games[0].Replay(func(ply int, san string, tr *rules.Game) {
+				visits++
+				if ply != visits || tr.Ply() != ply || san != games[0].Moves[ply-1] {
+					t.Errorf("visit %d: ply %d, tracker ply %d, san %q", visits, ply, tr.Ply(), san)
+				}
+			})
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("error %v, want %q", err, tt.err)
+			}
+			if tt.kind != nil {
+				var me *MoveError
+				if !errors.As(err, &me) || !errors.Is(err, tt.kind) || me.Token != games[0].Moves[me.Ply-1] {
+					t.Errorf("error %#v is not a *MoveError wrapping %v", err, tt.kind)
+				}
+			}
+			if tracker == nil {
+				if tt.plies != 0 {
+					t.Fatalf("no tracker")
+				}
+				return
+			}
+			if tracker.Ply() != tt.plies || visits != tt.plies {
+				t.Errorf("replayed %d plies (%d visits), want %d", tracker.Ply(), visits, tt.plies)
+			}
+			pos := tracker.Position()
+			if tt.finalFEN != "" && pos.FEN() != tt.finalFEN {
+				t.Errorf("final FEN %q, want %q", pos.FEN(), tt.finalFEN)
+			}
+		})
+	}
+}
+
+func TestReplayBadFiles(t *testing.T) {
+	tests := []struct {
+		file string
+		errs []string // per game, "" = replays cleanly
+	}{
+		{"illegal.pgn", []string{"ply 4 (2... Qxh2): illegal move: Qxh2 in ", ""}},
+		{"ambiguous.pgn", []string{"ply 5 (3. Nd2): ambiguous move: Nd2 in ", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			games := readFileGames(t, filepath.Join("testdata", "bad", tt.file))
+			if len(games) != len(tt.errs) {
+				t.Fatalf("%d games, want %d", len(games), len(tt.errs))
+			}
+			for i, g := range games {
+				_, err := g.Replay(nil)
+				if tt.errs[i] == "" && err != nil || tt.errs[i] != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.errs[i])) {
+					t.Errorf("game %d: %v, want %q", i, err, tt.errs[i])
+				}
+			}
+		})
+	}
+}
+
+// replayAgainstOracle replays every game and compares plies and final FEN with the reference.
+func replayAgainstOracle(t *testing.T, games []*Game, oracle []oracleEntry) {
+	t.Helper()
+	if len(games) != len(oracle) {
+		t.Fatalf("read %d games, oracle has %d", len(games), len(oracle))
+	}
+	bad := 0
+	for i, g := range games {
+		o := oracle[i]
+		tracker, err := g.Replay(nil)
+		switch {
+		case err != nil && o.Error == nil:
+			t.Errorf("game %d (line %d): %v", i, g.Line, err)
+		case err == nil && o.Error != nil:
+			t.Errorf("game %d (line %d): replayed, oracle error %q", i, g.Line, *o.Error)
+		case tracker == nil:
+		case tracker.Ply() != o.Plies:
+			t.Errorf("game %d (line %d): %d plies, oracle %d", i, g.Line, tracker.Ply(), o.Plies)
+		default:
+			pos := tracker.Position()
+			if fen := pos.FEN(); fen != o.FinalFEN {
+				t.Errorf("game %d (line %d): final FEN %q, oracle %q", i, g.Line, fen, o.FinalFEN)
+			} else {
+				continue
+			}
+		}
+		if bad++; bad > 10 {
+			t.Fatal("too many differences")
+		}
+	}
+}
+
+func TestReplayRepetitionsFile(t *testing.T) {
+	games := readFileGames(t, filepath.Join(sharedPGN, "repetitions.pgn"))
+	replayAgainstOracle(t, games, loadOracle(t, filepath.Join(sharedPGN, "repetitions.oracle.jsonl")))
+}
+
+func TestReplayCorpusFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus: -short")
+	}
+	games := readFileGames(t, filepath.Join(sharedPGN, "corpus.pgn.gz"))
+	replayAgainstOracle(t, games, loadOracle(t, filepath.Join(sharedPGN, "corpus.oracle.jsonl.gz")))
+}
