@@ -81,19 +81,19 @@ type scanReport struct {
 	StartFEN       *string `json:"start_fen"`
 	Error          string  `json:"error,omitempty"`
 
-	Line                int          `json:"line"`
-	White               string       `json:"white,omitempty"`
-	Black               string       `json:"black,omitempty"`
-	Event               string       `json:"event,omitempty"`
-	Date                string       `json:"date,omitempty"`
-	Result              string       `json:"result,omitempty"`
-	FirstThreefold      *repetition  `json:"first_threefold,omitempty"`
-	FirstClaim          *repetition  `json:"first_claim,omitempty"`
-	FiftyMovesPly       *int         `json:"fifty_moves_ply"`
-	SeventyFiveMovesPly *int         `json:"seventy_five_moves_ply"`
-	PliesAfterFivefold  int          `json:"plies_after_fivefold,omitempty"`
-	FinalStatus         string       `json:"final_status,omitempty"`
-	Notes               []string     `json:"notes,omitempty"`
+	Line                int         `json:"line"`
+	White               string      `json:"white,omitempty"`
+	Black               string      `json:"black,omitempty"`
+	Event               string      `json:"event,omitempty"`
+	Date                string      `json:"date,omitempty"`
+	Result              string      `json:"result,omitempty"`
+	FirstThreefold      *repetition `json:"first_threefold,omitempty"`
+	FirstClaim          *repetition `json:"first_claim,omitempty"`
+	FiftyMovesPly       *int        `json:"fifty_moves_ply"`
+	SeventyFiveMovesPly *int        `json:"seventy_five_moves_ply"`
+	PliesAfterFivefold  int         `json:"plies_after_fivefold,omitempty"`
+	FinalStatus         string      `json:"final_status,omitempty"`
+	Notes               []string    `json:"notes,omitempty"`
 	start               rules.Position
 	moves               []string
 }
