@@ -32,6 +32,7 @@ type occurrence struct {
 	key   Key
 	prev  int32 // index in window of the previous occurrence of the same position, or -1
 	count int32 // how many times the position had occurred up to and including this ply
+	slot  int32 // the slot of the index that points to the position
 }
 
 const minIndexSize = 64
@@ -104,15 +105,7 @@ func (g *Game) play(m Move) {
 // the move that led here was irreversible.
 func (g *Game) record(irreversible bool) {
 	if irreversible || g.index == nil {
-		g.window = g.window[:0]
-		g.windowStart = len(g.moves)
-		g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
-		if cap(g.index) < minIndexSize {
-			g.index = make([]int32, minIndexSize)
-		} else {
-			g.index = g.index[:minIndexSize]
-			clear(g.index)
-		}
+		g.resetWindow()
 	}
 	h := g.pos.hash
 	e := occurrence{hash: h, key: g.pos.Key(), prev: -1, count: 1}
@@ -121,6 +114,7 @@ func (g *Game) record(irreversible bool) {
 	if s := g.index[slot]; s != 0 {
 		e.prev, e.count = s-1, g.window[s-1].count+1
 	}
+	e.slot = int32(slot)
 	g.window = append(g.window, e)
 	g.index[slot] = idx + 1
 	if e.count == 2 {
@@ -133,6 +127,25 @@ func (g *Game) record(irreversible bool) {
 	if 2*len(g.window) > len(g.index) {
 		g.growIndex()
 	}
+}
+
+// resetWindow forgets every position: none can occur again. Only the
+// slots in use are cleared, so the cost follows the window, not the index.
+func (g *Game) resetWindow() {
+	switch {
+	case g.index == nil:
+		g.index = make([]int32, minIndexSize)
+	case len(g.index) > minIndexSize:
+		g.index = g.index[:minIndexSize]
+		clear(g.index)
+	default:
+		for i := range g.window {
+			g.index[g.window[i].slot] = 0
+		}
+	}
+	g.window = g.window[:0]
+	g.windowStart = len(g.moves)
+	g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
 }
 
 // lookup returns the slot of the index that holds the latest occurrence
@@ -162,7 +175,8 @@ func (g *Game) growIndex() {
 	}
 	for i := range g.window {
 		o := &g.window[i]
-		g.index[g.lookup(o.hash, &o.key)] = int32(i) + 1
+		o.slot = int32(g.lookup(o.hash, &o.key))
+		g.index[o.slot] = int32(i) + 1
 	}
 }
 

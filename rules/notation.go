@@ -66,7 +66,9 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 	orig := s
 	s = strings.TrimSpace(s)
 	s = strings.TrimSuffix(s, "e.p.")
-	s = strings.TrimRight(s, "+#!? ")
+	for len(s) > 0 && isSANSuffix(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
 	if s == "" {
 		return NoMove, fmt.Errorf("%w: %q", ErrSyntax, orig)
 	}
@@ -194,6 +196,8 @@ func (p *Position) parseCastle(orig string, dir int) (Move, error) {
 	}
 	return m, nil
 }
+
+func isSANSuffix(c byte) bool { return c == '+' || c == '#' || c == '!' || c == '?' || c == ' ' }
 
 func pieceTypeOfLetter(c byte) PieceType {
 	switch c | 0x20 {
