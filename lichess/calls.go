@@ -99,6 +99,17 @@ func (c *Client) Playing(ctx context.Context) ([]GameEventInfo, error) {
 	return out.NowPlaying, err
 }
 
+// Challenges lists the account's pending challenges (/api/challenge):
+// received (in) and sent (out).
+func (c *Client) Challenges(ctx context.Context) (in, out []Challenge, err error) {
+	var r struct {
+		In  []Challenge `json:"in"`
+		Out []Challenge `json:"out"`
+	}
+	err = c.call(ctx, request{op: "list challenges", method: http.MethodGet, path: "/api/challenge", auth: true}, &r)
+	return r.In, r.Out, err
+}
+
 // ExportGame returns a game as JSON with its PGN (/game/export/{id}).
 // Moves are SAN. An ongoing game lacks its last three plies.
 func (c *Client) ExportGame(ctx context.Context, gameID string) (*ExportedGame, error) {

@@ -41,8 +41,10 @@ type streamSpec struct {
 	pool      chan struct{}
 	// raw: deliver every line (PGN); otherwise blank lines are keep-alives.
 	raw bool
-	// connected is called when a connection is up (n counts from 1).
-	connected func(n int)
+	// connected is called when a connection is up (n counts from 1),
+	// before its first line. An error ends the stream (wrap consumer
+	// errors in errConsumer).
+	connected func(ctx context.Context, n int) error
 	// line handles one line; lineNo counts from 1 per connection. It
 	// returns errConsumer to stop, or any other error to have the line
 	// logged as malformed and skipped.
@@ -117,7 +119,9 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 	}
 	defer resp.Body.Close()
 	if spec.connected != nil {
-		spec.connected(n)
+		if err := spec.connected(connCtx, n); err != nil {
+			return false, err
+		}
 	}
 	c.log.Debug("lichess: stream connected", "stream", spec.name, "connection", n)
 

@@ -43,22 +43,97 @@ func (s *seenSet) remove(k string) { delete(s.m, k) }
 // is returned). Lichess allows one event stream per account: opening
 // another one closes this one, which then reconnects.
 //
-// Resumption: after a reconnect Lichess sends gameStart for every game in
-// progress and challenge for every pending challenge again; they are not
-// delivered again. A gameStart or challenge is delivered once per id until
-// a gameFinish (or a challenge's end) for that id; a gameFinish once per id.
-// A game that finishes while the stream is down gets no gameFinish: its
-// bot game stream ends with the final state.
+// Resumption is exact. After a reconnect Lichess sends gameStart for every
+// game in progress and challenge for every pending challenge again; those
+// already delivered are not delivered again: each id gets at most one
+// gameStart and one gameFinish, or one challenge and one end (ids are never
+// reused). What Lichess does not resend is reconciled: a game delivered as
+// started that is no longer in /api/account/playing and whose export says
+// it is over gets a gameFinish (built from its gameStart with the export's
+// status and winner; Raw is nil), and a challenge delivered as pending that
+// is no longer in /api/challenge gets a challengeCanceled (unless it became
+// a game).
 func (c *Client) StreamEvents(ctx context.Context, fn func(Event) error) error {
-	started := newSeenSet(10000)
+	started := map[string]GameEventInfo{} // delivered, not finished
 	finished := newSeenSet(10000)
-	challenges := newSeenSet(10000)
+	pending := map[string]Challenge{} // delivered, not ended
 	closedCh := newSeenSet(10000)
+	gameID := func(g *GameEventInfo) string {
+		if g.GameID != "" {
+			return g.GameID
+		}
+		return g.ID
+	}
+	reconcile := func(ctx context.Context) error {
+		if len(started) > 0 {
+			playing, err := c.Playing(ctx)
+			if err != nil {
+				c.log.Warn("lichess: event stream: cannot check the games in progress after a reconnect", "err", err)
+			} else {
+				now := map[string]bool{}
+				for i := range playing {
+					now[gameID(&playing[i])] = true
+				}
+				for _, id := range sortedKeys(started) {
+					if now[id] {
+						continue
+					}
+					info := started[id]
+					ex, err := c.ExportGame(ctx, id)
+					if err != nil || !Finished(ex.Status) {
+						continue // still on, or unknown: the stream will tell
+					}
+					info.Status = Status{ID: statusIDs[ex.Status], Name: ex.Status}
+					info.Winner = ex.Winner
+					info.IsMyTurn = false
+					delete(started, id)
+					finished.add(id)
+					c.log.Info("lichess: event stream: game finished while disconnected", "game", id, "status", info.Status.Name)
+					if err := deliver(fn, Event{Type: EventGameFinish, Game: &info}); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if len(pending) > 0 {
+			in, _, err := c.Challenges(ctx)
+			if err != nil {
+				c.log.Warn("lichess: event stream: cannot check the pending challenges after a reconnect", "err", err)
+				return nil
+			}
+			now := map[string]bool{}
+			for _, ch := range in {
+				now[ch.ID] = true
+			}
+			for _, id := range sortedKeys(pending) {
+				if now[id] {
+					continue
+				}
+				ch := pending[id]
+				delete(pending, id)
+				if _, ok := started[id]; ok || finished.has(id) {
+					continue // accepted
+				}
+				ch.Status = "canceled"
+				closedCh.add(EventChallengeCanceled + ":" + id)
+				if err := deliver(fn, Event{Type: EventChallengeCanceled, Challenge: &ch}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	return c.runStream(ctx, streamSpec{
 		name:      "event",
 		keepAlive: KeepAliveEvents,
 		req: func() request {
 			return request{op: "stream events", method: http.MethodGet, path: "/api/stream/event", auth: true, accept: "application/x-ndjson"}
+		},
+		connected: func(ctx context.Context, n int) error {
+			if n == 1 {
+				return nil
+			}
+			return reconcile(ctx)
 		},
 		line: func(line []byte, _ int) error {
 			var ev Event
@@ -71,33 +146,32 @@ func (c *Client) StreamEvents(ctx context.Context, fn func(Event) error) error {
 				if ev.Game == nil {
 					return fmt.Errorf("%s without game", ev.Type)
 				}
-				id := ev.Game.GameID
-				if id == "" {
-					id = ev.Game.ID
-				}
+				id := gameID(ev.Game)
 				if ev.Type == EventGameStart {
-					if started.has(id) {
-						return nil
+					if _, ok := started[id]; ok || finished.has(id) {
+						return nil // a game id never starts twice
 					}
-					started.add(id)
-					finished.remove(id)
-					challenges.remove(id)
+					started[id] = *ev.Game
+					delete(pending, id)
 				} else {
 					if finished.has(id) {
 						return nil
 					}
 					finished.add(id)
-					started.remove(id)
+					delete(started, id)
 				}
 			case EventChallenge:
 				if ev.Challenge == nil {
 					return fmt.Errorf("%s without challenge", ev.Type)
 				}
-				if challenges.has(ev.Challenge.ID) {
-					return nil
+				id := ev.Challenge.ID
+				if _, ok := pending[id]; ok || closedCh.has(EventChallengeCanceled+":"+id) || closedCh.has(EventChallengeDeclined+":"+id) {
+					return nil // a challenge id never comes back once ended
 				}
-				challenges.add(ev.Challenge.ID)
-				closedCh.remove(ev.Challenge.ID)
+				if _, ok := started[id]; ok || finished.has(id) {
+					return nil // accepted already
+				}
+				pending[id] = *ev.Challenge
 			case EventChallengeCanceled, EventChallengeDeclined:
 				if ev.Challenge == nil {
 					return fmt.Errorf("%s without challenge", ev.Type)
@@ -107,11 +181,24 @@ func (c *Client) StreamEvents(ctx context.Context, fn func(Event) error) error {
 					return nil
 				}
 				closedCh.add(k)
-				challenges.remove(ev.Challenge.ID)
+				delete(pending, ev.Challenge.ID)
 			}
 			return deliver(fn, ev)
 		},
 	})
+}
+
+var statusIDs = map[string]int{StatusCreated: 10, StatusStarted: 20, StatusAborted: 25, StatusMate: 30, StatusResign: 31,
+	StatusStalemate: 32, StatusTimeout: 33, StatusDraw: 34, StatusOutOfTime: 35, StatusCheat: 36, StatusNoStart: 37,
+	StatusUnknownFinish: 38, StatusInsufficientMaterialClaim: 39, StatusVariantEnd: 60}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func deliver[T any](fn func(T) error, v T) error {
@@ -143,7 +230,7 @@ func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameE
 		req: func() request {
 			return request{op: "stream bot game " + gameID, method: http.MethodGet, path: "/api/bot/game/stream/" + url.PathEscape(gameID), auth: true, accept: "application/x-ndjson"}
 		},
-		connected: func(n int) { conn = n },
+		connected: func(_ context.Context, n int) error { conn = n; return nil },
 		line: func(line []byte, _ int) error {
 			var head struct {
 				Type string `json:"type"`
@@ -214,7 +301,7 @@ func (c *Client) StreamGame(ctx context.Context, gameID string, fn func(Spectato
 		req: func() request {
 			return request{op: "stream game " + gameID, method: http.MethodGet, path: "/api/stream/game/" + url.PathEscape(gameID), optAuth: true, accept: "application/x-ndjson"}
 		},
-		connected: func(int) { idx = 0 },
+		connected: func(context.Context, int) error { idx = 0; return nil },
 		line: func(line []byte, _ int) error {
 			var probe struct {
 				ID *string `json:"id"`
@@ -463,7 +550,7 @@ func (c *Client) streamPGN(ctx context.Context, name, path string, fn func(strin
 		req: func() request {
 			return request{op: "stream " + name, method: http.MethodGet, path: path, optAuth: true, accept: "application/x-chess-pgn"}
 		},
-		connected: func(int) { sp = pgnSplitter{} },
+		connected: func(context.Context, int) error { sp = pgnSplitter{}; return nil },
 		line: func(line []byte, _ int) error {
 			if pgn, ok := sp.add(line); ok {
 				return emit(pgn)

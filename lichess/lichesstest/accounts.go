@@ -191,6 +191,30 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	s.serveStream(w, r, c, keepAlive{every: KeepAliveEvents, text: "\n"}, "application/x-ndjson")
 }
 
+func (s *Server) handleListChallenges(w http.ResponseWriter, r *http.Request) {
+	uid := s.auth(w, r, lichess.ScopeBotPlay, "challenge:read", "board:play")
+	if uid == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in, out := []any{}, []any{}
+	for _, id := range sortedKeys(s.challenges) {
+		ch := s.challenges[id]
+		if ch.status != "created" {
+			continue
+		}
+		j := s.challengeJSON(ch, "challenge")["challenge"]
+		if ch.spec.To == uid {
+			in = append(in, j)
+		}
+		if ch.spec.From == uid {
+			out = append(out, j)
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"in": in, "out": out})
+}
+
 func (s *Server) handleAccept(w http.ResponseWriter, r *http.Request) {
 	uid := s.auth(w, r, lichess.ScopeBotPlay, "challenge:write", "board:play")
 	if uid == "" {

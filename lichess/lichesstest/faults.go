@@ -29,6 +29,9 @@ type Fault struct {
 	Status int
 	Body   string
 
+	// Hold delays the answer until the channel is closed.
+	Hold <-chan struct{}
+
 	AfterLines int
 	Disconnect bool
 	Silent     bool
@@ -153,6 +156,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 	if fl != nil {
 		fl.Flush()
 	}
+	s.streamStarted(r)
 	timer := s.clk.NewTimer(ka.every)
 	defer timer.Stop()
 	dataLines := 0

@@ -109,6 +109,8 @@ type Server struct {
 	closed  bool
 	nextID  int
 
+	inflight, maxInflight int
+
 	users      map[string]*user
 	tokens     map[string]*tokenRec
 	requests   []Request
@@ -363,6 +365,16 @@ func (s *Server) handler() http.Handler {
 		rec.Time = s.clk.Now()
 		idx := s.record(rec, r, 0)
 		f := s.takeFault(r.Method, rec.Path)
+		st := &reqState{idx: idx}
+		s.enter()
+		defer s.leave(st)
+		if f != nil && f.Hold != nil {
+			select {
+			case <-f.Hold:
+			case <-r.Context().Done():
+			case <-s.closing:
+			}
+		}
 		if f != nil && f.Status != 0 {
 			s.setStatus(idx, f.Status)
 			if f.Body != "" {
@@ -374,12 +386,58 @@ func (s *Server) handler() http.Handler {
 			}
 			return
 		}
-		r2 := r.Clone(context.WithValue(r.Context(), faultKey{}, f))
+		r2 := r.Clone(context.WithValue(context.WithValue(r.Context(), faultKey{}, f), stateKey{}, st))
 		r2.URL.Path = rec.Path
 		r2.URL.RawPath = ""
 		defer func() { s.setStatus(idx, sw.status) }()
 		mux.ServeHTTP(sw, r2)
 	})
+}
+
+type reqState struct {
+	streaming bool
+	idx       int
+}
+
+type stateKey struct{}
+
+func (s *Server) enter() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight++
+	if s.inflight > s.maxInflight {
+		s.maxInflight = s.inflight
+	}
+}
+
+func (s *Server) leave(st *reqState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !st.streaming {
+		s.inflight--
+	}
+}
+
+// streamStarted: a stream whose headers are out no longer counts as a
+// request in flight.
+func (s *Server) streamStarted(r *http.Request) {
+	st, _ := r.Context().Value(stateKey{}).(*reqState)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st != nil && !st.streaming {
+		st.streaming = true
+		s.inflight--
+		s.requests[st.idx].Status = http.StatusOK
+		s.notify()
+	}
+}
+
+// MaxInFlight returns the largest number of requests (streams count until
+// their headers are sent) the server was answering at the same time.
+func (s *Server) MaxInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxInflight
 }
 
 func (s *Server) record(rec Request, r *http.Request, status int) int {
@@ -460,6 +518,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("POST /api/bot/game/{id}/resign", s.handleResign)
 	m.HandleFunc("POST /api/bot/game/{id}/abort", s.handleAbort)
 	m.HandleFunc("POST /api/bot/game/{id}/claim-victory", s.handleClaimVictory)
+	m.HandleFunc("GET /api/challenge", s.handleListChallenges)
 	m.HandleFunc("POST /api/challenge/{id}/accept", s.handleAccept)
 	m.HandleFunc("POST /api/challenge/{id}/decline", s.handleDecline)
 	// Spectating.
