@@ -92,4 +92,3 @@ func countPlies(summary string) int {
 	}
 	return 0
 }
-
