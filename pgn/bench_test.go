@@ -149,3 +149,35 @@ func prefixEnd(data []byte, n int) int {
 	}
 	return off + 1
 }
+
+// BenchmarkReplayCorpus reads the gzip corpus and replays every game on a rules.Game in one goroutine:
+// the work of one `scan` worker plus the reader, before any parallelism.
+func BenchmarkReplayCorpus(b *testing.B) {
+	compressed, plain := loadCorpus(b)
+	var games, plies int
+	for b.Loop() {
+		games, plies = 0, 0
+		rc, err := NewDecompressingReader(bytes.NewReader(compressed))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := NewReader(rc)
+		for {
+			g, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			tracker, err := g.Replay(nil)
+			if err != nil {
+				b.Fatalf("game %d: %v", g.Index, err)
+			}
+			games++
+			plies += tracker.Ply()
+		}
+		rc.Close()
+	}
+	reportRate(b, len(plain), games, plies)
+}

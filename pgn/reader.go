@@ -359,8 +359,10 @@ func (r *Reader) scanLine(b []byte, atStart bool) {
 					return
 				}
 			} else if r.state == stateMovetext || (r.state == stateTags && r.blankAfter) {
-				r.endGame(b, true)
-				return
+				if looksLikeTag(b[i:]) {
+					r.endGame(b, true)
+					return
+				}
 			} else {
 				r.scanTags(b, i)
 				return
@@ -608,6 +610,10 @@ func (r *Reader) token(t []byte) bool {
 	if len(t) == 0 {
 		return false // a glyph on its own
 	}
+	if string(t) == "e.p." {
+		return false // en passant remark written apart from its move
+	}
+	t = bytes.TrimSuffix(t, []byte("e.p."))
 	switch string(t) {
 	case "=", "+-", "-+", "+/-", "-/+", "+=", "=+", "+/=", "=/+", "~", "=/~":
 		return false // evaluation symbols

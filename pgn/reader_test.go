@@ -179,6 +179,16 @@ func TestReaderFeatures(t *testing.T) {
 			want:  []want{{moves: mv("e8=Q+ exd8=N# O-O-O 0-0-0 e8Q bxa1=R+"), result: "*"}},
 		},
 		{
+			name:  "en passant remarks",
+			input: "1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 4. d4 c5 5. d5 e5 6. dxe6e.p. *",
+			want:  []want{{moves: mv("e4 d5 e5 f5 exf6 Nxf6 d4 c5 d5 e5 dxe6"), result: "*"}},
+		},
+		{
+			name:  "a line starting with [ that is not a tag pair does not end the game",
+			input: "[Event \"A\"]\n\n1. e4 e5\n[%clk 0:01:00]\n2. Nf3 *\n",
+			want:  []want{{tags: []Tag{{"Event", "A"}}, moves: mv("e4 e5"), result: "*", err: "line 4: unexpected [ in movetext"}},
+		},
+		{
 			name:  "all four results",
 			input: "1. e4 1-0\n1. e4 0-1\n1. e4 1/2-1/2\n1. e4 *\n",
 			want: []want{
@@ -500,7 +510,9 @@ func TestRepetitionsFile(t *testing.T) {
 	if len(games) != 3244 {
 		t.Errorf("read %d games, want 3244", len(games))
 	}
-	checkAgainstOracle(t, games, loadOracle(t, filepath.Join(sharedPGN, "repetitions.oracle.jsonl")))
+	oracle := loadOracle(t, filepath.Join(sharedPGN, "repetitions.oracle.jsonl"))
+	checkAgainstOracle(t, games, oracle)
+	replayAgainstOracle(t, games, oracle)
 }
 
 func TestCorpusFile(t *testing.T) {
@@ -508,7 +520,9 @@ func TestCorpusFile(t *testing.T) {
 		t.Skip("corpus: -short")
 	}
 	games := readFileGames(t, filepath.Join(sharedPGN, "corpus.pgn.gz"))
-	checkAgainstOracle(t, games, loadOracle(t, filepath.Join(sharedPGN, "corpus.oracle.jsonl.gz")))
+	oracle := loadOracle(t, filepath.Join(sharedPGN, "corpus.oracle.jsonl.gz"))
+	checkAgainstOracle(t, games, oracle)
+	replayAgainstOracle(t, games, oracle)
 }
 
 const twoGames = "[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"B\"]\n\n1. d4 d5 *\n"

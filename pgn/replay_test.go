@@ -171,16 +171,3 @@ func replayAgainstOracle(t *testing.T, games []*Game, oracle []oracleEntry) {
 		}
 	}
 }
-
-func TestReplayRepetitionsFile(t *testing.T) {
-	games := readFileGames(t, filepath.Join(sharedPGN, "repetitions.pgn"))
-	replayAgainstOracle(t, games, loadOracle(t, filepath.Join(sharedPGN, "repetitions.oracle.jsonl")))
-}
-
-func TestReplayCorpusFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("corpus: -short")
-	}
-	games := readFileGames(t, filepath.Join(sharedPGN, "corpus.pgn.gz"))
-	replayAgainstOracle(t, games, loadOracle(t, filepath.Join(sharedPGN, "corpus.oracle.jsonl.gz")))
-}
