@@ -71,7 +71,7 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 			if g.Finished && (pg.Result == "" || pg.Result == "*") {
 				pg.Result = finishedResult(g)
 			}
-			if err := feed.feedGame(g.URL, g.URL, pg, emit); err != nil {
+			if _, err := feed.feedGame(g.URL, g.URL, pg, emit); err != nil {
 				var stop stopError
 				if errors.As(err, &stop) {
 					return stop.err

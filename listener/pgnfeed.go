@@ -2,6 +2,7 @@ package listener
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"time"
 
@@ -16,6 +17,11 @@ import (
 // replaces the earlier one. A resent PGN that extends the previous one is
 // appended to the move slice handed out before, so the watcher sees the
 // extension without comparing; an identical resend emits nothing.
+//
+// A broadcast resends a game's whole PGN on every move. When the resent
+// text has the same tags and its movetext starts with the movetext seen
+// last (checked with 64-bit hashes, no copy of the text is kept), only the
+// new tail is parsed: the cost of an update does not grow with the game.
 type pgnFeed struct {
 	site     string
 	source   string
@@ -23,20 +29,37 @@ type pgnFeed struct {
 	audience string
 	clock    Clock
 	games    map[string]*feedGame
-	at       time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
+	// intern holds one copy of every SAN token seen: a parsed token is a
+	// slice of its game's whole PGN text, and keeping it would keep that
+	// text (resent on every move) alive.
+	intern map[string]string
+	seed   maphash.Seed
+	// counters, for tests and benchmarks
+	fullParses, tailParses int
+	at     time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
 }
 
 type feedGame struct {
-	moves    []string
-	startFEN string
-	result   string
+	id, url      string
+	white, black string
+	moves        []string
+	startFEN     string
+	result       string
+	emitted      bool
+	// The text last seen, for the incremental path: hashes of its tag
+	// section and of its movetext up to the result.
+	cached     bool
+	headerHash uint64
+	prefixLen  int
+	prefixHash uint64
 }
 
 func newPGNFeed(site, source string, delay time.Duration, audience string, clock Clock) *pgnFeed {
 	if clock == nil {
 		clock = RealClock
 	}
-	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock, games: make(map[string]*feedGame)}
+	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock,
+		games: make(map[string]*feedGame), intern: make(map[string]string), seed: maphash.MakeSeed()}
 }
 
 // feedText parses text (one or more games) and emits a snapshot for every
@@ -46,6 +69,10 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 	if strings.TrimSpace(text) == "" {
 		return nil // a keep-alive
 	}
+	if done, err := f.feedIncremental(text, emit); done {
+		return err
+	}
+	f.fullParses++
 	games, err := pgn.ParseGames(text)
 	if err != nil {
 		return fmt.Errorf("pgn: %w", err)
@@ -58,14 +85,126 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 			id = fallbackID(i)
 			url = ""
 		}
-		if err := f.feedGame(id, url, g, emit); err != nil {
+		fg, err := f.feedGame(id, url, g, emit)
+		if err != nil {
 			return err
+		}
+		if len(games) == 1 && url != "" && g.Err == nil {
+			f.remember(fg, text)
 		}
 	}
 	return nil
 }
 
-func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) error {
+// splitPGNText cuts the text of one game into its tag section and its
+// movetext.
+func splitPGNText(text string) (header, movetext string, ok bool) {
+	text = strings.TrimLeft(text, " \t\r\n\uFEFF")
+	if !strings.HasPrefix(text, "[") {
+		return "", "", false
+	}
+	i := strings.Index(text, "\n\n")
+	if i < 0 {
+		return "", "", false
+	}
+	header, movetext = text[:i], text[i+2:]
+	if strings.Contains(movetext, "\n[") || strings.ContainsRune(header, '\r') {
+		return "", "", false // more than one game, or line ends this path does not handle
+	}
+	return header, movetext, true
+}
+
+// movetextPrefix is the movetext without its trailing result: what a
+// longer version of the game starts with. It must end at a token boundary.
+func movetextPrefix(movetext string) (string, bool) {
+	t := strings.TrimRight(movetext, " \t\r\n")
+	for _, r := range []string{"*", "1-0", "0-1", "1/2-1/2", "½-½"} {
+		if strings.HasSuffix(t, r) {
+			t = t[:len(t)-len(r)]
+			break
+		}
+	}
+	if t != "" && !strings.ContainsAny(t[len(t)-1:], " \t\r\n") {
+		return "", false
+	}
+	return t, true
+}
+
+func tagValue(header, name string) string {
+	i := strings.Index(header, "["+name+" \"")
+	if i < 0 {
+		return ""
+	}
+	rest := header[i+len(name)+3:]
+	j := strings.Index(rest, "\"]")
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:j])
+}
+
+// remember records the hashes of a game's text for the incremental path.
+func (f *pgnFeed) remember(fg *feedGame, text string) {
+	fg.cached = false
+	header, movetext, ok := splitPGNText(text)
+	if !ok {
+		return
+	}
+	prefix, ok := movetextPrefix(movetext)
+	if !ok {
+		return
+	}
+	fg.cached = true
+	fg.headerHash = maphash.String(f.seed, header)
+	fg.prefixLen = len(prefix)
+	fg.prefixHash = maphash.String(f.seed, prefix)
+}
+
+// feedIncremental handles a resent PGN that extends the one seen before by
+// parsing only its new tail. It reports false when the text must be parsed
+// in full.
+func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
+	header, movetext, ok := splitPGNText(text)
+	if !ok {
+		return false, nil
+	}
+	url := tagValue(header, "GameURL")
+	fg := f.games[url]
+	if url == "" || fg == nil || !fg.cached || !fg.emitted {
+		return false, nil
+	}
+	if len(movetext) < fg.prefixLen || maphash.String(f.seed, header) != fg.headerHash ||
+		maphash.String(f.seed, movetext[:fg.prefixLen]) != fg.prefixHash {
+		return false, nil
+	}
+	f.tailParses++
+	tail, err := pgn.ParseGames(movetext[fg.prefixLen:])
+	if err != nil || len(tail) != 1 || tail[0].Err != nil || len(tail[0].Tags) > 0 {
+		return false, nil
+	}
+	prefix, ok := movetextPrefix(movetext)
+	if !ok {
+		return false, nil
+	}
+	fg.prefixLen, fg.prefixHash = len(prefix), maphash.String(f.seed, prefix)
+	g := tail[0]
+	result := g.Result
+	if result == "" {
+		result = tagValue(header, "Result")
+	}
+	if len(g.Moves) == 0 && result == fg.result {
+		return true, nil // the same state again
+	}
+	for _, tok := range g.Moves {
+		fg.moves = append(fg.moves, f.internTok(tok))
+	}
+	if result != fg.result {
+		fg.result = strings.Clone(result)
+	}
+	return true, f.emitGame(fg, emit)
+}
+
+func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, error) {
 	start, _ := g.StartFEN()
 	result := g.Result
 	if r, ok := g.Tag("Result"); ok && (result == "" || result == "*") {
@@ -73,32 +212,56 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) error {
 	}
 	fg := f.games[id]
 	if fg == nil {
-		fg = &feedGame{}
+		// Strings parsed from a PGN are slices of its whole text: copy the
+		// ones kept, so that no resent text stays alive.
+		id, url = strings.Clone(id), strings.Clone(url)
+		fg = &feedGame{id: id, url: url}
 		f.games[id] = fg
 	}
-	switch {
-	case fg.startFEN == start && extends(fg.moves, g.Moves):
-		if len(g.Moves) == len(fg.moves) && fg.result == result && fg.moves != nil {
-			return nil // the same state again
-		}
-		fg.moves = append(fg.moves, g.Moves[len(fg.moves):]...)
-	default:
-		fg.moves = g.Moves // a correction: a fresh array, never a write into one handed out
-	}
-	if fg.moves == nil {
-		fg.moves = []string{}
-	}
-	fg.startFEN, fg.result = start, result
 	white, _ := g.Tag("White")
 	black, _ := g.Tag("Black")
+	if white != fg.white {
+		fg.white = strings.Clone(white)
+	}
+	if black != fg.black {
+		fg.black = strings.Clone(black)
+	}
+	switch {
+	case fg.emitted && fg.startFEN == start && extends(fg.moves, g.Moves):
+		if len(g.Moves) == len(fg.moves) && fg.result == result {
+			return fg, nil // the same state again
+		}
+		for _, tok := range g.Moves[len(fg.moves):] {
+			fg.moves = append(fg.moves, f.internTok(tok))
+		}
+	default:
+		// A new game or a correction: a fresh array, never a write into
+		// one handed out.
+		moves := make([]string, len(g.Moves), len(g.Moves)+16)
+		for i, tok := range g.Moves {
+			moves[i] = f.internTok(tok)
+		}
+		fg.moves = moves
+	}
+	if fg.startFEN != start {
+		fg.startFEN = strings.Clone(start)
+	}
+	if fg.result != result {
+		fg.result = strings.Clone(result)
+	}
+	return fg, f.emitGame(fg, emit)
+}
+
+func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
+	fg.emitted = true
 	err := emit(Snapshot{
-		Game:       threefold.GameRef{Site: f.site, ID: id, URL: url, White: white, Black: black},
+		Game:       threefold.GameRef{Site: f.site, ID: fg.id, URL: fg.url, White: fg.white, Black: fg.black},
 		Source:     f.source,
-		StartFEN:   start,
+		StartFEN:   fg.startFEN,
 		Notation:   SAN,
 		Moves:      fg.moves,
-		Result:     result,
-		Finished:   result != "" && result != "*",
+		Result:     fg.result,
+		Finished:   fg.result != "" && fg.result != "*",
 		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,
@@ -127,4 +290,16 @@ func (f *pgnFeed) observed() time.Time {
 		return f.at
 	}
 	return f.clock.Now()
+}
+
+func (f *pgnFeed) internTok(tok string) string {
+	if v, ok := f.intern[tok]; ok {
+		return v
+	}
+	if len(f.intern) >= 1<<16 {
+		return strings.Clone(tok) // garbage input: do not grow without bound
+	}
+	v := strings.Clone(tok)
+	f.intern[v] = v
+	return v
 }

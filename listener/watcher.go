@@ -77,6 +77,8 @@ type tracked struct {
 	seventy   bool     // SeventyFiveMoves at ply checked
 	attention *Attention
 	emitted   map[string]struct{}
+	sans      []string       // SAN history, kept once a game raises an alert (sanHistory)
+	sanPos    rules.Position // the position after the last move of sans
 	rebuilds  int
 	result    string
 	finished  bool
@@ -210,7 +212,7 @@ func (w *Watcher) apply(t *tracked, s *Snapshot) {
 
 // reset starts t over from the snapshot's start position.
 func (w *Watcher) reset(t *tracked, s *Snapshot) bool {
-	t.startFEN, t.notation, t.moves = s.StartFEN, s.Notation, nil
+	t.startFEN, t.notation, t.moves, t.sans = s.StartFEN, s.Notation, nil, nil
 	start := rules.StartPosition()
 	if s.StartFEN != "" {
 		p, err := rules.ParseFEN(s.StartFEN)
@@ -287,7 +289,7 @@ func (w *Watcher) check(t *tracked, s *Snapshot) {
 	if len(kinds) == 0 {
 		return
 	}
-	sans := replaySANs(t.game)
+	sans := t.sanHistory()
 	for _, kind := range kinds {
 		a := w.buildAlert(t, s, v, sans, kind)
 		if t.emitted == nil {
@@ -301,19 +303,22 @@ func (w *Watcher) check(t *tracked, s *Snapshot) {
 	}
 }
 
-// replaySANs replays a game from its start and returns the SAN of the
-// move that produced each ply (sans[0] is "" for the start position). It
-// runs only when an alert is raised, so the hot path never pays for it.
-func replaySANs(g *rules.Game) []string {
-	moves := g.Moves()
-	p := g.Start()
-	sans := make([]string, 0, len(moves)+1)
-	sans = append(sans, "")
-	for _, m := range moves {
-		sans = append(sans, p.SAN(m))
-		p.Play(m)
+// sanHistory returns the SAN of the move that produced each ply (sans[0]
+// is "" for the start position). It is computed only for games that raise
+// alerts, and kept: each ply's SAN is computed once, so the cost of an
+// alert does not grow with the length of the game.
+func (t *tracked) sanHistory() []string {
+	moves := t.game.Moves()
+	if t.sans == nil {
+		t.sans = append(make([]string, 0, len(moves)+16), "")
+		t.sanPos = t.game.Start()
 	}
-	return sans
+	for i := len(t.sans) - 1; i < len(moves); i++ {
+		m := moves[i]
+		t.sans = append(t.sans, t.sanPos.SAN(m))
+		t.sanPos.Play(m)
+	}
+	return t.sans
 }
 
 func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans []string, kind threefold.AlertKind) threefold.Alert {

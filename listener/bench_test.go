@@ -1,0 +1,207 @@
+package listener
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// BenchmarkBroadcastRound500 is one broadcast round of 500 boards (games of
+// the reference corpus) as Lichess relays it: on every move the whole PGN
+// of that game is resent. Each iteration processes the whole round, move by
+// move across the boards, through the same path as the broadcast source
+// (PGN parse, per-game feed, watcher). It reports ns per update (one
+// resent PGN) and the heap kept per followed game at the end of the round.
+func BenchmarkBroadcastRound500(b *testing.B) {
+	text, err := os.ReadFile(corpusPGN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	all, err := pgn.ParseGames(string(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const boards = 500
+	games := all[:boards]
+	// The texts Lichess would send: board i after ply p.
+	type update struct {
+		board int
+		text  string
+	}
+	var updates []update
+	for ply := 1; ; ply++ {
+		more := false
+		for i, g := range games {
+			if ply > len(g.Moves) {
+				continue
+			}
+			more = true
+			head := fmt.Sprintf("[Event \"bench\"]\n[White \"w%d\"]\n[Black \"b%d\"]\n[GameURL \"https://lichess.org/broadcast/b/r/bench001/g%04d\"]\n", i, i, i)
+			if fen, ok := g.StartFEN(); ok {
+				head += "[FEN \"" + fen + "\"]\n"
+			}
+			updates = append(updates, update{i, pgnOf(head, g.Moves[:ply], "*")})
+		}
+		if !more {
+			break
+		}
+	}
+	fallback := func(i int) string { return "x" + strconv.Itoa(i) }
+	var alerts int
+	var perGame float64
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		b.StopTimer()
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		w := NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
+		feed := newPGNFeed("lichess", "bench", LichessBroadcastDelay, AudienceArbiters, nil)
+		emit := func(s Snapshot) error { w.Apply(s); return nil }
+		b.StartTimer()
+		for _, u := range updates {
+			if err := feed.feedText(u.text, fallback, emit); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		perGame = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / boards
+		runtime.KeepAlive(w)
+		runtime.KeepAlive(feed)
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(updates)), "ns/update")
+	b.ReportMetric(perGame, "heap-B/game")
+	b.ReportMetric(float64(len(updates)), "updates/round")
+	b.ReportMetric(0, "ns/op")
+}
+
+// randomGame plays random legal moves (a fixed seed) for n plies, starting
+// over when the game ends early.
+func randomGame(tb testing.TB, seed uint64, n int) []string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	for tries := 0; tries < 1000; tries++ {
+		g := rules.NewGame(rules.StartPosition())
+		var moves []string
+		var buf []rules.Move
+		for len(moves) < n {
+			pos := g.Position()
+			buf = pos.LegalMoves(buf[:0])
+			if len(buf) == 0 {
+				break
+			}
+			m := buf[r.IntN(len(buf))]
+			moves = append(moves, pos.SAN(m))
+			if err := g.Play(m); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if len(moves) == n {
+			return moves
+		}
+	}
+	tb.Fatal("no random game long enough")
+	return nil
+}
+
+// BenchmarkWatcherUpdateByLength measures the watcher alone: one more ply
+// of a game already followed to a given length (the snapshot shares the
+// source's move slice, as every source here does). The cost per update
+// does not grow with the length of the game.
+func BenchmarkWatcherUpdateByLength(b *testing.B) {
+	const games = 200
+	const extra = 200
+	for _, length := range []int{20, 100, 400} {
+		b.Run("plies="+strconv.Itoa(length), func(b *testing.B) {
+			lines := make([][]string, games)
+			for i := range lines {
+				lines[i] = randomGame(b, uint64(i), length+extra)
+			}
+			var w *Watcher
+			var next []int
+			reset := func() {
+				w = NewWatcher(WatcherOptions{})
+				next = make([]int, games)
+				for i, l := range lines {
+					w.Apply(snap(strconv.Itoa(i), l[:length]))
+					next[i] = length + 1
+				}
+			}
+			reset()
+			runtime.GC()
+			b.ResetTimer()
+			for n := 0; n < b.N; n++ {
+				i := n % games
+				if next[i] > length+extra {
+					b.StopTimer()
+					reset()
+					runtime.GC()
+					b.StartTimer()
+				}
+				w.Apply(snap(strconv.Itoa(i), lines[i][:next[i]]))
+				next[i]++
+			}
+		})
+	}
+}
+
+// BenchmarkBroadcastUpdateByLength is the whole broadcast path for one
+// resent PGN of a game of a given length: parsing the PGN text is linear
+// in its length (the whole game is resent); what follows is not.
+func BenchmarkBroadcastUpdateByLength(b *testing.B) {
+	for _, length := range []int{20, 100, 400} {
+		b.Run("plies="+strconv.Itoa(length), func(b *testing.B) {
+			const games = 50
+			const extra = 100
+			texts := make([][]string, games)
+			for i := range texts {
+				line := randomGame(b, uint64(i), length+extra)
+				head := fmt.Sprintf("[Event \"bench\"]\n[GameURL \"https://x/%d\"]\n", i)
+				for p := length; p <= length+extra; p++ {
+					texts[i] = append(texts[i], pgnOf(head, line[:p], "*"))
+				}
+			}
+			var feed *pgnFeed
+			var w *Watcher
+			var next []int
+			emit := func(s Snapshot) error { w.Apply(s); return nil }
+			fallback := func(int) string { return "" }
+			reset := func() {
+				w = NewWatcher(WatcherOptions{})
+				feed = newPGNFeed("lichess", "bench", 0, "", nil)
+				next = make([]int, games)
+				for i := range texts {
+					feed.feedText(texts[i][0], fallback, emit)
+					next[i] = 1
+				}
+			}
+			reset()
+			runtime.GC()
+			b.ResetTimer()
+			for n := 0; n < b.N; n++ {
+				i := n % games
+				if next[i] >= len(texts[i]) {
+					b.StopTimer()
+					reset()
+					runtime.GC()
+					b.StartTimer()
+				}
+				if err := feed.feedText(texts[i][next[i]], fallback, emit); err != nil {
+					b.Fatal(err)
+				}
+				next[i]++
+			}
+		})
+	}
+}
