@@ -36,7 +36,7 @@ type pgnFeed struct {
 	seed   maphash.Seed
 	// counters, for tests and benchmarks
 	fullParses, tailParses int
-	at     time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
+	at                     time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
 }
 
 type feedGame struct {

@@ -66,4 +66,3 @@ func TestPGNFeedResentGames(t *testing.T) {
 		t.Error("a game with result 1-0 is not finished")
 	}
 }
-
