@@ -1,13 +1,129 @@
 package main
 
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/threefold-chess/threefold/bot"
+)
+
 // botConfig is the `bot:` section of the config file (threefold bot).
+// config.example.yaml documents every key; the defaults come from
+// bot.DefaultConfig.
 type botConfig struct {
 	Engine struct {
-		Path string `mapstructure:"path"` // UCI engine binary; "" plays with the built-in mover
+		Path         string        `mapstructure:"path"`          // UCI engine binary; "" plays with the built-in mover
+		Args         []string      `mapstructure:"args"`          // arguments for the engine binary
+		Threads      int           `mapstructure:"threads"`       // UCI option Threads (0: engine default)
+		Hash         int           `mapstructure:"hash"`          // UCI option Hash in MB (0: engine default)
+		Options      []string      `mapstructure:"options"`       // more UCI options as "Name=Value"
+		MinMoveTime  time.Duration `mapstructure:"min_move_time"` // least time per move
+		MaxMoveTime  time.Duration `mapstructure:"max_move_time"` // most time per move (and the time per move without a clock)
+		MoveOverhead time.Duration `mapstructure:"move_overhead"` // kept back from every move for the network
+		Depth        int           `mapstructure:"depth"`         // also stop at this depth (0: no limit)
+		Nodes        int64         `mapstructure:"nodes"`         // also stop after this many nodes (0: no limit)
+		Restarts     int           `mapstructure:"restarts"`      // restarts of a crashed engine per game before the built-in mover takes over
+		Seed         int64         `mapstructure:"seed"`          // seed of the built-in mover's choices among equal moves
 	} `mapstructure:"engine"`
+	Policy struct {
+		AheadMargin   int           `mapstructure:"ahead_margin"`   // centipawns: above, never allow a repetition draw
+		BehindMargin  int           `mapstructure:"behind_margin"`  // centipawns: below minus this, seek and claim one
+		SeekTolerance int           `mapstructure:"seek_tolerance"` // centipawns a repeating move may cost when behind
+		ClaimWait     time.Duration `mapstructure:"claim_wait"`     // wait for the game to end after draw/yes before playing on
+	} `mapstructure:"policy"`
+	Challenge struct {
+		Variants       []string      `mapstructure:"variants"`
+		MinBase        time.Duration `mapstructure:"min_base"`
+		MaxBase        time.Duration `mapstructure:"max_base"`
+		MinIncrement   time.Duration `mapstructure:"min_increment"`
+		MaxIncrement   time.Duration `mapstructure:"max_increment"`
+		Correspondence bool          `mapstructure:"correspondence"`
+		Rated          bool          `mapstructure:"rated"`
+		Casual         bool          `mapstructure:"casual"`
+		Humans         bool          `mapstructure:"humans"`
+		Bots           bool          `mapstructure:"bots"`
+		Allow          []string      `mapstructure:"allow"`
+		Block          []string      `mapstructure:"block"`
+		MaxGames       int           `mapstructure:"max_games"`
+	} `mapstructure:"challenge"`
+	Chat struct {
+		MinInterval time.Duration  `mapstructure:"min_interval"`
+		Greeting    chatLineConfig `mapstructure:"greeting"`
+		Goodbye     chatLineConfig `mapstructure:"goodbye"`
+		Second      chatLineConfig `mapstructure:"second"`
+		Third       chatLineConfig `mapstructure:"third"`
+		Claim       chatLineConfig `mapstructure:"claim"`
+		Fifth       chatLineConfig `mapstructure:"fifth"`
+	} `mapstructure:"chat"`
+	OnStop      string        `mapstructure:"on_stop"`      // finish or resign
+	StopTimeout time.Duration `mapstructure:"stop_timeout"` // with finish: resign what still runs after this
+}
+
+type chatLineConfig struct {
+	Room string `mapstructure:"room"` // player, spectator, both or none
+	Text string `mapstructure:"text"`
 }
 
 func defaultBotConfig() botConfig {
+	d := bot.DefaultConfig()
 	var c botConfig
+	e := d.Engine
+	c.Engine.Path, c.Engine.Threads, c.Engine.Hash = e.Path, e.Threads, e.Hash
+	c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.MoveOverhead = e.MinMoveTime, e.MaxMoveTime, e.MoveOverhead
+	c.Engine.Depth, c.Engine.Nodes, c.Engine.Restarts, c.Engine.Seed = e.Depth, e.Nodes, e.Restarts, e.Seed
+	p := d.Policy
+	c.Policy.AheadMargin, c.Policy.BehindMargin, c.Policy.SeekTolerance, c.Policy.ClaimWait = p.AheadMargin, p.BehindMargin, p.SeekTolerance, p.ClaimWait
+	ch := d.Challenge
+	c.Challenge.Variants = append([]string(nil), ch.Variants...)
+	c.Challenge.MinBase, c.Challenge.MaxBase = ch.MinBase, ch.MaxBase
+	c.Challenge.MinIncrement, c.Challenge.MaxIncrement = ch.MinIncrement, ch.MaxIncrement
+	c.Challenge.Correspondence, c.Challenge.Rated, c.Challenge.Casual = ch.Correspondence, ch.Rated, ch.Casual
+	c.Challenge.Humans, c.Challenge.Bots, c.Challenge.MaxGames = ch.Humans, ch.Bots, ch.MaxGames
+	t := d.Chat
+	c.Chat.MinInterval = t.MinInterval
+	c.Chat.Greeting = chatLineConfig(t.Greeting)
+	c.Chat.Goodbye = chatLineConfig(t.Goodbye)
+	c.Chat.Second = chatLineConfig(t.Second)
+	c.Chat.Third = chatLineConfig(t.Third)
+	c.Chat.Claim = chatLineConfig(t.Claim)
+	c.Chat.Fifth = chatLineConfig(t.Fifth)
+	c.OnStop, c.StopTimeout = d.OnStop, d.StopTimeout
 	return c
+}
+
+// toBot turns the config section into the bot's configuration; records go
+// to games.jsonl in the data directory.
+func (c botConfig) toBot(dataDir string) (bot.Config, error) {
+	d := bot.DefaultConfig()
+	e := &d.Engine
+	e.Path, e.Args, e.Threads, e.Hash = c.Engine.Path, c.Engine.Args, c.Engine.Threads, c.Engine.Hash
+	e.MinMoveTime, e.MaxMoveTime, e.MoveOverhead = c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.MoveOverhead
+	e.Depth, e.Nodes, e.Restarts, e.Seed = c.Engine.Depth, c.Engine.Nodes, c.Engine.Restarts, c.Engine.Seed
+	e.Options = nil
+	for _, o := range c.Engine.Options {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return d, fmt.Errorf("bot.engine.options: %q is not Name=Value", o)
+		}
+		if e.Options == nil {
+			e.Options = map[string]string{}
+		}
+		e.Options[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	d.Policy = bot.PolicyConfig{AheadMargin: c.Policy.AheadMargin, BehindMargin: c.Policy.BehindMargin,
+		SeekTolerance: c.Policy.SeekTolerance, ClaimWait: c.Policy.ClaimWait}
+	ch := c.Challenge
+	d.Challenge = bot.ChallengeConfig{Variants: ch.Variants, MinBase: ch.MinBase, MaxBase: ch.MaxBase,
+		MinIncrement: ch.MinIncrement, MaxIncrement: ch.MaxIncrement, Correspondence: ch.Correspondence,
+		Rated: ch.Rated, Casual: ch.Casual, Humans: ch.Humans, Bots: ch.Bots, Allow: ch.Allow, Block: ch.Block, MaxGames: ch.MaxGames}
+	t := c.Chat
+	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Greeting: bot.ChatLine(t.Greeting), Goodbye: bot.ChatLine(t.Goodbye),
+		Second: bot.ChatLine(t.Second), Third: bot.ChatLine(t.Third), Claim: bot.ChatLine(t.Claim), Fifth: bot.ChatLine(t.Fifth)}
+	d.OnStop, d.StopTimeout = c.OnStop, c.StopTimeout
+	if dataDir != "" {
+		d.RecordFile = filepath.Join(dataDir, "games.jsonl")
+	}
+	return d, d.Validate()
 }

@@ -61,6 +61,7 @@ when the same position has appeared a third time (a draw may be claimed,
 		newVersionCmd(env),
 		newScanCmd(env),
 		newWatchCmd(env),
+		newBotCmd(env),
 	)
 	return root
 }

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/viper"
+
+	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+)
+
+// lockedBuffer collects output written from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func botConfigFile(t *testing.T, fake *lichesstest.Server, token, extra string) (file, dataDir string) {
+	t.Helper()
+	dir := t.TempDir()
+	dataDir = filepath.Join(dir, "data")
+	body := "data_dir: " + dataDir + "\nlichess:\n  url: " + fake.URL + "\n  token: " + token + "\n" + extra
+	file = filepath.Join(dir, "threefold.yaml")
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file, dataDir
+}
+
+func TestBotCommandPlaysAndStops(t *testing.T) {
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	file, dataDir := botConfigFile(t, fake, lichesstest.BotToken, "bot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr lockedBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(ctx, []string{"--config", file, "bot"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	}()
+
+	// The opponent (white) plays e4, the bot answers, the opponent resigns.
+	g := fake.MustNewGame(lichesstest.GameSpec{White: lichesstest.Opponent, Black: lichesstest.BotUser, ClockInitial: 60000,
+		Script: []lichesstest.Step{{Move: "e2e4"}, {Resign: true}}})
+	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer wcancel()
+	records := filepath.Join(dataDir, "games.jsonl")
+	var recs []bot.Record
+	err := fake.WaitFor(wctx, func() bool {
+		recs, _ = bot.ReadRecords(records)
+		return len(recs) == 1
+	})
+	if err != nil {
+		t.Fatalf("no record: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if st := g.State(); st.Status != lichess.StatusResign || st.Ply != 2 {
+		t.Errorf("game %+v", st)
+	}
+	if r := recs[0]; r.GameID != g.ID() || r.Termination != bot.TermResignation || r.Result != "0-1" || r.BotColor != "black" {
+		t.Errorf("record %+v", r)
+	}
+	cancel() // SIGTERM
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit code %d\nstderr:\n%s", c, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("threefold bot did not stop")
+	}
+	if strings.Contains(stderr.String(), lichesstest.BotToken) {
+		t.Error("the token reached the log")
+	}
+}
+
+func TestBotCommandBadStart(t *testing.T) {
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	fake.AddToken("lip_noBotScope", lichesstest.BotUser, "challenge:read")
+	tests := []struct {
+		name, token, extra string
+		code               int
+		want               string
+	}{
+		{"unknown key", lichesstest.BotToken, "bot:\n  engine:\n    pth: /usr/games/stockfish\n", exitUsage, "bot.engine.pth"},
+		{"bad value", lichesstest.BotToken, "bot:\n  on_stop: explode\n", exitUsage, "explode"},
+		{"bad engine option", lichesstest.BotToken, "bot:\n  engine:\n    options: [Hash]\n", exitUsage, "Name=Value"},
+		{"missing engine binary", lichesstest.BotToken, "bot:\n  engine:\n    path: /nonexistent/engine\n", exitFailure, "/nonexistent/engine"},
+		{"token without bot:play", "lip_noBotScope", "", exitFailure, "bot:play"},
+		{"no token", "", "", exitUsage, "THREEFOLD_LICHESS_TOKEN"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			file, _ := botConfigFile(t, fake, tc.token, tc.extra)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var stderr bytes.Buffer
+			code := Main(ctx, []string{"--config", file, "bot"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr.String(), tc.code, tc.want)
+			}
+		})
+	}
+	if n := len(fake.RequestsTo("GET", "/api/stream/event")); n != 0 {
+		t.Errorf("the event stream was opened %d times by a bot that should not have started", n)
+	}
+}
+
+func TestBotUpgrade(t *testing.T) {
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	fake.AddUser("newbie", "Newbie", "")
+	fake.AddToken("lip_newbieToken", "newbie", "bot:play")
+	file, _ := botConfigFile(t, fake, "lip_newbieToken", "")
+	ctx := context.Background()
+	run := func(stdin string, args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code := Main(ctx, append([]string{"--config", file, "bot", "upgrade"}, args...), strings.NewReader(stdin), &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	if code, out := run("no\n"); code == 0 || !strings.Contains(out, "not confirmed") {
+		t.Fatalf("declined: exit %d, %q", code, out)
+	}
+	if code, out := run(""); code == 0 || !strings.Contains(out, "not confirmed") {
+		t.Fatalf("no answer: exit %d, %q", code, out)
+	}
+	if n := len(fake.RequestsTo("POST", "/api/bot/account/upgrade")); n != 0 {
+		t.Fatalf("upgraded without confirmation (%d requests)", n)
+	}
+	if code, out := run("yes\n"); code != 0 || !strings.Contains(out, "Newbie is now a BOT account") {
+		t.Fatalf("confirmed: exit %d, %q", code, out)
+	}
+	if code, out := run("", "--yes"); code != 0 || !strings.Contains(out, "already a BOT account") {
+		t.Fatalf("again: exit %d, %q", code, out)
+	}
+}
+
+func TestBotConfigDefaultsMatchPackage(t *testing.T) {
+	got, err := defaultBotConfig().toBot("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bot.DefaultConfig()
+	if got.Engine.Threads != want.Engine.Threads || got.Policy != want.Policy || got.Chat != want.Chat ||
+		got.OnStop != want.OnStop || got.Challenge.MaxGames != want.Challenge.MaxGames ||
+		strings.Join(got.Challenge.Variants, ",") != strings.Join(want.Challenge.Variants, ",") {
+		t.Errorf("config section defaults differ from bot.DefaultConfig:\n%+v\n%+v", got, want)
+	}
+}
+
+// TestBotExampleSection checks bot/config.example.bot.yaml, the bot: section
+// meant for config.example.yaml: it loads, names every bot.* key, and shows
+// the defaults.
+func TestBotExampleSection(t *testing.T) {
+	env := &environment{configFile: "../../bot/config.example.bot.yaml"}
+	t.Setenv("HOME", t.TempDir())
+	cfg, err := env.loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := viper.New()
+	v.SetConfigFile(env.configFile)
+	if err := v.ReadInConfig(); err != nil {
+		t.Fatal(err)
+	}
+	inFile := map[string]bool{}
+	for _, k := range v.AllKeys() {
+		inFile[k] = true
+	}
+	def := defaultConfig()
+	defaults := flattenConfig(reflect.ValueOf(def), "")
+	loaded := flattenConfig(reflect.ValueOf(*cfg), "")
+	for _, k := range configKeys(reflect.TypeOf(def), "") {
+		if !strings.HasPrefix(k, "bot.") {
+			continue
+		}
+		if !inFile[k] {
+			t.Errorf("the example does not document %s", k)
+			continue
+		}
+		if !reflect.DeepEqual(loaded[k], defaults[k]) && !(isEmpty(loaded[k]) && isEmpty(defaults[k])) {
+			t.Errorf("the example shows %s = %v, the default is %v", k, loaded[k], defaults[k])
+		}
+	}
+}
