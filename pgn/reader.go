@@ -434,27 +434,28 @@ func (r *Reader) scanTags(b []byte, i int) {
 		n0 := int32(len(r.text))
 		r.text = append(r.text, name...)
 		v0 := int32(len(r.text))
-		closed := false
-		for i < len(b) {
-			c := b[i]
-			if c == '\\' && i+1 < len(b) && (b[i+1] == '"' || b[i+1] == '\\') {
-				r.text = append(r.text, b[i+1])
-				i += 2
-				continue
-			}
-			if c == '"' {
-				closed = true
-				i++
-				break
-			}
-			r.text = append(r.text, c)
-			i++
-		}
-		if !closed {
+		end := closingQuote(b, i)
+		if end < 0 {
 			r.text = r.text[:n0]
 			r.setErr(r.line, fmt.Sprintf("tag %s: unterminated value", quote(name)))
 			return
 		}
+		if k := skipBlanks(b, end+1); k == len(b) || b[k] != ']' {
+			// An unescaped quote inside the value, as some exporters write it: when the line ends with
+			// `"]`, the value runs to that last quote.
+			if last := lastTagQuote(b); last > end {
+				end = last
+			}
+		}
+		for j := i; j < end; j++ {
+			c := b[j]
+			if c == '\\' && j+1 < end && (b[j+1] == '"' || b[j+1] == '\\') {
+				j++
+				c = b[j]
+			}
+			r.text = append(r.text, c)
+		}
+		i = end + 1
 		r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
@@ -465,6 +466,47 @@ func (r *Reader) scanTags(b []byte, i int) {
 		}
 		i++
 	}
+}
+
+// closingQuote returns the index of the quote that ends a tag value starting at b[i], or -1.
+func closingQuote(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			if i+1 < len(b) && (b[i+1] == '"' || b[i+1] == '\\') {
+				i++
+			}
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// lastTagQuote returns the index of the quote in a line ending with `"]` (blanks allowed), or -1.
+func lastTagQuote(b []byte) int {
+	j := len(b) - 1
+	for j >= 0 && isSpace(b[j]) {
+		j--
+	}
+	if j < 0 || b[j] != ']' {
+		return -1
+	}
+	j--
+	for j >= 0 && (b[j] == ' ' || b[j] == '\t') {
+		j--
+	}
+	if j < 0 || b[j] != '"' {
+		return -1
+	}
+	return j
+}
+
+func skipBlanks(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // scanMovetext scans movetext from b[i] on, stopping early when the game ends.

@@ -106,6 +106,11 @@ func TestReaderFeatures(t *testing.T) {
 				moves: mv("d4"), result: "*"}},
 		},
 		{
+			name:  "unescaped quotes inside a tag value",
+			input: `[Event "The "Big" One"]` + "\n" + `[Site "x" ]` + "\n" + `[Round "a"b" ]  ` + "\n\n1. e4 *",
+			want:  []want{{tags: []Tag{{"Event", `The "Big" One`}, {"Site", "x"}, {"Round", `a"b`}}, moves: mv("e4"), result: "*"}},
+		},
+		{
 			name:  "odd spacing in tag pairs and several on a line",
 			input: "  [ Event   \"Spaced\" ]   [Round \"1\"][Date\t\"2024.01.01\"]\n[Empty \"\"]\n1. c4 0-1",
 			want: []want{{tags: []Tag{{"Event", "Spaced"}, {"Round", "1"}, {"Date", "2024.01.01"}, {"Empty", ""}},
