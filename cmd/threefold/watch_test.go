@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/threefold-chess/threefold"
 )
@@ -153,5 +154,55 @@ func TestWatchHelpListsForms(t *testing.T) {
 		if !strings.Contains(out, form) {
 			t.Errorf("--help lacks %q", form)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// An unreachable Lichess is reported and retried while the file source goes
+// on and alerts.
+func TestWatchUnreachableHostOthersGoOn(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	base := dead.URL
+	dead.Close()
+	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+	if err := os.WriteFile(cfg, []byte("lichess:\n  url: "+base+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"watch", "--once", "--config", cfg, base + "/abcdEFGH", writeWatchFile(t)}, strings.NewReader(""), &out, &errb)
+	}()
+	for i := 0; !(strings.Count(out.String(), "\n") >= 2 && strings.Contains(errb.String(), "reconnecting")); i++ {
+		if i > 3000 {
+			t.Fatalf("gave up; stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, not a timed assertion
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d after cancel; stderr:\n%s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "abcdEFGH") {
+		t.Errorf("the failing game is not named in the log:\n%s", errb.String())
 	}
 }
