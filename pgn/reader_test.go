@@ -694,3 +694,33 @@ func TestBadInputFiles(t *testing.T) {
 		})
 	}
 }
+
+func TestDecompressingShortInputs(t *testing.T) {
+	tests := []struct {
+		name  string
+		data  string
+		games int
+		err   string // substring of the first game's Err
+	}{
+		{"empty", "", 0, ""},
+		{"one byte of gzip magic", "\x1f", 1, `unexpected token "\x1f"`},
+		{"three bytes of zstd magic", "\x28\xb5\x2f", 1, "unterminated variation opened at line 1"},
+		{"plain short game", "*", 1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rc, err := Open("-", strings.NewReader(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			games := readAll(t, NewReader(rc))
+			if len(games) != tt.games {
+				t.Fatalf("%d games, want %d", len(games), tt.games)
+			}
+			if tt.err != "" && (games[0].Err == nil || !strings.Contains(games[0].Err.Error(), tt.err)) {
+				t.Errorf("error %v, want %q", games[0].Err, tt.err)
+			}
+		})
+	}
+}
