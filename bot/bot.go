@@ -22,6 +22,10 @@ import (
 	"github.com/threefold-chess/threefold/lichess"
 )
 
+// resumeInterval is how often the games in progress are listed to resume
+// any that has no goroutine.
+const resumeInterval = 5 * time.Minute
+
 // API is the part of the Lichess client the bot uses; *lichess.Client
 // implements it.
 type API interface {
@@ -64,6 +68,8 @@ type Bot struct {
 
 	mu       sync.Mutex
 	games    map[string]*game
+	done     map[string]bool      // games played to their end by this process
+	doneList []string             // the same, oldest first, to forget the oldest
 	pending  map[string]time.Time // accepted challenges whose game has not started
 	stopping bool
 	playCtx  context.Context
@@ -87,6 +93,7 @@ func New(opts Options) (*Bot, error) {
 		newMover: opts.NewMover,
 		baseURL:  strings.TrimRight(opts.BaseURL, "/"),
 		games:    map[string]*game{},
+		done:     map[string]bool{},
 		pending:  map[string]time.Time{},
 	}
 	if b.log == nil {
@@ -159,11 +166,23 @@ func (b *Bot) Run(ctx context.Context) error {
 		evErr <- b.events(evCtx)
 	}()
 
+	// Look for games in progress now and then as well, so that a game
+	// whose goroutine gave up (or whose start was missed) is resumed.
 	var runErr error
-	select {
-	case <-ctx.Done():
-	case runErr = <-evErr:
+	resumeT := b.clock.NewTimer(resumeInterval)
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case runErr = <-evErr:
+			break loop
+		case <-resumeT.C():
+			b.resume(ctx)
+			resumeT.Reset(resumeInterval)
+		}
 	}
+	resumeT.Stop()
 	stopEvents()
 	evWG.Wait()
 	b.shutdown(hardStop)
@@ -295,7 +314,7 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.pending, id)
-	if _, ok := b.games[id]; ok || b.stopping || b.playCtx == nil {
+	if _, ok := b.games[id]; ok || b.done[id] || b.stopping || b.playCtx == nil {
 		return
 	}
 	g := &game{
@@ -323,6 +342,14 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 		g.run(ctx)
 		b.mu.Lock()
 		delete(b.games, id)
+		if g.finished {
+			b.done[id] = true
+			b.doneList = append(b.doneList, id)
+			if len(b.doneList) > 10000 {
+				delete(b.done, b.doneList[0])
+				b.doneList = b.doneList[1:]
+			}
+		}
 		b.mu.Unlock()
 	}()
 }

@@ -252,9 +252,9 @@ func TestBadStart(t *testing.T) {
 func TestCrashingEngineFallsBackToBuiltin(t *testing.T) {
 	crashFile := filepath.Join(t.TempDir(), "gos")
 	// The engine answers the start-up check, then crashes on its third
-	// search and on every search after a restart.
+	// search and on every search after its restart.
 	engine := fakeEngine(t, "cp=0,crash=3,crashfile="+crashFile, "avoid")
-	h := newHarness(t, harnessOpt{engine: engine})
+	h := newHarness(t, harnessOpt{engine: engine, cfg: func(c *bot.Config) { c.Engine.Restarts = 1 }})
 	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
 	h.opponent(id, builtinOpponent(8, 30))
 	st, rec := h.waitGameOver(id)

@@ -69,11 +69,17 @@ func (g *game) resign() {
 	g.stopMu.Do(func() { close(g.stop) })
 }
 
-// run plays the game to its end.
-func (g *game) run(ctx context.Context) {
+// init prepares the game's state before the first event.
+func (g *game) init() {
 	g.movedPly, g.claimedPly, g.failPly = -1, -1, -1
 	g.rulesUsed = map[string]int{}
 	g.started = g.clock.Now()
+	g.chat = newChatter(g.api, g.id, g.clock, g.cfg.Chat.MinInterval, g.log)
+}
+
+// run plays the game to its end.
+func (g *game) run(ctx context.Context) {
+	g.init()
 	defer g.mover.Close()
 
 	events := make(chan lichess.GameEvent, 64)
@@ -88,7 +94,6 @@ func (g *game) run(ctx context.Context) {
 		cancelStream()
 		wg.Wait()
 	}()
-	g.chat = newChatter(g.api, g.id, g.clock, g.cfg.Chat.MinInterval, g.log)
 	chatCtx, cancelChat := context.WithCancel(context.WithoutCancel(ctx))
 	wg.Add(1)
 	go func() {
