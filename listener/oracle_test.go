@@ -91,6 +91,14 @@ func (l *alertLog) all() []threefold.Alert {
 func compareWithOracle(o oracleGame, alerts []threefold.Alert) error {
 	var three, claim, byMove, five []int
 	for _, a := range alerts {
+		if len(a.OccurrenceSAN) != len(a.Occurrences) || (a.Ply > 0 && a.SAN == "") {
+			return fmt.Errorf("%s alert at ply %d: san %q, occurrence SANs %q for %v", a.Kind, a.Ply, a.SAN, a.OccurrenceSAN, a.Occurrences)
+		}
+		for i, p := range a.Occurrences {
+			if (p > 0) != (a.OccurrenceSAN[i] != "") {
+				return fmt.Errorf("%s alert at ply %d: occurrence SANs %q for %v", a.Kind, a.Ply, a.OccurrenceSAN, a.Occurrences)
+			}
+		}
 		switch a.Kind {
 		case threefold.KindThreefold:
 			three = append(three, a.Ply)

@@ -77,8 +77,7 @@ type tracked struct {
 	seventy   bool     // SeventyFiveMoves at ply checked
 	attention *Attention
 	emitted   map[string]struct{}
-	sans      []string       // SAN history, kept once a game raises an alert (sanHistory)
-	sanPos    rules.Position // the position after the last move of sans
+	sans      sanWindow // SANs of the current reversible stretch, kept once a game raises an alert
 	rebuilds  int
 	result    string
 	finished  bool
@@ -212,7 +211,7 @@ func (w *Watcher) apply(t *tracked, s *Snapshot) {
 
 // reset starts t over from the snapshot's start position.
 func (w *Watcher) reset(t *tracked, s *Snapshot) bool {
-	t.startFEN, t.notation, t.moves, t.sans = s.StartFEN, s.Notation, nil, nil
+	t.startFEN, t.notation, t.moves, t.sans = s.StartFEN, s.Notation, nil, sanWindow{}
 	start := rules.StartPosition()
 	if s.StartFEN != "" {
 		p, err := rules.ParseFEN(s.StartFEN)
@@ -303,25 +302,61 @@ func (w *Watcher) check(t *tracked, s *Snapshot) {
 	}
 }
 
-// sanHistory returns the SAN of the move that produced each ply (sans[0]
-// is "" for the start position). It is computed only for games that raise
-// alerts, and kept: each ply's SAN is computed once, so the cost of an
-// alert does not grow with the length of the game.
-func (t *tracked) sanHistory() []string {
-	moves := t.game.Moves()
-	if t.sans == nil {
-		t.sans = append(make([]string, 0, len(moves)+16), "")
-		t.sanPos = t.game.Start()
-	}
-	for i := len(t.sans) - 1; i < len(moves); i++ {
-		m := moves[i]
-		t.sans = append(t.sans, t.sanPos.SAN(m))
-		t.sanPos.Play(m)
-	}
-	return t.sans
+// sanWindow holds the SAN of the moves that produced the plies of the
+// current reversible stretch: every occurrence of the current position
+// (and of any position a declared move could reach) lies there, after the
+// last capture or pawn move.
+type sanWindow struct {
+	started bool
+	pos     rules.Position // the position at ply
+	ply     int            // moves replayed into pos
+	base    int            // sans[i] is the SAN of the move that produced ply base+i
+	sans    []string
 }
 
-func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans []string, kind threefold.AlertKind) threefold.Alert {
+// at returns the SAN of the move that produced ply p ("" for ply 0 or a
+// ply outside the stretch).
+func (w *sanWindow) at(p int) string {
+	if i := p - w.base; i >= 0 && i < len(w.sans) {
+		return w.sans[i]
+	}
+	return ""
+}
+
+// sanHistory brings t.sans up to the current ply and returns it. Each ply
+// is replayed once and its SAN computed only if it lies in the reversible
+// stretch, so neither the cost of an alert nor the memory kept grows with
+// the length of the game.
+func (t *tracked) sanHistory() *sanWindow {
+	w := &t.sans
+	moves := t.game.Moves()
+	if !w.started {
+		*w = sanWindow{started: true, pos: t.game.Start(), sans: []string{""}}
+	}
+	cur := t.game.Position()
+	from := max(len(moves)-cur.HalfmoveClock(), 0)
+	for ; w.ply < len(moves); w.ply++ {
+		m := moves[w.ply]
+		if p := w.ply + 1; p >= from {
+			if len(w.sans) == 0 || w.base+len(w.sans) != p {
+				w.sans, w.base = w.sans[:0], p
+			}
+			w.sans = append(w.sans, w.pos.SAN(m))
+		}
+		w.pos.Play(m)
+	}
+	if drop := from - w.base; drop > 0 {
+		if drop >= len(w.sans) {
+			w.sans = w.sans[:0]
+		} else {
+			w.sans = w.sans[:copy(w.sans, w.sans[drop:])]
+		}
+		w.base = from
+	}
+	return w
+}
+
+func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans *sanWindow, kind threefold.AlertKind) threefold.Alert {
 	pos := t.game.Position()
 	ply := t.game.Ply()
 	a := threefold.Alert{
@@ -331,7 +366,7 @@ func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans []st
 		Occurrences: append([]int(nil), v.Occurrences...),
 		FEN:         pos.FEN(),
 		Claimant:    v.Turn.String(),
-		SAN:         sans[ply],
+		SAN:         sans.at(ply),
 		Game:        t.ref,
 		Source:      s.Source,
 		ObservedAt:  s.ObservedAt,
@@ -351,9 +386,7 @@ func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans []st
 	sort.Ints(a.Occurrences)
 	a.OccurrenceSAN = make([]string, len(a.Occurrences))
 	for i, p := range a.Occurrences {
-		if p >= 0 && p < len(sans) {
-			a.OccurrenceSAN[i] = sans[p]
-		}
+		a.OccurrenceSAN[i] = sans.at(p)
 	}
 	a.ID = threefold.AlertID(t.ref, kind, ply, a.Move)
 	if s.PlyAnchor && a.Game.URL != "" {
