@@ -121,6 +121,7 @@ type Client struct {
 	closed    bool
 	wg        sync.WaitGroup
 	idStreams map[string]*idSet
+	lastToken string
 }
 
 // NewClient returns a client for one account. A BaseURL that does not parse
@@ -223,24 +224,28 @@ func (c *Client) token() (string, error) {
 	}
 	t, err := c.ts.Token()
 	if err != nil {
-		return "", fmt.Errorf("lichess: get token: %s", c.redact(err.Error()))
+		// The source's message could quote a token we do not know: only
+		// its type is kept.
+		return "", fmt.Errorf("lichess: the token source failed (%T)", err)
 	}
-	if t.AccessToken == "" {
+	if t == nil || t.AccessToken == "" {
 		return "", ErrTokenMissing
 	}
+	c.mu.Lock()
+	c.lastToken = t.AccessToken
+	c.mu.Unlock()
 	return t.AccessToken, nil
 }
 
-// redact removes the token from s, whatever s is.
+// redact removes the last token used from s, whatever s is.
 func (c *Client) redact(s string) string {
-	if c.ts == nil {
+	c.mu.Lock()
+	tok := c.lastToken
+	c.mu.Unlock()
+	if len(tok) < 4 {
 		return s
 	}
-	t, err := c.ts.Token()
-	if err != nil || t == nil || len(t.AccessToken) < 4 {
-		return s
-	}
-	return strings.ReplaceAll(s, t.AccessToken, "[token]")
+	return strings.ReplaceAll(s, tok, "[token]")
 }
 
 // request describes one HTTP request relative to the base URL.

@@ -28,6 +28,8 @@ func (e *AuthError) Error() string {
 	switch {
 	case e.Scope != "":
 		return fmt.Sprintf("lichess: %s: the token lacks the %q scope (create one with it at https://lichess.org/account/oauth/token/create?scopes[]=%s, or run `threefold login`)", e.Op, e.Scope, e.Scope)
+	case e.Status == 0:
+		return fmt.Sprintf("lichess: %s: %s", e.Op, e.Message)
 	case e.Message != "":
 		return fmt.Sprintf("lichess: %s: token rejected (HTTP %d): %s", e.Op, e.Status, e.Message)
 	default:

@@ -124,7 +124,7 @@ func (e *env) waitFor(what string, cond func() bool) {
 
 func (e *env) streamsOpened(path string) int {
 	n := 0
-	for _, r := range e.fake.RequestsTo(http.MethodGet, path) {
+	for _, r := range e.fake.RequestsTo("", path) {
 		if r.Status == http.StatusOK {
 			n++
 		}

@@ -2,6 +2,7 @@ package lichess_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -428,4 +429,45 @@ func hasTimerLeft(c *lichesstest.Clock, d time.Duration) bool {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return c.WaitTimer(ctx, d) == nil
+}
+
+// The recorded bot-stream lines, including the older form with
+// wdraw:false, parse into typed events.
+func TestBotGameRecordedLines(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "recorded"})
+	col := newCollector[lichess.GameEvent]()
+	done := run(t, func() error { return e.c.StreamBotGame(e.ctx, g.ID(), col.add) })
+	col.waitLen(t, 1)
+	lines := append(lichesstest.Recorded("bot-game-stream.ndjson")[1:], lichesstest.Recorded("board-game-states.ndjson")...)
+	for _, l := range lines {
+		g.SendRaw(l)
+	}
+	evs := col.waitLen(t, 1+len(lines))
+	e.c.Close()
+	wait(t, done)
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"state with castling e1g1", evs[1].State != nil && len(evs[1].State.MoveList()) == 13 && evs[1].State.WTime == 7598040 && !evs[1].State.WDraw},
+		{"chat", evs[2].Chat != nil && evs[2].Chat.Username == "thibault" && evs[2].Chat.Room == "player"},
+		{"opponent gone", evs[3].OpponentGone != nil && evs[3].OpponentGone.Gone && evs[3].OpponentGone.ClaimWinInSeconds == 8},
+		{"opponent back", evs[4].OpponentGone != nil && !evs[4].OpponentGone.Gone},
+		{"draw offered", evs[5].State != nil && evs[5].State.BDraw && !evs[5].State.WDraw},
+		{"drawn", evs[6].State != nil && evs[6].State.Status == lichess.StatusDraw && !evs[6].State.BDraw},
+		{"out of time", evs[7].State != nil && evs[7].State.Status == lichess.StatusOutOfTime && evs[7].State.Winner == "black"},
+		{"mate", evs[8].State != nil && evs[8].State.Status == lichess.StatusMate},
+		{"promotion", evs[9].State != nil && strings.HasSuffix(evs[9].State.Moves, "d7d8q") && evs[9].State.WTime == 2147483647},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: %v", c.name, describe(evs))
+		}
+	}
+	var full lichess.GameFull
+	if err := json.Unmarshal([]byte(lichesstest.Recorded("bot-game-stream.ndjson")[0]), &full); err != nil ||
+		full.Clock == nil || full.Clock.Initial != 900000 || full.White.Name != "Bobby" || full.InitialFEN != "startpos" || full.State.Moves != "d2d3" || full.Perf.Name != "Rapid" {
+		t.Errorf("recorded gameFull: %+v %v", full, err)
+	}
 }

@@ -575,6 +575,20 @@ func (g *Game) Finish(status, winner string) {
 	g.push()
 }
 
+// SendRaw sends a raw line (e.g. from Recorded("bot-game-stream.ndjson"))
+// to the game's streams, without changing the game.
+func (g *Game) SendRaw(line string) {
+	g.s.mu.Lock()
+	defer g.s.mu.Unlock()
+	line = strings.TrimRight(line, "\n") + "\n"
+	for c := range g.s.conns {
+		if c.kind == "botgame" && c.key == g.id {
+			c.send(line)
+		}
+	}
+	g.s.notify()
+}
+
 // KillStreams closes the game's streams cleanly (as a second stream with
 // the same User-Agent does on Lichess).
 func (g *Game) KillStreams() {

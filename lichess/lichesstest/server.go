@@ -286,6 +286,18 @@ func (s *Server) Streams(kind string) int {
 	return n
 }
 
+// KillStreams closes every open stream of a kind (see Streams) cleanly,
+// as Lichess does when it restarts or replaces a stream.
+func (s *Server) KillStreams(kind string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		if c.kind == kind {
+			c.close()
+		}
+	}
+}
+
 func pathMatch(pattern, path string) bool {
 	if pattern == "" {
 		return true

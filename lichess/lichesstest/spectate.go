@@ -34,6 +34,25 @@ type Spectated struct {
 	lastMove   string
 	status     string
 	winner     string
+	raw        []string // recorded lines served as they are (SetRawGame)
+}
+
+// ID returns the game id.
+func (sg *Spectated) ID() string { return sg.spec.ID }
+
+// Finished reports whether Finish was called.
+func (sg *Spectated) Finished() bool {
+	sg.s.mu.Lock()
+	defer sg.s.mu.Unlock()
+	return lichess.Finished(sg.status)
+}
+
+// SetRawGame makes /api/stream/game/{id} send these lines (e.g.
+// Recorded("spectator-stream.ndjson")) on every connection, then stay open.
+func (s *Server) SetRawGame(id string, lines []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.spect[id] = &Spectated{s: s, spec: SpectatorSpec{ID: id}, raw: lines, status: lichess.StatusStarted}
 }
 
 // SpectatorGame creates a game for the spectator stream.
@@ -182,6 +201,14 @@ func (s *Server) handleSpectatorStream(w http.ResponseWriter, r *http.Request) {
 	c := s.openConn(w, "game", sg.spec.ID, r.UserAgent(), []string{"game"}, s.opts.GameStreams)
 	if c == nil {
 		s.mu.Unlock()
+		return
+	}
+	if sg.raw != nil {
+		for _, l := range sg.raw {
+			c.send(l + "\n")
+		}
+		s.mu.Unlock()
+		s.serveStream(w, r, c, keepAlive{every: KeepAliveIdle, idle: true, text: "\n"}, "application/x-ndjson")
 		return
 	}
 	over := lichess.Finished(sg.status)

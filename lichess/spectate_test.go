@@ -1,0 +1,308 @@
+package lichess_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+)
+
+func TestSpectatorStreamResumesExactly(t *testing.T) {
+	tests := []struct {
+		name  string
+		fault lichesstest.Fault
+	}{
+		{"no fault", lichesstest.Fault{}},
+		// description + 3 positions, then the cut
+		{"cut mid-stream", lichesstest.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 4}},
+		{"5xx burst on connect", lichesstest.ServerErrors("/api/stream/game/*", 3)},
+		{"truncated line", lichesstest.Fault{Path: "/api/stream/game/*", Truncate: true, AfterLines: 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{})
+			if tc.fault.Path != "" {
+				e.fake.Inject(tc.fault)
+			}
+			g := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "spect001", White: "Carlsen", Black: "Nepo", Moves: []string{"e2e4", "e7e5"}, Clock: true})
+			col := newCollector[lichess.SpectatorEvent]()
+			done := run(t, func() error { return e.c.StreamGame(e.ctx, g.ID(), col.add) })
+			col.waitLen(t, 4)
+			for _, m := range []string{"g1f3", "b8c6", "f3g1", "c6b8"} {
+				if err := g.Move(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			col.waitLen(t, 8)
+			g.Finish(lichess.StatusDraw, "")
+			if err := wait(t, done); err != nil {
+				t.Fatalf("stream: %v", err)
+			}
+			var got []string
+			for _, ev := range col.all() {
+				if ev.Game != nil {
+					got = append(got, "game:"+ev.Game.Status.Name)
+				} else {
+					got = append(got, fmt.Sprintf("%d:%s", ev.Position.Ply, ev.Position.LastMove))
+				}
+			}
+			want := "game:started 0: 1:e2e4 2:e7e5 3:g1f3 4:b8c6 5:f3g1 6:c6b8 game:draw"
+			if strings.Join(got, " ") != want {
+				t.Errorf("events\n got %s\nwant %s", strings.Join(got, " "), want)
+			}
+			first := col.all()[0].Game
+			if first.ID != "spect001" || first.Players.White.User.Name != "Carlsen" || first.Speed != "blitz" {
+				t.Errorf("description %+v", first)
+			}
+			if p := col.all()[1].Position; p.WC == nil || *p.WC != 180 {
+				t.Errorf("clock not parsed: %+v", p)
+			}
+		})
+	}
+}
+
+// The recorded spectator lines (with "board side" FENs) parse.
+func TestSpectatorRecordedLines(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	lines := lichesstest.Recorded("spectator-stream.ndjson")
+	e.fake.SetRawGame("LuGQwhBb", lines)
+	col := newCollector[lichess.SpectatorEvent]()
+	done := run(t, func() error { return e.c.StreamGame(e.ctx, "LuGQwhBb", col.add) })
+	evs := col.waitLen(t, 4)
+	e.c.Close()
+	wait(t, done)
+	if evs[0].Game == nil || evs[0].Game.Players.White.User.Title != "GM" || evs[0].Game.Turns != 6 {
+		t.Errorf("description %+v", evs[0].Game)
+	}
+	if p := evs[2].Position; p == nil || p.LastMove != "e2e3" || p.FEN != "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b" || p.Ply != 1 {
+		t.Errorf("position %+v", evs[2].Position)
+	}
+}
+
+// Spectator streams wait for a slot of the budget: the fake (limited like
+// Lichess, here to 2) never sees a third and never answers 429.
+func TestSpectatorStreamsStayWithinBudget(t *testing.T) {
+	e := newEnv(t, envOpts{fake: lichesstest.Options{GameStreams: 2}, client: lichess.Options{Streams: lichess.NewStreamBudget(2, 1)}})
+	var games []*lichesstest.Spectated
+	var dones []<-chan error
+	for i := 0; i < 4; i++ {
+		g := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: fmt.Sprintf("budget%02d", i), White: "A", Black: "B"})
+		games = append(games, g)
+		dones = append(dones, run(t, func() error { return e.c.StreamGame(e.ctx, g.ID(), func(lichess.SpectatorEvent) error { return nil }) }))
+	}
+	e.waitFor("two streams", func() bool { return e.fake.Streams("game") == 2 })
+	for i := 0; i < 4; i++ {
+		// finish a game that is being streamed
+		var next *lichesstest.Spectated
+		e.waitFor("a stream", func() bool {
+			for _, g := range games {
+				if !g.Finished() && len(e.fake.RequestsTo(http.MethodGet, "/api/stream/game/"+g.ID())) > 0 {
+					next = g
+					return true
+				}
+			}
+			return false
+		})
+		if n := e.fake.Streams("game"); n > 2 {
+			t.Fatalf("%d streams open", n)
+		}
+		next.Finish(lichess.StatusResign, "white")
+	}
+	for _, d := range dones {
+		if err := wait(t, d); err != nil {
+			t.Errorf("stream: %v", err)
+		}
+	}
+	for _, r := range e.fake.Requests() {
+		if r.Status == http.StatusTooManyRequests {
+			t.Errorf("the fake refused a stream: %+v", r)
+		}
+	}
+	if n := len(e.fake.RequestsTo(http.MethodGet, "/api/stream/game/*")); n != 4 {
+		t.Errorf("%d stream requests, want 4", n)
+	}
+}
+
+func summaryKeys(gs []lichess.GameSummary) []string {
+	var out []string
+	for _, g := range gs {
+		out = append(out, g.ID+":"+g.StatusName)
+	}
+	return out
+}
+
+func TestGamesByUsersResumesExactly(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/games-by-users", Disconnect: true, AfterLines: 1})
+	e.fake.PublishGame(lichesstest.Summary{ID: "gameA001", White: "alice", Black: "bob"})
+	e.fake.PublishGame(lichesstest.Summary{ID: "other001", White: "alice", Black: "zed"})
+	col := newCollector[lichess.GameSummary]()
+	done := run(t, func() error { return e.c.StreamGamesByUsers(e.ctx, []string{"alice", "bob"}, col.add) })
+	col.waitLen(t, 1)
+	e.fake.PublishGame(lichesstest.Summary{ID: "gameB001", White: "bob", Black: "alice"}) // cut before this line
+	col.waitLen(t, 2)
+	e.fake.PublishGame(lichesstest.Summary{ID: "gameA001", White: "alice", Black: "bob", Status: "resign", Winner: "white"})
+	e.fake.PublishGame(lichesstest.Summary{ID: "gameB001", White: "bob", Black: "alice", Status: "draw"})
+	got := col.waitLen(t, 4)
+	e.c.Close()
+	wait(t, done)
+	if s := strings.Join(summaryKeys(got), " "); s != "gameA001:started gameB001:started gameA001:resign gameB001:draw" {
+		t.Errorf("got %s", s)
+	}
+	if got[2].Winner != "white" || got[0].Players.White.UserID != "alice" || got[0].Clock == nil || got[0].Clock.Initial != 60 {
+		t.Errorf("fields: %+v", got[2])
+	}
+	reqs := e.fake.RequestsTo(http.MethodPost, "/api/stream/games-by-users")
+	if len(reqs) < 2 || reqs[1].Body != "alice,bob" || reqs[1].Query.Get("withCurrentGames") != "true" {
+		t.Errorf("requests %+v", reqs)
+	}
+}
+
+func TestGamesByIDsResumesWithAddedIDs(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.fake.PublishGame(lichesstest.Summary{ID: "id000001", White: "a", Black: "b"})
+	e.fake.PublishGame(lichesstest.Summary{ID: "id000002", White: "c", Black: "d"})
+	col := newCollector[lichess.GameSummary]()
+	done := run(t, func() error { return e.c.StreamGamesByIDs(e.ctx, "mystream", []string{"id000001"}, col.add) })
+	col.waitLen(t, 1)
+	if err := e.c.AddGameIDs(e.ctx, "mystream", []string{"id000002"}); err != nil {
+		t.Fatal(err)
+	}
+	col.waitLen(t, 2)
+	// Cut the stream: the reconnect asks for both ids and delivers nothing twice.
+	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/games/mystream", Disconnect: true})
+	e.fake.KillStreams("games-by-ids")
+	e.waitFor("the reconnect", func() bool { return e.streamsOpened("/api/stream/games/mystream") >= 2 && e.fake.Streams("games-by-ids") == 1 })
+	e.fake.PublishGame(lichesstest.Summary{ID: "id000002", White: "c", Black: "d", Status: "mate", Winner: "black"})
+	got := col.waitLen(t, 3)
+	e.c.Close()
+	wait(t, done)
+	if s := strings.Join(summaryKeys(got), " "); s != "id000001:started id000002:started id000002:mate" {
+		t.Errorf("got %s", s)
+	}
+	reqs := e.fake.RequestsTo(http.MethodPost, "/api/stream/games/mystream")
+	if last := reqs[len(reqs)-1]; last.Body != "id000001,id000002" {
+		t.Errorf("reconnect body %q", last.Body)
+	}
+}
+
+func TestTVFeed(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	tv := e.fake.TV("bot")
+	tv.Feature("")
+	col := newCollector[lichess.TVEvent]()
+	done := run(t, func() error { return e.c.StreamTV(e.ctx, "bot", col.add) })
+	col.waitLen(t, 1)
+	fens := lichesstest.Recorded("tv-feed.ndjson")
+	_ = fens
+	tv.Move("3r1rk1/pp2p1b1/4P2p/3Nq1p1/5p2/5Q2/PP4K1/3R3R w - - 0 32", "e4e5", 9, 16)
+	col.waitLen(t, 2)
+	e.fake.KillStreams("tv") // the reconnect sends "featured" with the same game and position
+	e.waitFor("the reconnect", func() bool { return e.streamsOpened("/api/tv/bot/feed") >= 2 && e.fake.Streams("tv") == 1 })
+	tv.Move("3r1rk1/pp2p1b1/4P2p/3N2p1/5p2/5Q2/PP4K1/3R2qR w - - 0 33", "e5g1", 8, 15)
+	got := col.waitLen(t, 3)
+	e.c.Close()
+	wait(t, done)
+	if got[0].Featured == nil || got[0].Featured.ID != "3hkEI6VI" || len(got[0].Featured.Players) != 2 || got[0].Featured.Players[0].Seconds != 30 {
+		t.Errorf("featured %+v", got[0].Featured)
+	}
+	if got[1].FEN == nil || got[1].FEN.LastMove != "e4e5" || got[1].FEN.WC != 9 || got[2].FEN == nil || got[2].FEN.LastMove != "e5g1" {
+		t.Errorf("fen lines %+v %+v", got[1].FEN, got[2].FEN)
+	}
+	if len(col.all()) != 3 {
+		t.Errorf("%d events, want 3", len(col.all()))
+	}
+}
+
+const secondGame = `[Event "Knight Invitational"]
+[Site "https://lichess.org/broadcast/knight-invitational-2/final-round-2/4Yuk2i2H/9xyzAbCd"]
+[White "Player 3"]
+[Black "Player 4"]
+[Result "*"]
+[GameURL "https://lichess.org/broadcast/knight-invitational-2/final-round-2/4Yuk2i2H/9xyzAbCd"]
+
+1. d4 *
+`
+
+func TestBroadcastRoundResumesExactly(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	b := e.fake.Broadcast("round001")
+	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn") + secondGame)
+	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 3})
+	col := newCollector[string]()
+	done := run(t, func() error { return e.c.StreamBroadcastRound(e.ctx, "round001", col.add) })
+	col.waitLen(t, 2)
+	if err := b.AppendMove("5rsW2cRb", "Nf3"); err != nil { // line 3
+		t.Fatal(err)
+	}
+	col.waitLen(t, 3)
+	if err := b.AppendMove("9xyzAbCd", "d5"); err != nil { // cut before line 4
+		t.Fatal(err)
+	}
+	col.waitLen(t, 4)
+	if err := b.SetResult("9xyzAbCd", "1/2-1/2"); err != nil {
+		t.Fatal(err)
+	}
+	col.waitLen(t, 5)
+	b.Finish()
+	if err := wait(t, done); err != nil {
+		t.Fatalf("stream: %v", err)
+	}
+	got := col.all()
+	wantEnds := []string{"1. e4 e5 *", "1. d4 *", "1. e4 e5 2. Nf3 *", "1. d4 d5 *", "1. d4 d5 1/2-1/2"}
+	if len(got) != len(wantEnds) {
+		t.Fatalf("%d PGNs delivered, want %d: %q", len(got), len(wantEnds), got)
+	}
+	for i, w := range wantEnds {
+		if !strings.HasPrefix(got[i], "[Event ") || !strings.HasSuffix(strings.TrimSpace(got[i]), w) {
+			t.Errorf("pgn %d = %q, want it to end with %q", i, got[i], w)
+		}
+	}
+	if e.streamsOpened("/api/stream/broadcast/round/*") < 2 {
+		t.Error("no reconnect happened")
+	}
+}
+
+// The broadcast keep-alive is a single space, not a line: it must neither
+// break the PGN that follows nor count as a game.
+func TestBroadcastKeepAliveSpace(t *testing.T) {
+	e := newEnv(t, envOpts{clock: true})
+	b := e.fake.Broadcast("round002")
+	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	col := newCollector[string]()
+	done := run(t, func() error { return e.c.StreamBroadcastTour(e.ctx, "tour-round002", col.add) })
+	col.waitLen(t, 1)
+	for i := 0; i < 3; i++ {
+		// the client's watchdog (3 min) and the fake's keep-alive (60 s) are armed
+		if err := e.clk.WaitFor(e.ctx, func() bool {
+			return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) && hasTimerLeft(e.clk, lichesstest.KeepAliveBroadcast)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		e.clk.Advance(lichesstest.KeepAliveBroadcast)
+	}
+	if err := e.clk.WaitFor(e.ctx, func() bool { return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.AppendMove("5rsW2cRb", "Nf3"); err != nil {
+		t.Fatal(err)
+	}
+	got := col.waitLen(t, 2)
+	e.c.Close()
+	if err := wait(t, done); !errors.Is(err, context.Canceled) {
+		t.Errorf("stream: %v", err)
+	}
+	if !strings.HasPrefix(got[1], "[Event \"Knight Invitational\"]\n") || !strings.Contains(got[1], "2. Nf3 *") {
+		t.Errorf("pgn after keep-alives: %q", got[1])
+	}
+	if n := e.streamsOpened("/api/stream/broadcast/tour/*"); n != 1 {
+		t.Errorf("%d connections; keep-alives should have kept one", n)
+	}
+	_ = time.Second
+}

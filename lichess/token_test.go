@@ -1,0 +1,129 @@
+package lichess_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/oauth2"
+
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+)
+
+// failingSource is a token source whose error quotes the token, as a
+// careless library might.
+type failingSource struct{ tok string }
+
+func (f failingSource) Token() (*oauth2.Token, error) {
+	return nil, fmt.Errorf("cannot refresh %s", f.tok)
+}
+
+// The token never shows in a log line or an error, whatever fails: a
+// rejected token, a missing scope, server errors, a cut stream, a
+// malformed line, a 429, a token source that quotes it.
+func TestTokenNeverInLogsOrErrors(t *testing.T) {
+	const secret = "lip_TopSecretTokenValue0123456789"
+	e := newEnv(t, envOpts{})
+	e.fake.AddToken(secret, lichesstest.WatchUser, "study:read")
+	c := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: secret, Account: "watcher", Logger: e.logger(),
+		Backoff: lichess.Backoff{Initial: 1, Max: 2}})
+	defer c.Close()
+	bad := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: secret + "x", Logger: e.logger()})
+	defer bad.Close()
+	src := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, TokenSource: failingSource{secret}, Logger: e.logger()})
+	defer src.Close()
+	g := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "tokgame1", White: "a", Black: "b"})
+	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 1})
+	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/game/*", Truncate: true, AfterLines: 1})
+	e.fake.Inject(lichesstest.ServerErrors("/api/account", 2))
+
+	var errs []error
+	_, err := c.Account(e.ctx) // 5xx, then fine
+	errs = append(errs, err)
+	_, err = c.CheckScopes(e.ctx, lichess.ScopeBotPlay)
+	errs = append(errs, err)
+	errs = append(errs, c.Move(e.ctx, "nosuchgm", "e2e4", false))
+	_, err = bad.Account(e.ctx)
+	errs = append(errs, err)
+	_, err = bad.CheckScopes(e.ctx)
+	errs = append(errs, err)
+	errs = append(errs, bad.StreamEvents(e.ctx, func(lichess.Event) error { return nil }))
+	_, err = src.Account(e.ctx)
+	errs = append(errs, err)
+	errs = append(errs, src.StreamEvents(e.ctx, func(lichess.Event) error { return nil }))
+	n := 0
+	ctx, cancel := context.WithCancel(e.ctx)
+	done := run(t, func() error {
+		return c.StreamGame(ctx, g.ID(), func(lichess.SpectatorEvent) error { n++; return nil })
+	})
+	e.waitFor("two connections", func() bool { return e.streamsOpened("/api/stream/game/*") >= 2 && e.fake.Streams("game") == 1 })
+	g.Finish("draw", "")
+	errs = append(errs, wait(t, done))
+	cancel()
+	e.fake.Inject(lichesstest.RateLimited("/api/account/playing", 0)) // last: it pauses c for a minute
+	_, err = c.Playing(e.ctx)
+	errs = append(errs, err)
+
+	failures := 0
+	for _, err := range errs {
+		if err != nil {
+			failures++
+			if strings.Contains(err.Error(), secret) || strings.Contains(fmt.Sprintf("%+v %#v", err, err), secret) {
+				t.Errorf("error shows the token: %v", err)
+			}
+		}
+	}
+	if failures < 7 {
+		t.Errorf("only %d calls failed; the test does not exercise the error paths: %v", failures, errs)
+	}
+	var ae *lichess.AuthError
+	if !errors.As(errs[6], &ae) {
+		t.Errorf("token source failure: %v", errs[6])
+	}
+	logs := e.logs.String()
+	for _, want := range []string{"malformed stream line", "stream reconnecting", "rate limited", "retrying"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %q, so the test did not log what it should:\n%s", want, logs)
+		}
+	}
+	if strings.Contains(logs, secret) {
+		t.Errorf("the token appears in the logs:\n%s", logs)
+	}
+}
+
+// Close stops every stream and call of the client and waits for them (the
+// leak check in TestMain proves nothing is left).
+func TestCloseStopsEverything(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "closegm1"})
+	s := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "closegm2", White: "a", Black: "b"})
+	e.fake.Broadcast("closernd").SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	var dones []<-chan error
+	dones = append(dones,
+		run(t, func() error { return e.c.StreamEvents(context.Background(), func(lichess.Event) error { return nil }) }),
+		run(t, func() error { return e.c.StreamBotGame(context.Background(), g.ID(), func(lichess.GameEvent) error { return nil }) }),
+		run(t, func() error { return e.c.StreamGame(context.Background(), s.ID(), func(lichess.SpectatorEvent) error { return nil }) }),
+		run(t, func() error { return e.c.StreamBroadcastRound(context.Background(), "closernd", func(string) error { return nil }) }),
+		run(t, func() error { return e.c.StreamTV(context.Background(), "", func(lichess.TVEvent) error { return nil }) }),
+	)
+	e.waitFor("five streams", func() bool {
+		return e.fake.Streams("event")+e.fake.Streams("botgame")+e.fake.Streams("game")+e.fake.Streams("broadcast")+e.fake.Streams("tv") == 5
+	})
+	if err := e.c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dones {
+		if err := wait(t, d); !errors.Is(err, context.Canceled) {
+			t.Errorf("stream after Close: %v", err)
+		}
+	}
+	if err := e.c.Move(e.ctx, g.ID(), "e2e4", false); !errors.Is(err, lichess.ErrClosed) {
+		t.Errorf("call after Close: %v", err)
+	}
+	e.waitFor("the fake to see the streams end", func() bool {
+		return e.fake.Streams("event")+e.fake.Streams("botgame")+e.fake.Streams("game")+e.fake.Streams("broadcast")+e.fake.Streams("tv") == 0
+	})
+}
