@@ -178,7 +178,9 @@ func TestGamesByIDsResumesWithAddedIDs(t *testing.T) {
 	// Cut the stream: the reconnect asks for both ids and delivers nothing twice.
 	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/games/mystream", Disconnect: true})
 	e.fake.KillStreams("games-by-ids")
-	e.waitFor("the reconnect", func() bool { return e.streamsOpened("/api/stream/games/mystream") >= 2 && e.fake.Streams("games-by-ids") == 1 })
+	e.waitFor("the reconnect", func() bool {
+		return e.streamsOpened("/api/stream/games/mystream") >= 2 && e.fake.Streams("games-by-ids") == 1
+	})
 	e.fake.PublishGame(lichesstest.Summary{ID: "id000002", White: "c", Black: "d", Status: "mate", Winner: "black"})
 	got := col.waitLen(t, 3)
 	e.c.Close()

@@ -104,10 +104,18 @@ func TestCloseStopsEverything(t *testing.T) {
 	var dones []<-chan error
 	dones = append(dones,
 		run(t, func() error { return e.c.StreamEvents(context.Background(), func(lichess.Event) error { return nil }) }),
-		run(t, func() error { return e.c.StreamBotGame(context.Background(), g.ID(), func(lichess.GameEvent) error { return nil }) }),
-		run(t, func() error { return e.c.StreamGame(context.Background(), s.ID(), func(lichess.SpectatorEvent) error { return nil }) }),
-		run(t, func() error { return e.c.StreamBroadcastRound(context.Background(), "closernd", func(string) error { return nil }) }),
-		run(t, func() error { return e.c.StreamTV(context.Background(), "", func(lichess.TVEvent) error { return nil }) }),
+		run(t, func() error {
+			return e.c.StreamBotGame(context.Background(), g.ID(), func(lichess.GameEvent) error { return nil })
+		}),
+		run(t, func() error {
+			return e.c.StreamGame(context.Background(), s.ID(), func(lichess.SpectatorEvent) error { return nil })
+		}),
+		run(t, func() error {
+			return e.c.StreamBroadcastRound(context.Background(), "closernd", func(string) error { return nil })
+		}),
+		run(t, func() error {
+			return e.c.StreamTV(context.Background(), "", func(lichess.TVEvent) error { return nil })
+		}),
 	)
 	e.waitFor("five streams", func() bool {
 		return e.fake.Streams("event")+e.fake.Streams("botgame")+e.fake.Streams("game")+e.fake.Streams("broadcast")+e.fake.Streams("tv") == 5

@@ -47,7 +47,7 @@ func TestGameEndings(t *testing.T) {
 		{name: "threefold is drawn automatically", steps: []step{{bot: "g1f3", opponent: "g8f6"}, {bot: "f3g1", opponent: "f6g8"},
 			{bot: "g1f3", opponent: "g8f6"}, {bot: "f3g1", opponent: "f6g8"}}, status: "draw", moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"},
 		{name: "draw/yes on a threefold position ends the game",
-			spec: lichesstest.GameSpec{Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}},
+			spec:  lichesstest.GameSpec{Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}},
 			steps: []step{{bot: "draw"}}, status: "draw"},
 		{name: "draw/yes elsewhere is an offer", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "draw"}}, status: "started", wdraw: true},
 		{name: "offer with a move, declined by the reply", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "g1f3", offer: true, opponent: "b8c6"}},
@@ -173,7 +173,6 @@ func TestStreamForms(t *testing.T) {
 		})
 	}
 }
-
 
 // A request outside the prefix fails, so absolute-URL bugs show.
 func TestPrefixIsEnforced(t *testing.T) {
