@@ -1,0 +1,172 @@
+'use strict';
+// threefold dashboard: shared code (token, live feed, board drawing, alerts).
+
+const TF = (() => {
+  const params = new URLSearchParams(location.search);
+  let token = params.get('token') || '';
+  try {
+    if (token) sessionStorage.setItem('threefold-token', token);
+    else token = sessionStorage.getItem('threefold-token') || '';
+  } catch (e) { /* storage disabled: keep the URL's token only */ }
+
+  // withToken adds the access token (if any) to a same-site URL.
+  function withToken(path) {
+    if (!token) return path;
+    return path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
+  }
+
+  // connect opens the live feed and keeps it open: on a drop it reconnects
+  // with a growing pause (1 s .. 15 s); every (re)connection starts with a
+  // "hello" message holding the whole state.
+  function connect(query, onMessage, onStatus) {
+    let delay = 1000;
+    let ws = null;
+    const open = () => {
+      const proto = location.protocol === 'https:' ? 'wss://' : 'ws://';
+      ws = new WebSocket(proto + location.host + withToken('/ws' + query));
+      onStatus('connecting');
+      ws.onopen = () => { delay = 1000; onStatus('live'); };
+      ws.onmessage = (ev) => {
+        let m;
+        try { m = JSON.parse(ev.data); } catch (e) { return; }
+        onMessage(m);
+      };
+      ws.onclose = () => {
+        onStatus('offline');
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 15000);
+      };
+    };
+    open();
+  }
+
+  function setConn(state) {
+    const el = document.getElementById('conn');
+    if (!el) return;
+    el.className = 'conn ' + state;
+    el.querySelector('.label').textContent =
+      state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'reconnecting…';
+    document.body.dataset.conn = state;
+  }
+
+  const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
+  const FILES = 'abcdefgh';
+
+  function esc(s) {
+    return String(s == null ? '' : s).replace(/[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  }
+
+  // board draws a position as SVG. opts: last (UCI of the last move, to
+  // highlight), flip (black at the bottom), coords (draw a..h, 1..8).
+  function board(fen, opts) {
+    opts = opts || {};
+    const rows = (fen || '8/8/8/8/8/8/8/8').split(' ')[0].split('/');
+    const hl = new Set();
+    if (opts.last && opts.last.length >= 4) { hl.add(opts.last.slice(0, 2)); hl.add(opts.last.slice(2, 4)); }
+    let s = '<svg class="board" viewBox="0 0 8 8" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="chess board">';
+    for (let r = 0; r < 8; r++) {
+      for (let f = 0; f < 8; f++) {
+        const x = opts.flip ? 7 - f : f, y = opts.flip ? 7 - r : r;
+        const sq = FILES[f] + (8 - r);
+        const dark = (r + f) % 2 === 1;
+        s += '<rect x="' + x + '" y="' + y + '" width="1" height="1" class="' + (dark ? 'sq-d' : 'sq-l') + '"/>';
+        if (hl.has(sq)) s += '<rect x="' + x + '" y="' + y + '" width="1" height="1" class="sq-hl"/>';
+      }
+    }
+    if (opts.coords !== false) {
+      for (let i = 0; i < 8; i++) {
+        const f = opts.flip ? 7 - i : i, r = opts.flip ? i : 7 - i;
+        s += '<text class="coord ' + (i % 2 ? 'on-l' : 'on-d') + '" x="' + (i + 0.96) + '" y="7.95" text-anchor="end">' + FILES[f] + '</text>';
+        s += '<text class="coord ' + (i % 2 ? 'on-l' : 'on-d') + '" x="0.04" y="' + (7 - i + 0.2) + '">' + (r + 1) + '</text>';
+      }
+    }
+    rows.forEach((row, r) => {
+      let f = 0;
+      for (const ch of row) {
+        if (ch >= '1' && ch <= '8') { f += ch.charCodeAt(0) - 48; continue; }
+        const g = GLYPH[ch.toLowerCase()];
+        if (g && f < 8 && r < 8) {
+          const white = ch === ch.toUpperCase();
+          const x = (opts.flip ? 7 - f : f) + 0.5, y = (opts.flip ? 7 - r : r) + 0.56;
+          s += '<text class="pc ' + (white ? 'pw' : 'pb') + '" x="' + x + '" y="' + y + '">' + g + '\uFE0E</text>';
+        }
+        f++;
+      }
+    });
+    return s + '</svg>';
+  }
+
+  function moveLabel(ply, san) {
+    if (!ply) return 'start';
+    const n = Math.floor((ply + 1) / 2);
+    return n + (ply % 2 ? '. ' : '… ') + san;
+  }
+
+  function players(g) {
+    const w = g.game.white || 'White', b = g.game.black || 'Black';
+    return esc(w) + ' <span class="vs">–</span> ' + esc(b);
+  }
+
+  const KIND = {
+    threefold: 'Threefold repetition',
+    claim_by_move: 'Claim by declared move',
+    fivefold: 'Fivefold repetition — game drawn',
+    fifty_moves: '50-move rule',
+    seventy_five_moves: '75-move rule — game drawn',
+  };
+  const ARTICLE = { threefold: '9.2.2', claim_by_move: '9.2.1', fivefold: '9.6.1', fifty_moves: '9.3', seventy_five_moves: '9.6.2' };
+
+  function ordinal(n) { return n + (n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'); }
+
+  function claimText(a) {
+    switch (a.kind) {
+      case 'threefold': return ordinal(a.count) + ' occurrence — ' + a.claimant + ' may claim a draw';
+      case 'claim_by_move': return a.claimant + ' may claim by declaring ' + (a.move_san || a.move) + ' (' + ordinal(a.count) + ' occurrence)';
+      case 'fivefold': return '5th occurrence — the game is drawn';
+      case 'fifty_moves': return a.claimant + ' may claim a draw';
+      case 'seventy_five_moves': return 'the game is drawn';
+    }
+    return '';
+  }
+
+  function occText(a) {
+    const plies = a.occurrences || [];
+    if (!plies.length) return '';
+    const san = a.occurrence_san || [];
+    return 'plies ' + plies.map((p, i) => p + (san[i] ? ' (' + san[i] + ')' : '')).join(', ');
+  }
+
+  // alertItem renders one alert of the feed.
+  function alertItem(a) {
+    const li = document.createElement('li');
+    li.className = 'alert k-' + a.kind;
+    li.dataset.id = a.id;
+    const t = a.observed_at ? new Date(a.observed_at) : null;
+    const when = t && !isNaN(t) && t.getFullYear() > 1970 ? t.toLocaleTimeString() : '';
+    const key = (a.game.site || '') + '/' + (a.game.id || '');
+    li.innerHTML =
+      '<div class="a-head"><span class="a-kind">' + esc(KIND[a.kind] || a.kind) + '</span>' +
+      '<span class="a-art">FIDE ' + esc(ARTICLE[a.kind] || '') + '</span><span class="a-time">' + esc(when) + '</span></div>' +
+      '<div class="a-claim">' + esc(claimText(a)) + '</div>' +
+      '<div class="a-game"><a href="' + esc(withToken('game?key=' + encodeURIComponent(key) + '#' + a.ply)) + '">' +
+      esc((a.game.white || '?') + ' – ' + (a.game.black || '?')) + '</a> · ply ' + a.ply + (a.san ? ' (' + esc(a.san) + ')' : '') + '</div>' +
+      '<div class="a-proof">' + esc(occText(a)) + '</div>' +
+      (a.audience === 'arbiters' ? '<div class="a-aud">for arbiters and spectators only</div>' : '');
+    return li;
+  }
+
+  function countClass(n) { return n >= 5 ? 'c5' : n >= 3 ? 'c3' : n === 2 ? 'c2' : 'c1'; }
+
+  // claims describes the claims available in a game view.
+  function claims(g) {
+    if (g.fivefold) return '<span class="claim c5">drawn: 5th occurrence (9.6.1)</span>';
+    const out = [];
+    if (g.threefold) out.push('<span class="claim c3">' + esc(g.turn) + ' may claim now (9.2.2)</span>');
+    (g.claim_moves || []).forEach((c) => out.push('<span class="claim c2">' + esc(g.turn) + ' may claim with ' + esc(c.san) + ' (9.2.1)</span>'));
+    if (!out.length) return '<span class="claim none">no claim</span>';
+    return out.join(' ');
+  }
+
+  return { withToken, connect, setConn, board, esc, moveLabel, players, alertItem, countClass, claims, ordinal, KIND };
+})();

@@ -1,0 +1,74 @@
+'use strict';
+// The index: every game with its live board, and the alert feed.
+(() => {
+  const gamesEl = document.getElementById('games');
+  const alertsEl = document.getElementById('alerts');
+  const cards = new Map(); // key -> card element
+  const seenAlerts = new Set();
+  const hideFinished = document.getElementById('hide-finished');
+  hideFinished.addEventListener('change', () => gamesEl.classList.toggle('hide-finished', hideFinished.checked));
+
+  function render(g) {
+    let card = cards.get(g.key);
+    if (!card) {
+      card = document.createElement('a');
+      card.className = 'card';
+      card.dataset.key = g.key;
+      card.href = TF.withToken('game?key=' + encodeURIComponent(g.key));
+      cards.set(g.key, card);
+      const keys = [...cards.keys()].sort();
+      const next = cards.get(keys[keys.indexOf(g.key) + 1]);
+      gamesEl.insertBefore(card, next || null);
+      document.getElementById('no-games').hidden = true;
+      document.getElementById('ngames').textContent = '(' + cards.size + ')';
+    }
+    card.dataset.ply = g.ply;
+    card.dataset.count = g.count;
+    card.classList.toggle('finished', g.status === 'finished');
+    card.classList.toggle('alerting', g.count >= 3 || g.fivefold);
+    const cc = TF.countClass(g.count);
+    card.innerHTML =
+      '<div class="card-board">' + TF.board(g.fen, { last: g.last_move, coords: false }) + '</div>' +
+      '<div class="card-body">' +
+      '<div class="players">' + TF.players(g) + '</div>' +
+      '<div class="meta"><span class="ply">' + TF.esc(TF.moveLabel(g.ply, g.last_san)) + '</span>' +
+      '<span class="count ' + cc + '" title="occurrences of the current position">×' + g.count + '</span></div>' +
+      '<div class="claims">' + TF.claims(g) + '</div>' +
+      '<div class="foot"><span class="src">' + TF.esc(g.source || g.game.site) + '</span>' +
+      (g.status !== 'playing' ? '<span class="status st-' + TF.esc(g.status) + '">' + TF.esc(g.status === 'finished' ? (g.result || 'finished') : 'needs attention') + '</span>' : '') +
+      (g.max_count >= 2 ? '<span class="maxc">max ×' + g.max_count + '</span>' : '') +
+      '</div></div>';
+  }
+
+  function addAlert(a, live) {
+    if (seenAlerts.has(a.id)) return;
+    seenAlerts.add(a.id);
+    document.getElementById('no-alerts').hidden = true;
+    const li = TF.alertItem(a);
+    if (live) li.classList.add('fresh');
+    alertsEl.insertBefore(li, alertsEl.firstChild);
+    while (alertsEl.children.length > 201) alertsEl.removeChild(alertsEl.lastChild);
+    document.getElementById('nalerts').textContent = '(' + seenAlerts.size + ')';
+    const card = cards.get((a.game.site || '') + '/' + (a.game.id || ''));
+    if (card && live) { card.classList.remove('flash'); void card.offsetWidth; card.classList.add('flash'); }
+  }
+
+  function sources(list) {
+    const el = document.getElementById('sources');
+    el.innerHTML = (list || []).map((s) => '<span class="chip ' + (s.connected ? 'ok' : 'down') + '" title="' +
+      TF.esc(s.error || (s.connected ? 'connected' : 'not connected')) + '">' + TF.esc(s.name) + '</span>').join('');
+  }
+
+  TF.connect('', (m) => {
+    switch (m.type) {
+      case 'hello':
+        (m.games || []).forEach(render);
+        (m.alerts || []).forEach((a) => addAlert(a, false));
+        sources(m.sources);
+        break;
+      case 'game': render(m.game); break;
+      case 'alert': addAlert(m.alert, true); break;
+      case 'sources': sources(m.sources); break;
+    }
+  }, TF.setConn);
+})();

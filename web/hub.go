@@ -1,0 +1,357 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// MaxAlerts is how many recent alerts the hub keeps for pages that connect.
+const MaxAlerts = 200
+
+// clientBuffer is how many messages may wait for a slow client before it is
+// dropped.
+const clientBuffer = 64
+
+// SourceState is what the dashboard knows about one source.
+type SourceState struct {
+	Name      string    `json:"name"`
+	Connected bool      `json:"connected"`
+	Error     string    `json:"error,omitempty"`
+	Since     time.Time `json:"since"`
+}
+
+// HubOptions configure a Hub. Every field is optional.
+type HubOptions struct {
+	Metrics *Metrics
+	Logger  *slog.Logger
+	Now     func() time.Time // default time.Now
+}
+
+// Hub holds the dashboard's state — the games followed, the recent alerts,
+// the sources — and pushes every change to the pages connected over the
+// websocket. Its input methods (Update, Alert, SourceStatus) are safe for
+// concurrent use and never wait for a page: Run, in its own goroutine,
+// does the pushing, and a page that cannot keep up is dropped.
+type Hub struct {
+	metrics *Metrics
+	log     *slog.Logger
+	now     func() time.Time
+
+	mu      sync.Mutex
+	games   map[string]*hubGame
+	alerts  []threefold.Alert
+	sources map[string]*SourceState
+	clients map[*client]struct{}
+	dirty   map[string]time.Time // game key -> when it first changed since the last push
+	pending []threefold.Alert    // alerts not yet pushed
+	srcDirt bool
+	closed  bool
+	wake    chan struct{}
+}
+
+type hubGame struct {
+	mu   sync.Mutex // serialises updates of one game
+	t    tracker
+	view *GameView // immutable once published; guarded by Hub.mu
+}
+
+// NewHub returns an empty hub. Call Run to push to pages.
+func NewHub(opts HubOptions) *Hub {
+	h := &Hub{metrics: opts.Metrics, log: opts.Logger, now: opts.Now,
+		games: make(map[string]*hubGame), sources: make(map[string]*SourceState),
+		clients: make(map[*client]struct{}), dirty: make(map[string]time.Time), wake: make(chan struct{}, 1)}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	return h
+}
+
+func (h *Hub) signal() {
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Update takes the state of one game into account: it replays the new
+// plies with package rules and queues the new view for the pages.
+func (h *Hub) Update(u Update) {
+	if u.Game.ID == "" {
+		return
+	}
+	key := GameKey(u.Game)
+	h.mu.Lock()
+	g := h.games[key]
+	if g == nil {
+		g = &hubGame{}
+		h.games[key] = g
+		if h.metrics != nil {
+			h.metrics.SetGamesFollowed(len(h.games))
+		}
+	}
+	h.mu.Unlock()
+
+	g.mu.Lock()
+	g.t.apply(&u)
+	v := g.t.view(&u)
+	if v.Updated.IsZero() {
+		v.Updated = h.now()
+	}
+	h.mu.Lock()
+	g.view = v
+	if _, ok := h.dirty[key]; !ok {
+		h.dirty[key] = h.now()
+	}
+	h.mu.Unlock()
+	g.mu.Unlock()
+	h.signal()
+}
+
+// Alert records an alert for the feed and counts it.
+func (h *Hub) Alert(a threefold.Alert) {
+	if h.metrics != nil {
+		h.metrics.Alert(a.Kind)
+	}
+	h.mu.Lock()
+	for _, old := range h.alerts {
+		if old.ID == a.ID && a.ID != "" {
+			h.mu.Unlock()
+			return
+		}
+	}
+	h.alerts = append(h.alerts, a)
+	if len(h.alerts) > MaxAlerts {
+		h.alerts = append(h.alerts[:0:0], h.alerts[len(h.alerts)-MaxAlerts:]...)
+	}
+	h.pending = append(h.pending, a)
+	h.mu.Unlock()
+	h.signal()
+}
+
+// SourceStatus records whether a source is connected, and why not.
+func (h *Hub) SourceStatus(name string, connected bool, err error) {
+	h.mu.Lock()
+	s := h.sources[name]
+	if s == nil {
+		s = &SourceState{Name: name}
+		h.sources[name] = s
+	}
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if s.Connected != connected || s.Since.IsZero() {
+		s.Since = h.now()
+	}
+	s.Connected, s.Error = connected, msg
+	h.srcDirt = true
+	h.mu.Unlock()
+	if h.metrics != nil {
+		h.metrics.SetSourceConnected(name, connected)
+	}
+	h.signal()
+}
+
+// Sources returns the state of every source, by name.
+func (h *Hub) Sources() []SourceState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sourcesLocked()
+}
+
+func (h *Hub) sourcesLocked() []SourceState {
+	out := make([]SourceState, 0, len(h.sources))
+	for _, s := range h.sources {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Games returns the summary view of every game, by key.
+func (h *Hub) Games() []*GameView {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gamesLocked()
+}
+
+func (h *Hub) gamesLocked() []*GameView {
+	out := make([]*GameView, 0, len(h.games))
+	for _, g := range h.games {
+		if g.view != nil {
+			out = append(out, g.view.Summary())
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Game returns the full view of a game.
+func (h *Hub) Game(key string) (*GameView, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[key]
+	if g == nil || g.view == nil {
+		return nil, false
+	}
+	return g.view, true
+}
+
+// Alerts returns the recent alerts, oldest first.
+func (h *Hub) Alerts() []threefold.Alert {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]threefold.Alert(nil), h.alerts...)
+}
+
+// message is what the pages receive, one JSON object per websocket message.
+type message struct {
+	Type    string            `json:"type"` // "hello", "game", "alert", "sources"
+	Game    *GameView         `json:"game,omitempty"`
+	Games   []*GameView       `json:"games,omitempty"`
+	Alert   *threefold.Alert  `json:"alert,omitempty"`
+	Alerts  []threefold.Alert `json:"alerts,omitempty"`
+	Sources []SourceState     `json:"sources,omitempty"`
+}
+
+func encode(m message) []byte {
+	b, _ := json.Marshal(m) // only our own types: cannot fail
+	return b
+}
+
+// State is the hello message's content, for GET /api/state.
+func (h *Hub) state(focus string) message {
+	m := message{Type: "hello", Alerts: h.alerts, Sources: h.sourcesLocked()}
+	if m.Alerts == nil {
+		m.Alerts = []threefold.Alert{}
+	}
+	if focus != "" {
+		if g := h.games[focus]; g != nil && g.view != nil {
+			m.Game = g.view
+		}
+		return m
+	}
+	m.Games = h.gamesLocked()
+	return m
+}
+
+// register adds a page; its first message is the hello with the state so
+// far, so nothing is missed between the two.
+func (h *Hub) register(c *client) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	c.send <- encode(h.state(c.focus))
+	h.clients[c] = struct{}{}
+	return true
+}
+
+func (h *Hub) unregister(c *client) {
+	h.mu.Lock()
+	delete(h.clients, c)
+	h.mu.Unlock()
+}
+
+// Clients returns how many pages are connected.
+func (h *Hub) Clients() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.clients)
+}
+
+// Run pushes changes to the connected pages until ctx is done, then
+// disconnects them all and returns.
+func (h *Hub) Run(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			h.mu.Lock()
+			h.closed = true
+			for c := range h.clients {
+				delete(h.clients, c)
+				c.stop()
+			}
+			h.mu.Unlock()
+			return nil
+		case <-h.wake:
+			h.push()
+		}
+	}
+}
+
+// push sends what changed since the last push. Sending never blocks: a
+// page whose buffer is full is dropped (it reconnects and gets a hello).
+func (h *Hub) push() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var msgs []struct {
+		focus string // "" for every index page
+		data  []byte
+	}
+	add := func(focus string, data []byte) {
+		msgs = append(msgs, struct {
+			focus string
+			data  []byte
+		}{focus, data})
+	}
+	focused := make(map[string]bool)
+	for c := range h.clients {
+		focused[c.focus] = true
+	}
+	now := h.now()
+	keys := make([]string, 0, len(h.dirty))
+	for k := range h.dirty {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		since := h.dirty[k]
+		delete(h.dirty, k)
+		v := h.games[k].view
+		add("", encode(message{Type: "game", Game: v.Summary()}))
+		if focused[k] {
+			add(k, encode(message{Type: "game", Game: v}))
+		}
+		if h.metrics != nil {
+			h.metrics.ObserveUpdateLatency(now.Sub(since))
+		}
+	}
+	for i := range h.pending {
+		add("*", encode(message{Type: "alert", Alert: &h.pending[i]}))
+	}
+	h.pending = nil
+	if h.srcDirt {
+		h.srcDirt = false
+		add("*", encode(message{Type: "sources", Sources: h.sourcesLocked()}))
+	}
+clients:
+	for c := range h.clients {
+		for _, m := range msgs {
+			if m.focus != "*" && m.focus != c.focus {
+				continue
+			}
+			select {
+			case c.send <- m.data:
+			default:
+				h.log.Warn("dashboard: page too slow, dropped", "remote", c.remote)
+				delete(h.clients, c)
+				c.stop()
+				if h.metrics != nil {
+					h.metrics.dropped.Inc()
+				}
+				continue clients
+			}
+		}
+	}
+}

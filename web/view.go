@@ -1,0 +1,230 @@
+package web
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// Update is the whole known state of one game, as a source saw it: the
+// dashboard's input. Moves is read only; a caller may hand out the same
+// backing array again with more moves appended (the listener's snapshots do).
+type Update struct {
+	Game       threefold.GameRef
+	Source     string
+	StartFEN   string   // "" is the standard start
+	Moves      []string // every move from StartFEN, SAN (default) or UCI
+	UCI        bool     // Moves are UCI ("e2e4", "e1h1")
+	Result     string   // "*", "1-0", "0-1", "1/2-1/2" or ""
+	Finished   bool
+	ObservedAt time.Time
+	Delay      time.Duration
+	Audience   string // "arbiters" for over-the-board games
+}
+
+// Claim is a draw claim by declared move (FIDE 9.2.1): the move and the
+// plies at which the position it produces occurred before.
+type Claim struct {
+	UCI         string `json:"uci"`
+	SAN         string `json:"san"`
+	Occurrences []int  `json:"occurrences"`
+}
+
+// GameView is what the dashboard shows of one game. Every ply-indexed slice
+// has one entry per ply from 0 (the start position) to Ply.
+type GameView struct {
+	Key      string            `json:"key"` // site + "/" + id: the game's address on the dashboard
+	Game     threefold.GameRef `json:"game"`
+	Source   string            `json:"source"`
+	StartFEN string            `json:"start_fen"`
+	Ply      int               `json:"ply"`
+	FEN      string            `json:"fen"`  // the current position
+	Turn     string            `json:"turn"` // "white" or "black": who may claim
+	LastMove string            `json:"last_move,omitempty"`
+	LastSAN  string            `json:"last_san,omitempty"`
+	// Count is the number of occurrences of the current position, and
+	// Occurrences their plies.
+	Count       int   `json:"count"`
+	Occurrences []int `json:"occurrences"`
+	// Threefold: the side to move may claim now (9.2.2). Fivefold: the
+	// game is drawn (9.6.1). ClaimMoves: claims by declared move (9.2.1).
+	Threefold  bool    `json:"threefold"`
+	Fivefold   bool    `json:"fivefold"`
+	ClaimMoves []Claim `json:"claim_moves"`
+	MaxCount   int     `json:"max_count"` // the most any position of the game occurred
+	// Repeated lists, for every position that occurred at least twice, the
+	// plies of all its occurrences, in order of first occurrence.
+	Repeated [][]int `json:"repeated"`
+	Status   string  `json:"status"` // "playing", "finished" or "attention"
+	Result   string  `json:"result,omitempty"`
+	// Attention says why the game stops short of the source's last move.
+	Attention string    `json:"attention,omitempty"`
+	Updated   time.Time `json:"updated"`
+	DelayS    float64   `json:"delay_s"`
+	Audience  string    `json:"audience,omitempty"`
+
+	// The per-ply detail, only in the full view of a game (Hub.Game and
+	// the game page's feed).
+	UCI  []string `json:"uci,omitempty"`  // UCI of the move that produced each ply ("" for ply 0)
+	SAN  []string `json:"san,omitempty"`  // SAN likewise
+	FENs []string `json:"fens,omitempty"` // the position at each ply
+	// Occ is the occurrence number of the position at each ply (1 for a
+	// first occurrence), Group the index in Repeated of that position, or
+	// -1 for positions that occur once.
+	Occ   []int `json:"occ,omitempty"`
+	Group []int `json:"group,omitempty"`
+}
+
+// Summary returns the view without its per-ply detail.
+func (v *GameView) Summary() *GameView {
+	s := *v
+	s.UCI, s.SAN, s.FENs, s.Occ, s.Group = nil, nil, nil, nil, nil
+	return &s
+}
+
+// GameKey is the dashboard's key of a game.
+func GameKey(ref threefold.GameRef) string { return ref.Site + "/" + ref.ID }
+
+// tracker replays one game with package rules, incrementally: an update
+// that extends what was seen costs only its new plies. Its slices are
+// append-only; a rebuild allocates new ones, so views may share them.
+type tracker struct {
+	startFEN string
+	uciIn    bool
+	tokens   []string
+	game     *rules.Game
+	uci, san []string
+	fens     []string
+	keys     []rules.Key
+	occ      []int
+	byKey    map[rules.Key][]int // plies of each position
+	order    []rules.Key         // repeated positions in order of their second occurrence
+	attn     string
+}
+
+func (t *tracker) reset(u *Update) error {
+	*t = tracker{startFEN: u.StartFEN, uciIn: u.UCI, byKey: make(map[rules.Key][]int)}
+	start := rules.StartPosition()
+	if u.StartFEN != "" {
+		p, err := rules.ParseFEN(u.StartFEN)
+		if err != nil {
+			t.game = nil
+			t.attn = fmt.Sprintf("bad start position: %v", err)
+			return err
+		}
+		start = p
+	}
+	t.game = rules.NewGame(start)
+	t.uci, t.san = []string{""}, []string{""}
+	t.fens = []string{start.FEN()}
+	t.record(start.Key())
+	return nil
+}
+
+func (t *tracker) record(k rules.Key) {
+	ply := len(t.keys)
+	t.keys = append(t.keys, k)
+	plies := append(t.byKey[k], ply)
+	t.byKey[k] = plies
+	t.occ = append(t.occ, len(plies))
+	if len(plies) == 2 {
+		t.order = append(t.order, k)
+	}
+}
+
+// apply brings the tracker to the state of u.
+func (t *tracker) apply(u *Update) {
+	if t.game == nil && t.attn != "" && t.startFEN == u.StartFEN {
+		return // the same bad start position
+	}
+	if t.game == nil || t.startFEN != u.StartFEN || t.uciIn != u.UCI {
+		if t.reset(u) != nil {
+			return
+		}
+	}
+	k := 0
+	for k < len(t.tokens) && k < len(u.Moves) && t.tokens[k] == u.Moves[k] {
+		k++
+	}
+	if k < len(t.tokens) || (t.attn != "" && len(u.Moves) > len(t.tokens)) {
+		// A correction or takeback, or a retry past a bad move: replay.
+		if t.reset(u) != nil {
+			return
+		}
+	}
+	for i := len(t.tokens); i < len(u.Moves); i++ {
+		pos := t.game.Position()
+		var m rules.Move
+		var err error
+		if t.uciIn {
+			m, err = pos.ParseUCI(u.Moves[i])
+		} else {
+			m, err = pos.ParseSAN(u.Moves[i])
+		}
+		if err == nil {
+			err = t.game.Play(m)
+		}
+		if err != nil {
+			t.attn = fmt.Sprintf("move %d (%s) cannot be played: %v", i+1, u.Moves[i], err)
+			return
+		}
+		t.uci = append(t.uci, m.UCI())
+		t.san = append(t.san, pos.SAN(m))
+		after := t.game.Position()
+		t.fens = append(t.fens, after.FEN())
+		t.record(after.Key())
+		t.tokens = u.Moves[:i+1]
+	}
+	t.attn = ""
+}
+
+// view builds the full view of the tracked game.
+func (t *tracker) view(u *Update) *GameView {
+	v := &GameView{
+		Key: GameKey(u.Game), Game: u.Game, Source: u.Source, StartFEN: u.StartFEN,
+		Result: u.Result, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), Audience: u.Audience,
+		Status: "playing", Occurrences: []int{}, ClaimMoves: []Claim{}, Repeated: [][]int{},
+	}
+	switch {
+	case t.attn != "":
+		v.Status = "attention"
+	case u.Finished:
+		v.Status = "finished"
+	}
+	if t.game == nil {
+		return v
+	}
+	n := len(t.keys)
+	v.Ply = n - 1
+	v.UCI, v.SAN, v.FENs, v.Occ = t.uci[:n:n], t.san[:n:n], t.fens[:n:n], t.occ[:n:n]
+	v.FEN = t.fens[n-1]
+	v.LastMove, v.LastSAN = t.uci[n-1], t.san[n-1]
+	verdict := t.game.Verdict()
+	v.Turn = verdict.Turn.String()
+	v.Count = verdict.Count
+	v.Occurrences = append(v.Occurrences, verdict.Occurrences...)
+	v.Threefold, v.Fivefold = verdict.Threefold, verdict.Fivefold
+	pos := t.game.Position()
+	for _, m := range verdict.ClaimMoves {
+		v.ClaimMoves = append(v.ClaimMoves, Claim{UCI: m.UCI(), SAN: pos.SAN(m), Occurrences: t.game.OccurrencesOf(m)})
+	}
+	group := make(map[rules.Key]int, len(t.order))
+	for i, k := range t.order {
+		group[k] = i
+		plies := t.byKey[k]
+		v.Repeated = append(v.Repeated, plies[:len(plies):len(plies)])
+	}
+	v.Group = make([]int, n)
+	v.MaxCount = 1
+	for i, k := range t.keys {
+		g, ok := group[k]
+		if !ok {
+			g = -1
+		}
+		v.Group[i] = g
+		v.MaxCount = max(v.MaxCount, t.occ[i])
+	}
+	return v
+}
