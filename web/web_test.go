@@ -121,7 +121,9 @@ func TestTokenCheckedOnEveryPath(t *testing.T) {
 	}
 }
 
-func wsURL(ts *httptest.Server, q string) string { return "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws" + q }
+func wsURL(ts *httptest.Server, q string) string {
+	return "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws" + q
+}
 
 func TestWebsocketOriginCheck(t *testing.T) {
 	ts, _, _ := newTestServer(t, "")
