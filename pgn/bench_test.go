@@ -133,14 +133,14 @@ func BenchmarkReadCorpus(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(failed), "failed-games")
-		reportRate(b, len(plain), games, 0)
+		reportRate(b, len(prefix), games, 0)
 	})
 }
 
-// prefixEnd returns the offset of the start of game n+1 (counting "[Event " lines), or len(data).
+// prefixEnd returns the offset where game n+1 starts (counting "[Event " lines), or len(data).
 func prefixEnd(data []byte, n int) int {
 	off := 0
-	for i := 0; i <= n; i++ {
+	for i := 0; i < n; i++ {
 		k := bytes.Index(data[off+1:], []byte("\n[Event "))
 		if k < 0 {
 			return len(data)

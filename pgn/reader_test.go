@@ -681,6 +681,14 @@ func TestBadInputFiles(t *testing.T) {
 			{tags: []Tag{{"Event", "Complete"}, {"Site", "Somewhere"}, {"Result", "1-0"}}, moves: mv("e4 e5 Nf3 Nc6 Bb5"), result: "1-0"},
 			{moves: mv("d4 d5 c4 e6 Nc3 Nf6"), err: "unterminated comment opened at line 12"},
 		}},
+		{"truncated_move.pgn", []want{
+			{tags: []Tag{{"Event", "Whole"}}, moves: mv("e4 e5 Nf3 Nc6"), result: "*"},
+			{tags: []Tag{{"Event", "Cut in a move"}}, moves: mv("d4 Nf6 c4 e6 N")}, // Replay reports "N"
+		}},
+		{"truncated_tag.pgn", []want{
+			{tags: []Tag{{"Event", "Whole"}}, moves: mv("e4 e5"), result: "*"},
+			{line: 5, tags: []Tag{{"Event", "Cut in a tag pair"}}, err: `line 6: tag "Site": unterminated value`},
+		}},
 		{"garbage.pgn", []want{
 			{tags: []Tag{{"Event", "Before"}}, moves: mv("e4 e5"), result: "1/2-1/2"},
 			{err: "unexpected token"},

@@ -122,6 +122,7 @@ func TestReplayBadFiles(t *testing.T) {
 		errs []string // per game, "" = replays cleanly
 	}{
 		{"illegal.pgn", []string{"ply 4 (2... Qxh2): illegal move: Qxh2 in ", ""}},
+		{"truncated_move.pgn", []string{"", `ply 5 (3. N): unreadable move: "N": no destination square`}},
 		{"ambiguous.pgn", []string{"ply 5 (3. Nd2): ambiguous move: Nd2 in ", ""}},
 	}
 	for _, tt := range tests {
