@@ -3,7 +3,10 @@ package lichesstest_test
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -198,5 +201,66 @@ func TestPrefixIsEnforced(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("%s: %d, want %d", u, resp.StatusCode, want)
 		}
+	}
+}
+
+// The token endpoint checks the PKCE verifier, the client and the
+// redirect, and a code works once.
+func TestOAuthChecksTheVerifier(t *testing.T) {
+	fake, _, ctx := setup(t, lichesstest.Options{})
+	hc := &http.Client{Transport: &http.Transport{}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	defer hc.CloseIdleConnections()
+	verifier := "a-verifier-that-is-long-enough-0123456789-abcdefghijkl"
+	sum := sha256.Sum256([]byte(verifier))
+	challenge := base64.RawURLEncoding.EncodeToString(sum[:])
+	authorize := func() string {
+		q := url.Values{"response_type": {"code"}, "client_id": {"threefold"}, "redirect_uri": {"http://127.0.0.1:9/cb"},
+			"code_challenge_method": {"S256"}, "code_challenge": {challenge}, "scope": {"bot:play"}, "state": {"st"}}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fake.URL+"/oauth?"+q.Encode(), nil)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		loc, err := url.Parse(resp.Header.Get("Location"))
+		if err != nil || resp.StatusCode != http.StatusSeeOther || loc.Query().Get("state") != "st" || loc.Host != "127.0.0.1:9" {
+			t.Fatalf("authorize: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		return loc.Query().Get("code")
+	}
+	exchange := func(code, verifier, client string) int {
+		f := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
+			"redirect_uri": {"http://127.0.0.1:9/cb"}, "client_id": {client}}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, fake.URL+"/api/token", strings.NewReader(f.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	tests := []struct {
+		name     string
+		verifier string
+		client   string
+		reuse    bool
+		want     int
+	}{
+		{"wrong verifier", "another-verifier-0123456789-0123456789-0123456789", "threefold", false, 400},
+		{"wrong client", verifier, "someone-else", false, 400},
+		{"right", verifier, "threefold", false, 200},
+		{"code used twice", verifier, "threefold", true, 400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code := authorize()
+			if tc.reuse {
+				exchange(code, verifier, "threefold")
+			}
+			if got := exchange(code, tc.verifier, tc.client); got != tc.want {
+				t.Errorf("status %d, want %d", got, tc.want)
+			}
+		})
 	}
 }
