@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/threefold-chess/threefold/lichess"
+)
+
+// openBrowser opens a URL in the user's browser. Tests replace it: no test
+// ever launches a real browser.
+var openBrowser = systemBrowser
+
+// systemBrowser asks the desktop to open u, and fails when there is no
+// desktop (no DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs).
+func systemBrowser(u string) error {
+	var name string
+	var args []string
+	switch runtime.GOOS {
+	case "darwin":
+		name = "open"
+	case "windows":
+		name, args = "rundll32", []string{"url.dll,FileProtocolHandler"}
+	default:
+		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+			return errors.New("no graphical display")
+		}
+		name = "xdg-open"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return exec.CommandContext(ctx, name, append(args, u)...).Run()
+}
+
+// defaultTokenFile is where `threefold login` keeps the token:
+// <user config dir>/threefold/token.
+func defaultTokenFile() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no user config directory (use --token-file): %w", err)
+	}
+	return filepath.Join(dir, "threefold", "token"), nil
+}
+
+// readSavedToken returns the token saved by `threefold login` in path
+// ("" for the default file), or "" and no error if there is none.
+func readSavedToken(path string) (string, error) {
+	if path == "" {
+		p, err := defaultTokenFile()
+		if err != nil {
+			return "", err
+		}
+		path = p
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// saveToken writes the token to path with mode 0600 (its directory 0700),
+// replacing any earlier file atomically.
+func saveToken(path, token string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".token-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.WriteString(token + "\n"); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// loginFlags are the flags login and logout share.
+type loginFlags struct {
+	tokenFile  string
+	lichessURL string
+}
+
+func (f *loginFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "where the token is kept (default: <user config dir>/threefold/token)")
+	cmd.Flags().StringVar(&f.lichessURL, "lichess-url", "", "Lichess base URL (default: lichess.url from the config, THREEFOLD_LICHESS_URL, or https://lichess.org)")
+}
+
+// resolve returns the token file and the Lichess URL to use.
+func (f *loginFlags) resolve(env *environment) (tokenFile, baseURL string, err error) {
+	tokenFile = f.tokenFile
+	if tokenFile == "" {
+		if tokenFile, err = defaultTokenFile(); err != nil {
+			return "", "", err
+		}
+	}
+	baseURL = f.lichessURL
+	if baseURL == "" {
+		cfg, err := env.loadConfig()
+		if err != nil {
+			return "", "", err
+		}
+		baseURL = cfg.Lichess.URL
+	}
+	if baseURL == "" {
+		baseURL = lichess.DefaultBaseURL
+	}
+	return tokenFile, baseURL, nil
+}
+
+func newLoginCmd(env *environment) *cobra.Command {
+	var flags loginFlags
+	var mode string
+	var noBrowser bool
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Log in to Lichess (OAuth2 with PKCE) and keep the token for threefold",
+		Long: `threefold login asks Lichess for a token through the OAuth2 authorisation-code
+flow with PKCE: it opens the Lichess authorisation page in a browser (or prints
+its address), waits for the answer on a local 127.0.0.1 address, and saves the
+token with mode 0600 in the user's config directory.
+
+--for bot asks for bot:play (to run the BOT account); --for watch asks for
+study:read (to follow broadcasts). The token is never printed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var scopes []string
+			switch mode {
+			case "bot":
+				scopes = []string{lichess.ScopeBotPlay}
+			case "watch":
+				scopes = []string{lichess.ScopeStudyRead}
+			default:
+				return usagef("login: --for must be bot or watch, not %q", mode)
+			}
+			tokenFile, baseURL, err := flags.resolve(env)
+			if err != nil {
+				return err
+			}
+			opener := openBrowser
+			if noBrowser {
+				opener = nil
+			}
+			tok, err := lichess.Login(cmd.Context(), lichess.LoginOptions{BaseURL: baseURL, Scopes: scopes, OpenBrowser: opener, Out: env.stdout})
+			if err != nil {
+				return err
+			}
+			client := lichess.NewClient(lichess.Options{BaseURL: baseURL, Token: tok.AccessToken})
+			defer client.Close()
+			acct, err := client.CheckScopes(cmd.Context(), scopes...)
+			if err != nil {
+				return fmt.Errorf("login: the new token does not work: %w", err)
+			}
+			if err := saveToken(tokenFile, tok.AccessToken); err != nil {
+				return fmt.Errorf("login: save the token: %w", err)
+			}
+			fmt.Fprintf(env.stdout, "Logged in to Lichess as %s (scopes: %s). Token saved in %s.\n", acct.Username, strings.Join(scopes, " "), tokenFile)
+			if mode == "bot" && !acct.IsBot() {
+				fmt.Fprintln(env.stdout, "The account is not a BOT account yet: see `threefold bot upgrade`.")
+			}
+			return nil
+		},
+	}
+	flags.add(cmd)
+	cmd.Flags().StringVar(&mode, "for", "bot", "what the token is for: bot (bot:play) or watch (study:read)")
+	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "do not try to open a browser; print the address only")
+	return cmd
+}
+
+func newLogoutCmd(env *environment) *cobra.Command {
+	var flags loginFlags
+	cmd := &cobra.Command{
+		Use:   "logout",
+		Short: "Revoke the token saved by `threefold login` and delete it",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			tokenFile, baseURL, err := flags.resolve(env)
+			if err != nil {
+				return err
+			}
+			token, err := readSavedToken(tokenFile)
+			if err != nil {
+				return fmt.Errorf("logout: %w", err)
+			}
+			if token == "" {
+				return usagef("logout: no saved token in %s", tokenFile)
+			}
+			client := lichess.NewClient(lichess.Options{BaseURL: baseURL, Token: token})
+			defer client.Close()
+			err = client.Revoke(cmd.Context())
+			var ae *lichess.AuthError
+			switch {
+			case errors.As(err, &ae):
+				fmt.Fprintln(env.stdout, "Lichess no longer knew the token (already revoked or expired).")
+			case err != nil:
+				return fmt.Errorf("logout: the token was kept in %s: %w", tokenFile, err)
+			}
+			if err := os.Remove(tokenFile); err != nil {
+				return fmt.Errorf("logout: %w", err)
+			}
+			fmt.Fprintf(env.stdout, "Logged out: the token is revoked and %s deleted.\n", tokenFile)
+			return nil
+		},
+	}
+	flags.add(cmd)
+	return cmd
+}
