@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// BotRecord is one finished game of the bot. It mirrors bot.Record field
+// for field, with the same JSON names (a test keeps the two in step), so
+// that the record the bot writes is stored as it is: the store does not
+// import the bot.
+type BotRecord struct {
+	Site        string         `json:"site"`
+	GameID      string         `json:"game_id"`
+	URL         string         `json:"url"`
+	White       BotPlayer      `json:"white"`
+	Black       BotPlayer      `json:"black"`
+	BotColor    string         `json:"bot_color"`
+	Variant     string         `json:"variant"`
+	Speed       string         `json:"speed,omitempty"`
+	Rated       bool           `json:"rated"`
+	InitialFEN  string         `json:"initial_fen"`
+	Moves       []string       `json:"moves"` // UCI
+	SAN         []string       `json:"san"`
+	Plies       int            `json:"plies"`
+	FinalFEN    string         `json:"final_fen"`
+	Status      string         `json:"status"`
+	Winner      string         `json:"winner,omitempty"`
+	Result      string         `json:"result"`
+	Termination string         `json:"termination"`
+	Occurrences []int          `json:"occurrences,omitempty"`
+	Claims      []BotClaim     `json:"claims,omitempty"`
+	Engine      string         `json:"engine"`
+	StartedAt   time.Time      `json:"started_at"`
+	EndedAt     time.Time      `json:"ended_at"`
+	RulesUsed   map[string]int `json:"rules_used,omitempty"`
+}
+
+// BotPlayer mirrors bot.Player.
+type BotPlayer struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Title  string `json:"title,omitempty"`
+	Rating int    `json:"rating,omitempty"`
+}
+
+// BotClaim mirrors bot.Claim.
+type BotClaim struct {
+	Ply  int    `json:"ply"`
+	How  string `json:"how"`
+	Move string `json:"move,omitempty"`
+}
+
+// SourceBot is the Source of the games PutBotRecord stores.
+const SourceBot = "bot"
+
+// PutBotRecord stores a finished game of the bot (replacing the record of
+// the same site and game id) and, in the same transaction, the game itself
+// among the games, so that history and export see it.
+func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
+	if r.Site == "" || r.GameID == "" {
+		return fmt.Errorf("store: put bot record %q/%q: site and game id are required", r.Site, r.GameID)
+	}
+	body, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("store: put bot record %s: %w", r.GameID, err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(err, "put bot record %s", r.GameID)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bot_records (site, game_id, white, black, result, termination, ended_at, body)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (site, game_id) DO UPDATE SET white = excluded.white, black = excluded.black,
+	result = excluded.result, termination = excluded.termination, ended_at = excluded.ended_at, body = excluded.body`),
+		r.Site, r.GameID, playerName(r.White), playerName(r.Black), r.Result, r.Termination, nanos(r.EndedAt), string(body))
+	if err != nil {
+		return s.wrap(err, "put bot record %s", r.GameID)
+	}
+	start := r.InitialFEN
+	if start == "startpos" {
+		start = ""
+	}
+	g := Game{
+		Ref:         gameRef(r),
+		Source:      SourceBot,
+		StartFEN:    start,
+		Notation:    NotationUCI,
+		Moves:       r.Moves,
+		Result:      r.Result,
+		Termination: r.Termination,
+		Finished:    true,
+		StartedAt:   r.StartedAt,
+	}
+	if err := s.putGame(ctx, tx, g); err != nil {
+		return err
+	}
+	return s.wrap(tx.Commit(), "put bot record %s", r.GameID)
+}
+
+func gameRef(r BotRecord) threefold.GameRef {
+	return threefold.GameRef{Site: r.Site, ID: r.GameID, URL: r.URL, White: playerName(r.White), Black: playerName(r.Black)}
+}
+
+func playerName(p BotPlayer) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
+// BotRecordFilter selects bot records. Zero fields select everything.
+type BotRecordFilter struct {
+	Player string // either player's name, ignoring case
+	Since  time.Time
+	Limit  int // 0: no limit
+}
+
+// BotRecords returns the records the filter selects, most recently ended
+// first.
+func (s *Store) BotRecords(ctx context.Context, f BotRecordFilter) ([]BotRecord, error) {
+	var w where
+	if f.Player != "" {
+		w.add("(LOWER(white) = LOWER(?) OR LOWER(black) = LOWER(?))", f.Player, f.Player)
+	}
+	if !f.Since.IsZero() {
+		w.add("ended_at >= ?", nanos(f.Since))
+	}
+	query := "SELECT game_id, body FROM bot_records" + w.sql() + " ORDER BY ended_at DESC, site, game_id"
+	if f.Limit > 0 {
+		query += " LIMIT ?"
+		w.args = append(w.args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(query), w.args...)
+	if err != nil {
+		return nil, s.wrap(err, "bot records")
+	}
+	defer rows.Close()
+	var out []BotRecord
+	for rows.Next() {
+		var id, body string
+		if err := rows.Scan(&id, &body); err != nil {
+			return nil, s.wrap(err, "bot records")
+		}
+		var r BotRecord
+		if err := json.Unmarshal([]byte(body), &r); err != nil {
+			return nil, fmt.Errorf("store: bot record %s: stored JSON: %w", id, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err, "bot records")
+	}
+	return out, nil
+}

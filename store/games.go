@@ -1,0 +1,276 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+)
+
+// How the moves of a Game are written.
+const (
+	NotationSAN = "san" // "e4", "Nf3", "O-O", "e8=Q"
+	NotationUCI = "uci" // "e2e4", "e7e8q"
+)
+
+// Game is a game followed or played.
+type Game struct {
+	Ref      threefold.GameRef `json:"game"` // Site and ID identify the game
+	Source   string            `json:"source"`
+	Event    string            `json:"event,omitempty"`
+	StartFEN string            `json:"start_fen,omitempty"` // "" is the standard start
+	Notation string            `json:"notation"`            // NotationSAN or NotationUCI
+	Moves    []string          `json:"moves"`               // the main line from StartFEN
+	Result   string            `json:"result,omitempty"`    // "1-0", "0-1", "1/2-1/2", "*" or ""
+	// Termination is the true reason the game ended, as found by replaying
+	// it (the bot's termination names: "threefold_claimed", "fivefold", …).
+	Termination string    `json:"termination,omitempty"`
+	Finished    bool      `json:"finished"`
+	Audience    string    `json:"audience,omitempty"`
+	StartedAt   time.Time `json:"started_at,omitzero"`
+	UpdatedAt   time.Time `json:"updated_at"` // set by the store
+}
+
+// PutGame stores g, or replaces the stored game with the same site and id.
+// Empty text fields (URL, players, source, event, audience) and a zero
+// StartedAt keep what was stored; moves, result, termination and finished
+// are always replaced (a broadcast correction may shorten a game).
+func (s *Store) PutGame(ctx context.Context, g Game) error {
+	return s.putGame(ctx, s.db, g)
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
+	if g.Ref.Site == "" || g.Ref.ID == "" {
+		return fmt.Errorf("store: put game %q/%q: site and id are required", g.Ref.Site, g.Ref.ID)
+	}
+	if g.Notation == "" {
+		g.Notation = NotationSAN
+	}
+	moves, err := json.Marshal(nonNil(g.Moves))
+	if err != nil {
+		return fmt.Errorf("store: put game %s/%s: %w", g.Ref.Site, g.Ref.ID, err)
+	}
+	_, err = db.ExecContext(ctx, s.q(`INSERT INTO games
+	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
+	 result, termination, finished, audience, started_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (site, game_id) DO UPDATE SET
+	source = COALESCE(NULLIF(excluded.source, ''), games.source),
+	url = COALESCE(NULLIF(excluded.url, ''), games.url),
+	white = COALESCE(NULLIF(excluded.white, ''), games.white),
+	black = COALESCE(NULLIF(excluded.black, ''), games.black),
+	event = COALESCE(NULLIF(excluded.event, ''), games.event),
+	audience = COALESCE(NULLIF(excluded.audience, ''), games.audience),
+	started_at = CASE WHEN excluded.started_at = 0 THEN games.started_at ELSE excluded.started_at END,
+	start_fen = excluded.start_fen,
+	notation = excluded.notation,
+	moves = excluded.moves,
+	plies = excluded.plies,
+	result = excluded.result,
+	termination = excluded.termination,
+	finished = excluded.finished,
+	updated_at = excluded.updated_at`),
+		g.Ref.Site, g.Ref.ID, g.Source, g.Ref.URL, g.Ref.White, g.Ref.Black, g.Event, g.StartFEN,
+		g.Notation, string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
+		g.Audience, nanos(g.StartedAt), nanos(s.now()))
+	return s.wrap(err, "put game %s/%s", g.Ref.Site, g.Ref.ID)
+}
+
+// GameUpdate is the progress of a stored game.
+type GameUpdate struct {
+	Site, ID    string
+	Moves       []string // the whole main line so far, in the game's notation
+	Result      string
+	Termination string
+	Finished    bool
+}
+
+// UpdateGame records the progress of a stored game; a game the store does
+// not have is ErrNotFound (PutGame it first).
+func (s *Store) UpdateGame(ctx context.Context, u GameUpdate) error {
+	moves, err := json.Marshal(nonNil(u.Moves))
+	if err != nil {
+		return fmt.Errorf("store: update game %s/%s: %w", u.Site, u.ID, err)
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
+	termination = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
+		string(moves), len(u.Moves), u.Result, u.Termination, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)
+	if err != nil {
+		return s.wrap(err, "update game %s/%s", u.Site, u.ID)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap(err, "update game %s/%s", u.Site, u.ID)
+	}
+	if n == 0 {
+		return fmt.Errorf("store: update game %s/%s: %w", u.Site, u.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// GameFilter selects games. Zero fields select everything.
+type GameFilter struct {
+	Site   string // exact site
+	ID     string // exact game id (on any site when Site is "")
+	URL    string // exact URL
+	Source string // the site exactly, or a part of the source's name, ignoring case
+	Event  string // a part of the event's name, ignoring case
+	Player string // either player's name, ignoring case
+	Since  time.Time
+	Limit  int // 0: no limit
+}
+
+const gameColumns = `site, game_id, source, url, white, black, event, start_fen, notation, moves,
+	result, termination, finished, audience, started_at, updated_at`
+
+// Games returns the games the filter selects, most recently updated first.
+func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
+	var w where
+	if f.Site != "" {
+		w.add("site = ?", f.Site)
+	}
+	if f.ID != "" {
+		w.add("game_id = ?", f.ID)
+	}
+	if f.URL != "" {
+		w.add("url = ?", f.URL)
+	}
+	if f.Source != "" {
+		w.add("(LOWER(site) = LOWER(?) OR LOWER(source) LIKE ? ESCAPE '\\')", f.Source, likePattern(f.Source))
+	}
+	if f.Event != "" {
+		w.add("LOWER(event) LIKE ? ESCAPE '\\'", likePattern(f.Event))
+	}
+	if f.Player != "" {
+		w.add("(LOWER(white) = LOWER(?) OR LOWER(black) = LOWER(?))", f.Player, f.Player)
+	}
+	if !f.Since.IsZero() {
+		w.add("updated_at >= ?", nanos(f.Since))
+	}
+	query := "SELECT " + gameColumns + " FROM games" + w.sql() + " ORDER BY updated_at DESC, site, game_id"
+	if f.Limit > 0 {
+		query += " LIMIT ?"
+		w.args = append(w.args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(query), w.args...)
+	if err != nil {
+		return nil, s.wrap(err, "games")
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, s.wrap(err, "games")
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err, "games")
+	}
+	return out, nil
+}
+
+// Game returns the stored game with the site and id.
+func (s *Store) Game(ctx context.Context, site, id string) (Game, error) {
+	row := s.db.QueryRowContext(ctx, s.q("SELECT "+gameColumns+" FROM games WHERE site = ? AND game_id = ?"), site, id)
+	g, err := scanGame(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, fmt.Errorf("store: game %s/%s: %w", site, id, ErrNotFound)
+	}
+	return g, s.wrap(err, "game %s/%s", site, id)
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(r scanner) (Game, error) {
+	var (
+		g                Game
+		moves            string
+		finished         int
+		started, updated int64
+	)
+	err := r.Scan(&g.Ref.Site, &g.Ref.ID, &g.Source, &g.Ref.URL, &g.Ref.White, &g.Ref.Black, &g.Event,
+		&g.StartFEN, &g.Notation, &moves, &g.Result, &g.Termination, &finished, &g.Audience, &started, &updated)
+	if err != nil {
+		return g, err
+	}
+	if err := json.Unmarshal([]byte(moves), &g.Moves); err != nil {
+		return g, fmt.Errorf("game %s/%s: stored moves: %w", g.Ref.Site, g.Ref.ID, err)
+	}
+	g.Finished = finished != 0
+	g.StartedAt = fromNanos(started)
+	g.UpdatedAt = fromNanos(updated)
+	return g, nil
+}
+
+// SaveProgress records the last ply of a game that the watcher has
+// processed (every alert up to it stored).
+func (s *Store) SaveProgress(ctx context.Context, site, gameID string, ply int) error {
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO game_progress (site, game_id, ply, updated_at)
+	VALUES (?, ?, ?, ?) ON CONFLICT (site, game_id) DO UPDATE SET ply = excluded.ply, updated_at = excluded.updated_at`),
+		site, gameID, ply, nanos(s.now()))
+	return s.wrap(err, "save progress %s/%s", site, gameID)
+}
+
+// LoadProgress returns the ply SaveProgress recorded for a game, and
+// false if none was.
+func (s *Store) LoadProgress(ctx context.Context, site, gameID string) (int, bool, error) {
+	var ply int
+	err := s.db.QueryRowContext(ctx, s.q("SELECT ply FROM game_progress WHERE site = ? AND game_id = ?"), site, gameID).Scan(&ply)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, s.wrap(err, "load progress %s/%s", site, gameID)
+	}
+	return ply, true, nil
+}
+
+// SaveSourceState stores a source's opaque resume state (a cursor, the
+// ids it follows, …), replacing the one stored before.
+func (s *Store) SaveSourceState(ctx context.Context, source string, state []byte) error {
+	if state == nil {
+		state = []byte{}
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO source_state (source, state, updated_at)
+	VALUES (?, ?, ?) ON CONFLICT (source) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`),
+		source, state, nanos(s.now()))
+	return s.wrap(err, "save state of %s", source)
+}
+
+// LoadSourceState returns the state SaveSourceState stored for a source,
+// and false if none was.
+func (s *Store) LoadSourceState(ctx context.Context, source string) ([]byte, bool, error) {
+	var state []byte
+	err := s.db.QueryRowContext(ctx, s.q("SELECT state FROM source_state WHERE source = ?"), source).Scan(&state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, s.wrap(err, "load state of %s", source)
+	}
+	return state, true, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,447 @@
+// Package store keeps what threefold decides: the games it follows or plays,
+// every alert (once, by its stable id), the bot's game records, the state a
+// source needs to resume after a restart, and which sink has accepted which
+// alert. It runs on an embedded SQLite file by default (a pure-Go driver, so
+// the binary stays static) or on PostgreSQL when the DSN says so, with one
+// schema whose migrations are embedded and applied at Open. Its methods are
+// small and independent so that a consumer declares the two or three it uses
+// as its own interface.
+//
+// The delivery contract: PutAlert returns only after the alert is committed
+// (SQLite with synchronous=FULL, PostgreSQL with its default synchronous
+// commit), so a caller that sends an alert only after PutAlert returned, and
+// calls MarkDelivered only after a sink accepted it, never reports an alert as
+// sent that a crash could lose. After a restart, Undelivered lists for each
+// sink the alerts stored but not marked; they are sent again (at least once:
+// a crash between a sink's acceptance and MarkDelivered repeats that one).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"modernc.org/sqlite"
+)
+
+// FileName is the SQLite file created in Config.DataDir when Config.DSN is
+// empty.
+const FileName = "threefold.db"
+
+// ErrNotFound is matched by the error of a lookup or update of something the
+// store does not have.
+var ErrNotFound = errors.New("not found")
+
+// ErrStorageFull is matched by the error of a write that failed because the
+// disk (or the database's size limit) is full.
+var ErrStorageFull = errors.New("storage full")
+
+// SchemaTooNewError is the error of Open on a database migrated by a newer
+// threefold than this one.
+type SchemaTooNewError struct {
+	Have  int // the database's schema version
+	Known int // the newest version this binary knows
+}
+
+func (e *SchemaTooNewError) Error() string {
+	return fmt.Sprintf("database schema version %d is newer than this threefold knows (%d): upgrade threefold", e.Have, e.Known)
+}
+
+// Config says which database to open.
+type Config struct {
+	// DSN is a postgres:// (or postgresql://) URL for PostgreSQL; a path,
+	// "sqlite:PATH" or "file:PATH" for SQLite; "" for DataDir/threefold.db.
+	DSN string
+	// DataDir holds the SQLite file when DSN is empty. It is created if
+	// missing.
+	DataDir string
+	// Now is the clock for updated_at, stored_at and delivered_at; default
+	// time.Now.
+	Now func() time.Time
+	// BusyTimeout is how long a SQLite write waits for another writer
+	// (another process on the same file); default 10s.
+	BusyTimeout time.Duration
+
+	// sqlitePragmas are extra pragmas run on every SQLite connection (tests).
+	sqlitePragmas []string
+}
+
+type dialect int
+
+const (
+	dialectSQLite dialect = iota + 1
+	dialectPostgres
+)
+
+func (d dialect) String() string {
+	if d == dialectPostgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// Store is an open database. It is safe for concurrent use.
+type Store struct {
+	db      *sql.DB
+	dialect dialect
+	now     func() time.Time
+	where   string   // the redacted DSN or the file, for error messages
+	secrets []string // the DSN's passwords, scrubbed from every error
+	queries sync.Map
+}
+
+// IsPostgres reports whether dsn selects PostgreSQL.
+func IsPostgres(dsn string) bool {
+	l := strings.ToLower(strings.TrimSpace(dsn))
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// SQLitePath is the file a SQLite DSN (or an empty DSN and dataDir) names.
+func SQLitePath(dsn, dataDir string) string {
+	switch {
+	case dsn == "":
+		return filepath.Join(dataDir, FileName)
+	case strings.HasPrefix(dsn, "sqlite://"):
+		dsn = strings.TrimPrefix(dsn, "sqlite://")
+	case strings.HasPrefix(dsn, "sqlite:"):
+		dsn = strings.TrimPrefix(dsn, "sqlite:")
+	case strings.HasPrefix(dsn, "file:"):
+		dsn = strings.TrimPrefix(dsn, "file:")
+	}
+	if i := strings.IndexByte(dsn, '?'); i >= 0 {
+		dsn = dsn[:i]
+	}
+	return dsn
+}
+
+// Open opens (and creates) the database cfg names and brings its schema up
+// to date. A database whose schema is newer than this binary knows is
+// a *SchemaTooNewError. No error message contains a DSN's password.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	s := &Store{now: cfg.Now, secrets: secretsOf(cfg.DSN)}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	var err error
+	if IsPostgres(cfg.DSN) {
+		s.dialect = dialectPostgres
+		s.where = RedactDSN(cfg.DSN)
+		s.db, err = sql.Open("pgx", cfg.DSN)
+		if err != nil {
+			return nil, s.wrap(err, "open %s", s.where)
+		}
+		s.db.SetMaxOpenConns(8)
+		s.db.SetMaxIdleConns(4)
+	} else {
+		s.dialect = dialectSQLite
+		if cfg.DSN == "" && cfg.DataDir == "" {
+			return nil, errors.New("store: open: neither a DSN nor a data directory given")
+		}
+		path := SQLitePath(cfg.DSN, cfg.DataDir)
+		s.where = path
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("store: open %s: %w", path, err)
+			}
+		}
+		busy := cfg.BusyTimeout
+		if busy <= 0 {
+			busy = 10 * time.Second
+		}
+		pragmas := append([]string{
+			fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()),
+			"journal_mode(WAL)",
+			"synchronous(FULL)",
+			"foreign_keys(1)",
+		}, cfg.sqlitePragmas...)
+		var q strings.Builder
+		q.WriteString("file:" + path + "?_txlock=immediate")
+		for _, p := range pragmas {
+			q.WriteString("&_pragma=" + p)
+		}
+		s.db, err = sql.Open("sqlite", q.String())
+		if err != nil {
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+		s.db.SetMaxOpenConns(4)
+		s.db.SetMaxIdleConns(4)
+	}
+	if err := s.db.PingContext(ctx); err != nil {
+		s.db.Close()
+		return nil, s.wrap(err, "open %s", s.where)
+	}
+	if err := s.migrate(ctx, migrationFiles); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return s.wrap(err, "close %s", s.where)
+	}
+	return nil
+}
+
+// Backend is "sqlite" or "postgres".
+func (s *Store) Backend() string { return s.dialect.String() }
+
+// Where is the SQLite file or the redacted DSN.
+func (s *Store) Where() string { return s.where }
+
+// wrap adds context to a database error: the operation, ErrStorageFull
+// when the disk is full, and never a password.
+func (s *Store) wrap(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	op := fmt.Sprintf(format, args...)
+	if isFull(err) {
+		return &redactedError{fmt.Errorf("store: %s: %w (%s: %w)", op, ErrStorageFull, s.where, err), s.secrets}
+	}
+	return &redactedError{fmt.Errorf("store: %s: %w", op, err), s.secrets}
+}
+
+func isFull(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == 13 { // SQLITE_FULL
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "53100" { // disk_full
+		return true
+	}
+	return false
+}
+
+// q returns query for this store's dialect: the ? placeholders become $1,
+// $2, … for PostgreSQL. The queries of this package hold no ? in literals.
+func (s *Store) q(query string) string {
+	if s.dialect != dialectPostgres {
+		return query
+	}
+	if v, ok := s.queries.Load(query); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(query); i++ {
+		if query[i] == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(query[i])
+	}
+	out := b.String()
+	s.queries.Store(query, out)
+	return out
+}
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+var migrationFiles fs.FS = mustSub(migrationFS, "migrations")
+
+func mustSub(f fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err) // the embedded directory is part of the binary
+	}
+	return sub
+}
+
+type migration struct {
+	version int
+	name    string
+	text    string
+}
+
+// loadMigrations reads NNNN_name.sql files, in version order.
+func loadMigrations(files fs.FS) ([]migration, error) {
+	names, err := fs.Glob(files, "*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, name := range names {
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: the name must start with a positive version number and _", name)
+		}
+		text, err := fs.ReadFile(files, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: name, text: string(text)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i := 1; i < len(out); i++ {
+		if out[i].version == out[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s have the same version", out[i-1].name, out[i].name)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) dialectText(text string) string {
+	if s.dialect == dialectPostgres {
+		return strings.NewReplacer("{{SEQ}}", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", "{{BLOB}}", "BYTEA").Replace(text)
+	}
+	return strings.NewReplacer("{{SEQ}}", "INTEGER PRIMARY KEY AUTOINCREMENT", "{{BLOB}}", "BLOB").Replace(text)
+}
+
+// migrationLockID is the PostgreSQL advisory lock that serialises the
+// migrations of several instances starting at once (SQLite serialises them
+// with its write lock: transactions begin IMMEDIATE).
+const migrationLockID = 0x3f01d
+
+// migrate applies the migrations the database lacks, all in one
+// transaction, and records each in schema_version.
+func (s *Store) migrate(ctx context.Context, files fs.FS) error {
+	migs, err := loadMigrations(files)
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	known := 0
+	if len(migs) > 0 {
+		known = migs[len(migs)-1].version
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(err, "migrate %s", s.where)
+	}
+	defer tx.Rollback()
+	if s.dialect == dialectPostgres {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", migrationLockID); err != nil {
+			return s.wrap(err, "migrate: lock")
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+	version    INTEGER PRIMARY KEY,
+	name       TEXT    NOT NULL,
+	applied_at BIGINT  NOT NULL
+)`); err != nil {
+		return s.wrap(err, "migrate: schema_version")
+	}
+	var have int
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&have); err != nil {
+		return s.wrap(err, "migrate: read schema_version")
+	}
+	if have > known {
+		return fmt.Errorf("store: open %s: %w", s.where, &SchemaTooNewError{Have: have, Known: known})
+	}
+	for _, m := range migs {
+		if m.version <= have {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.dialectText(m.text)); err != nil {
+			return s.wrap(err, "migrate: apply %s", m.name)
+		}
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"), m.version, m.name, nanos(s.now())); err != nil {
+			return s.wrap(err, "migrate: record %s", m.name)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap(err, "migrate: commit")
+	}
+	return nil
+}
+
+// SchemaVersion is the version of the database's schema.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v)
+	return v, s.wrap(err, "schema version")
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// RedactDSN returns dsn with every password replaced by "xxxxx": the
+// password of a URL's user info, and password=… parameters of a URL query
+// or a key=value connection string. Anything that looks like user info is
+// redacted even when the URL does not parse.
+func RedactDSN(dsn string) string {
+	out := dsn
+	if i := strings.Index(out, "://"); i >= 0 {
+		rest := out[i+3:]
+		// The user info ends at the last @ before the path; a password may
+		// itself hold '@', '/' or '#', so take the last @ of the string.
+		if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+			user := rest[:at]
+			if c := strings.IndexByte(user, ':'); c >= 0 {
+				user = user[:c+1] + "xxxxx"
+			}
+			out = out[:i+3] + user + rest[at:]
+		}
+	}
+	return passwordParam.ReplaceAllString(out, "${1}=xxxxx")
+}
+
+var passwordParam = regexp.MustCompile(`(?i)\b(password|passwd|pwd|sslpassword)\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)`)
+
+// secretsOf lists the passwords a DSN holds, to scrub them from error text
+// that a driver may have built from the DSN.
+func secretsOf(dsn string) []string {
+	var out []string
+	if i := strings.Index(dsn, "://"); i >= 0 {
+		rest := dsn[i+3:]
+		if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+			if _, pw, ok := strings.Cut(rest[:at], ":"); ok && pw != "" {
+				out = append(out, pw)
+			}
+		}
+	}
+	for _, m := range passwordParam.FindAllStringSubmatch(dsn, -1) {
+		if v := strings.Trim(m[2], "'"); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// redactedError scrubs passwords from the text of the error it wraps.
+type redactedError struct {
+	err     error
+	secrets []string
+}
+
+func (e *redactedError) Error() string {
+	msg := RedactDSN(e.err.Error())
+	for _, s := range e.secrets {
+		if len(s) >= 3 {
+			msg = strings.ReplaceAll(msg, s, "xxxxx")
+		}
+	}
+	return msg
+}
+
+func (e *redactedError) Unwrap() error { return e.err }
