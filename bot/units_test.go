@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -437,3 +438,41 @@ func TestJSONLines(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func TestChatterRateLimit(t *testing.T) {
+	clk := lichesstest.NewClock(time.Time{})
+	rec := &chatRecorder{lines: make(chan string, 10)}
+	ch := newChatter(rec, "g1", clk, 2*time.Second, discardLogger())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	go func() { ch.run(ctx); close(done) }()
+	for _, key := range []string{"a", "b", "c"} {
+		ch.say(key, ChatLine{Room: "player", Text: "line " + key}, ChatVars{})
+	}
+	if got := <-rec.lines; got != "player: line a" {
+		t.Fatalf("first line %q", got)
+	}
+	// The second line waits for the interval on the clock.
+	if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case l := <-rec.lines:
+		t.Fatalf("%q sent before the interval", l)
+	default:
+	}
+	clk.Advance(2 * time.Second)
+	if got := <-rec.lines; got != "player: line b" {
+		t.Fatalf("second line %q", got)
+	}
+	if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(2 * time.Second)
+	if got := <-rec.lines; got != "player: line c" {
+		t.Fatalf("third line %q", got)
+	}
+	ch.close()
+	<-done
+}
