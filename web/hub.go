@@ -161,6 +161,19 @@ func (h *Hub) SourceStatus(name string, connected bool, err error) {
 	h.signal()
 }
 
+// SourceGone forgets a source that ended (a finished game, a file read
+// once): it no longer counts in /healthz.
+func (h *Hub) SourceGone(name string) {
+	h.mu.Lock()
+	delete(h.sources, name)
+	h.srcDirt = true
+	h.mu.Unlock()
+	if h.metrics != nil {
+		h.metrics.connected.DeleteLabelValues(name)
+	}
+	h.signal()
+}
+
 // Sources returns the state of every source, by name.
 func (h *Hub) Sources() []SourceState {
 	h.mu.Lock()

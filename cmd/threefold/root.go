@@ -62,6 +62,7 @@ when the same position has appeared a third time (a draw may be claimed,
 		newScanCmd(env),
 		newWatchCmd(env),
 		newBotCmd(env),
+		newDemoCmd(env),
 		newLoginCmd(env), newLogoutCmd(env),
 	)
 	return root

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/web"
+)
+
+// httpConfig is the `http:` section: the dashboard, /metrics and /healthz,
+// served by watch and bot when addr is set.
+type httpConfig struct {
+	// Addr is host:port to listen on; "" serves nothing. Bind 127.0.0.1
+	// (the default suggestion) unless others must reach it; any other
+	// address requires Token.
+	Addr string `mapstructure:"addr"`
+	// Token is the access token every request must carry (Authorization:
+	// Bearer TOKEN, or ?token=TOKEN in the URL).
+	Token string `mapstructure:"token"`
+}
+
+func defaultHTTPConfig() httpConfig { return httpConfig{} }
+
+// dashboard is the web dashboard of one run, with what feeds it.
+type dashboard struct {
+	Hub     *web.Hub
+	Metrics *web.Metrics
+	URL     string
+
+	wg   sync.WaitGroup
+	errs [2]error
+}
+
+// startDashboard listens on cfg.Addr and serves the dashboard until ctx is
+// done; Wait then returns when everything has stopped. An address beyond
+// localhost without a token is refused (a usage error).
+func startDashboard(ctx context.Context, cfg httpConfig, log *slog.Logger) (*dashboard, error) {
+	m := web.NewMetrics()
+	hub := web.NewHub(web.HubOptions{Metrics: m, Logger: log})
+	srv, err := web.New(web.Options{Addr: cfg.Addr, Token: cfg.Token, Hub: hub, Metrics: m, Logger: log})
+	if errors.Is(err, web.ErrTokenRequired) {
+		return nil, usagef("http.addr %s is not a loopback address: set http.token (or THREEFOLD_HTTP_TOKEN) to protect the dashboard", cfg.Addr)
+	}
+	if err != nil {
+		return nil, usagef("http: %w", err)
+	}
+	ln, err := srv.Listen(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d := &dashboard{Hub: hub, Metrics: m, URL: srv.URL(ln)}
+	d.wg.Add(2)
+	go func() { defer d.wg.Done(); d.errs[0] = hub.Run(ctx) }()
+	go func() { defer d.wg.Done(); d.errs[1] = srv.Serve(ctx, ln) }()
+	return d, nil
+}
+
+// Wait waits for the dashboard to stop (after its context is done).
+func (d *dashboard) Wait() error {
+	d.wg.Wait()
+	return errors.Join(d.errs[:]...)
+}
+
+// Send implements notify.Sink: alerts go to the dashboard's feed.
+func (d *dashboard) Send(_ context.Context, a threefold.Alert) error {
+	d.Hub.Alert(a)
+	return nil
+}
+
+// Tap wraps a source so that every snapshot also updates the dashboard, and
+// the source's state shows in /healthz: connected from its first snapshot,
+// down with its error when Run fails, gone when it ends.
+func (d *dashboard) Tap(src listener.Source) listener.Source { return &tappedSource{src: src, d: d} }
+
+type tappedSource struct {
+	src listener.Source
+	d   *dashboard
+}
+
+func (t *tappedSource) Name() string { return t.src.Name() }
+
+func (t *tappedSource) Run(ctx context.Context, emit listener.Emit) error {
+	name := t.src.Name()
+	hub := t.d.Hub
+	hub.SourceStatus(name, false, errors.New("connecting"))
+	connected := false
+	err := t.src.Run(ctx, func(s listener.Snapshot) error {
+		if !connected {
+			connected = true
+			hub.SourceStatus(name, true, nil)
+		}
+		if s.Source == "" {
+			s.Source = name
+		}
+		hub.Update(snapshotUpdate(s))
+		return emit(s)
+	})
+	switch {
+	case err == nil, ctx.Err() != nil:
+		hub.SourceGone(name)
+	default:
+		hub.SourceStatus(name, false, err)
+	}
+	return err
+}
+
+// snapshotUpdate turns a listener snapshot into a dashboard update.
+func snapshotUpdate(s listener.Snapshot) web.Update {
+	return web.Update{Game: s.Game, Source: s.Source, StartFEN: s.StartFEN, Moves: s.Moves,
+		UCI: s.Notation == listener.UCI, Result: s.Result, Finished: s.Finished, ObservedAt: s.ObservedAt,
+		Delay: s.Delay, Audience: s.Audience}
+}
+
+// MetricsLog wraps a log handler so that the Lichess client's reconnects
+// and 429 pauses are counted in /metrics. The client has no hook for them
+// yet; its log lines are the only signal (see the report to the lead).
+func (d *dashboard) MetricsLog(h slog.Handler) slog.Handler {
+	return &metricsLog{Handler: h, m: d.Metrics}
+}
+
+type metricsLog struct {
+	slog.Handler
+	m *web.Metrics
+}
+
+func (l *metricsLog) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= slog.LevelInfo || l.Handler.Enabled(ctx, level)
+}
+
+func (l *metricsLog) Handle(ctx context.Context, r slog.Record) error {
+	switch {
+	case strings.HasPrefix(r.Message, "lichess: stream reconnecting"), strings.HasPrefix(r.Message, "lichess: stream silent"):
+		stream := "lichess"
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "stream" {
+				stream = a.Value.String()
+				return false
+			}
+			return true
+		})
+		l.m.Reconnect(stream)
+	case strings.HasPrefix(r.Message, "lichess: rate limited"):
+		l.m.RateLimitPause("lichess")
+	case strings.HasPrefix(r.Message, "chesscom: 429"):
+		l.m.RateLimitPause("chess.com")
+	}
+	if !l.Handler.Enabled(ctx, r.Level) {
+		return nil
+	}
+	return l.Handler.Handle(ctx, r)
+}
+
+func (l *metricsLog) WithAttrs(as []slog.Attr) slog.Handler {
+	return &metricsLog{Handler: l.Handler.WithAttrs(as), m: l.m}
+}
+
+func (l *metricsLog) WithGroup(name string) slog.Handler {
+	return &metricsLog{Handler: l.Handler.WithGroup(name), m: l.m}
+}
