@@ -1,0 +1,152 @@
+package pgnexport
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
+	"github.com/threefold-chess/threefold/store"
+)
+
+const sharedPGN = "../../../shared/data/pgn"
+
+type oracle struct {
+	ID             int    `json:"id"`
+	Plies          int    `json:"plies"`
+	ThreefoldPlies []int  `json:"threefold_plies"`
+	FivefoldPly    *int   `json:"fivefold_ply"`
+	ClaimablePlies []int  `json:"claimable_plies"`
+	StartFEN       string `json:"start_fen"`
+	Error          string `json:"error"`
+	Skipped        any    `json:"skipped"`
+}
+
+// TestRepetitionsAgainstOracle exports every game of the shared file of
+// real games with repetitions and checks that the annotations claim
+// exactly the plies the reference says (threefold, fivefold, claimable),
+// and that the export reads back with package pgn to the same moves.
+func TestRepetitionsAgainstOracle(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(sharedPGN, "repetitions.pgn"))
+	if err != nil {
+		t.Skipf("shared corpus not available: %v", err)
+	}
+	of, err := os.Open(filepath.Join(sharedPGN, "repetitions.oracle.jsonl"))
+	if err != nil {
+		t.Skipf("shared corpus not available: %v", err)
+	}
+	defer of.Close()
+	var oracles []oracle
+	sc := bufio.NewScanner(of)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var o oracle
+		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		oracles = append(oracles, o)
+	}
+	games, err := pgn.ParseGames(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != len(oracles) {
+		t.Fatalf("%d games, %d oracle lines", len(games), len(oracles))
+	}
+	checked, withRepetition := 0, 0
+	for i, pg := range games {
+		o := oracles[i]
+		if o.Skipped != nil || o.Error != "" || pg.Err != nil {
+			continue
+		}
+		fen, _ := pg.StartFEN()
+		g := store.Game{Ref: threefold.GameRef{Site: "file", ID: "repetitions.pgn#" + itoa(i)},
+			StartFEN: fen, Notation: store.NotationSAN, Moves: pg.Moves, Result: pg.Result}
+		start := rules.StartPosition()
+		if fen != "" {
+			if start, err = rules.ParseFEN(fen); err != nil {
+				t.Fatalf("game %d: %v", i, err)
+			}
+		}
+		plies, bad := replay(g, start)
+		if bad != nil {
+			t.Errorf("game %d: %v", i, bad)
+			continue
+		}
+		var three, claim []int
+		five := -1
+		for p, pl := range plies {
+			for _, c := range pl.comments {
+				switch {
+				case strings.HasSuffix(c, "(9.2.2)"):
+					three = append(three, p)
+					claim = append(claim, p)
+				case strings.HasSuffix(c, "(9.6.1)"):
+					three = append(three, p)
+					claim = append(claim, p)
+					if five < 0 {
+						five = p
+					}
+				case strings.HasSuffix(c, "(9.2.1)"):
+					claim = append(claim, p)
+				}
+			}
+		}
+		wantFive := -1
+		if o.FivefoldPly != nil {
+			wantFive = *o.FivefoldPly
+		}
+		if !sameInts(three, o.ThreefoldPlies) || !sameInts(claim, o.ClaimablePlies) || five != wantFive {
+			t.Errorf("game %d: annotated threefold %v claimable %v fivefold %d; oracle %v %v %d",
+				i, three, claim, five, o.ThreefoldPlies, o.ClaimablePlies, wantFive)
+		}
+		if len(o.ThreefoldPlies) > 0 {
+			withRepetition++
+		}
+		if i%10 == 0 { // the read-back of every tenth game: the write path is the same for all
+			var buf bytes.Buffer
+			if err := Write(&buf, g); err != nil {
+				t.Fatalf("game %d: %v", i, err)
+			}
+			back, tracker := readBack(t, buf.String())
+			if tracker.Ply() != o.Plies {
+				t.Errorf("game %d: read back %d plies, want %d", i, tracker.Ply(), o.Plies)
+			}
+			if back.Result != normResult(pg.Result) {
+				t.Errorf("game %d: result %q, want %q", i, back.Result, pg.Result)
+			}
+		}
+		checked++
+	}
+	t.Logf("%d games checked, %d with a threefold repetition", checked, withRepetition)
+	if checked < 1000 || withRepetition < 100 {
+		t.Errorf("only %d games (%d with repetitions) checked", checked, withRepetition)
+	}
+}
+
+func normResult(r string) string {
+	switch r {
+	case "1-0", "0-1", "1/2-1/2":
+		return r
+	}
+	return "*"
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}

@@ -1,0 +1,272 @@
+// Package pgnexport writes a stored game as PGN annotated with the proof of
+// every repetition: each occurrence of a position that repeats is commented
+// with its number and the plies of all its occurrences so far, the third and
+// later with who may claim (FIDE 9.2.2), the fifth with the draw (9.6.1), the
+// positions where a claim by declaring a move is possible with that move
+// (9.2.1), and the plies where the 50- and 75-move rules start to apply (9.3,
+// 9.6.2). The annotations come from replaying the game with package rules,
+// not from stored alerts, so they are right for any stored game. Any PGN
+// viewer shows them as comments.
+package pgnexport
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/threefold-chess/threefold/rules"
+	"github.com/threefold-chess/threefold/store"
+)
+
+// MoveError says that a stored game's move could not be played. The PGN is
+// still written, up to the move before, with a comment that says so.
+type MoveError struct {
+	Site, ID string
+	Ply      int    // the ply the move would have made (1 is the first move)
+	Token    string // the move as stored
+	Err      error
+}
+
+func (e *MoveError) Error() string {
+	return fmt.Sprintf("pgnexport: game %s/%s: move %d (%q): %v", e.Site, e.ID, e.Ply, e.Token, e.Err)
+}
+
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// ply is what the replay found at one ply.
+type ply struct {
+	san      string // the move that made it ("" at ply 0)
+	moveNo   int    // the full-move number of that move
+	white    bool   // the move was White's
+	comments []string
+}
+
+// Write writes g as one annotated PGN game, followed by a blank line.
+// It returns a *MoveError (after writing what could be replayed) when a
+// move cannot be played, and the writer's error if writing fails.
+func Write(w io.Writer, g store.Game) error {
+	start := rules.StartPosition()
+	fen := strings.TrimSpace(g.StartFEN)
+	if fen != "" && fen != "startpos" {
+		p, err := rules.ParseFEN(fen)
+		if err != nil {
+			return fmt.Errorf("pgnexport: game %s/%s: start FEN: %w", g.Ref.Site, g.Ref.ID, err)
+		}
+		start = p
+	}
+	plies, replayErr := replay(g, start)
+
+	bw := bufio.NewWriter(w)
+	result := g.Result
+	switch result {
+	case "1-0", "0-1", "1/2-1/2", "*":
+	default:
+		result = "*"
+	}
+	if replayErr != nil {
+		result = "*"
+	}
+	event := firstOf(g.Event, g.Source, "?")
+	site := firstOf(g.Ref.URL, g.Ref.Site, "?")
+	date := "????.??.??"
+	if !g.StartedAt.IsZero() {
+		date = g.StartedAt.UTC().Format("2006.01.02")
+	}
+	tag(bw, "Event", event)
+	tag(bw, "Site", site)
+	tag(bw, "Date", date)
+	tag(bw, "Round", "?")
+	tag(bw, "White", firstOf(g.Ref.White, "?"))
+	tag(bw, "Black", firstOf(g.Ref.Black, "?"))
+	tag(bw, "Result", result)
+	if startFEN := start.FEN(); startFEN != rules.StartFEN {
+		tag(bw, "SetUp", "1")
+		tag(bw, "FEN", startFEN)
+	}
+	tag(bw, "Annotator", "threefold")
+	bw.WriteString("\n")
+
+	var words []string
+	needNumber := true
+	for i, p := range plies {
+		if i > 0 {
+			switch {
+			case p.white:
+				words = append(words, strconv.Itoa(p.moveNo)+".")
+			case needNumber:
+				words = append(words, strconv.Itoa(p.moveNo)+"...")
+			}
+			words = append(words, p.san)
+			needNumber = false
+		}
+		for _, c := range p.comments {
+			words = append(words, comment(c)...)
+			needNumber = true
+		}
+	}
+	if replayErr != nil {
+		words = append(words, comment(fmt.Sprintf("threefold: move %d (%s) cannot be played: %v; the rest of the game is left out",
+			replayErr.Ply, replayErr.Token, replayErr.Err))...)
+	} else if g.Termination != "" {
+		words = append(words, comment("Termination: "+g.Termination)...)
+	}
+	words = append(words, result)
+	wrap(bw, words, 79)
+	bw.WriteString("\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("pgnexport: game %s/%s: %w", g.Ref.Site, g.Ref.ID, err)
+	}
+	if replayErr != nil {
+		return replayErr
+	}
+	return nil
+}
+
+// replay plays the game and annotates every ply.
+func replay(g store.Game, start rules.Position) ([]ply, *MoveError) {
+	tracker := rules.NewGame(start)
+	plies := make([]ply, 0, len(g.Moves)+1)
+	verdicts := make([]rules.Verdict, 0, len(g.Moves)+1)
+	plies = append(plies, ply{})
+	verdicts = append(verdicts, tracker.Verdict())
+	positions := []rules.Position{tracker.Position()}
+	var bad *MoveError
+	for i, tok := range g.Moves {
+		pos := tracker.Position()
+		p := ply{moveNo: pos.FullmoveNumber(), white: pos.Turn() == rules.White}
+		var (
+			m   rules.Move
+			err error
+		)
+		if g.Notation == store.NotationUCI {
+			m, err = pos.ParseUCI(tok)
+		} else {
+			m, err = pos.ParseSAN(tok)
+		}
+		if err == nil {
+			p.san = pos.SAN(m)
+			err = tracker.Play(m)
+		}
+		if err != nil {
+			bad = &MoveError{Site: g.Ref.Site, ID: g.Ref.ID, Ply: i + 1, Token: tok, Err: err}
+			break
+		}
+		plies = append(plies, p)
+		verdicts = append(verdicts, tracker.Verdict())
+		positions = append(positions, tracker.Position())
+	}
+
+	// The first occurrence of a position that occurs three times or more
+	// is marked too, with the plies where it comes back.
+	repeatsAt := map[int][]int{}
+	for _, v := range verdicts {
+		if v.Count >= 3 {
+			repeatsAt[v.Occurrences[0]] = v.Occurrences[1:]
+		}
+	}
+	for i, v := range verdicts {
+		var cs []string
+		claimant := "White"
+		if v.Turn == rules.Black {
+			claimant = "Black"
+		}
+		switch {
+		case v.Count >= 5:
+			cs = append(cs, fmt.Sprintf("%s occurrence: plies %s; drawn (9.6.1)", ordinal(v.Count), joinInts(v.Occurrences)))
+		case v.Count >= 3:
+			cs = append(cs, fmt.Sprintf("%s occurrence: plies %s; %s may claim (9.2.2)", ordinal(v.Count), joinInts(v.Occurrences), claimant))
+		case v.Count == 2:
+			cs = append(cs, fmt.Sprintf("2nd occurrence: plies %s", joinInts(v.Occurrences)))
+		case len(repeatsAt[i]) > 0:
+			cs = append(cs, fmt.Sprintf("1st occurrence: repeated at plies %s", joinInts(repeatsAt[i])))
+		}
+		if v.Count < 3 && len(v.ClaimMoves) > 0 {
+			var decl []string
+			for _, m := range v.ClaimMoves {
+				decl = append(decl, moveText(&positions[i], m))
+			}
+			cs = append(cs, fmt.Sprintf("%s may claim by declaring %s (9.2.1)", claimant, strings.Join(decl, " or ")))
+		}
+		if v.SeventyFiveMoves && (i == 0 || !verdicts[i-1].SeventyFiveMoves) {
+			cs = append(cs, "75 moves of each side without pawn move or capture: drawn (9.6.2)")
+		} else if v.FiftyMoves && (i == 0 || !verdicts[i-1].FiftyMoves) {
+			cs = append(cs, fmt.Sprintf("50-move rule: %s may claim (9.3)", claimant))
+		}
+		plies[i].comments = cs
+	}
+	return plies, bad
+}
+
+// moveText is a move with its number: "24...Qf5" or "25.Nf3".
+func moveText(p *rules.Position, m rules.Move) string {
+	sep := "."
+	if p.Turn() == rules.Black {
+		sep = "..."
+	}
+	return strconv.Itoa(p.FullmoveNumber()) + sep + p.SAN(m)
+}
+
+// comment is text as the words of a PGN comment; braces in the text
+// (from stored data) become parentheses so the comment cannot end early.
+func comment(text string) []string {
+	text = strings.NewReplacer("{", "(", "}", ")").Replace(text)
+	return strings.Fields("{" + text + "}")
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func firstOf(xs ...string) string {
+	for _, x := range xs {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// tag writes one PGN tag pair, escaping the value as PGN requires.
+func tag(w *bufio.Writer, name, value string) {
+	value = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ").Replace(value)
+	fmt.Fprintf(w, "[%s \"%s\"]\n", name, value)
+}
+
+// wrap writes words separated by spaces in lines of at most width
+// characters (a longer word gets a line of its own).
+func wrap(w *bufio.Writer, words []string, width int) {
+	n := 0
+	for _, word := range words {
+		if n > 0 && n+1+len(word) > width {
+			w.WriteString("\n")
+			n = 0
+		}
+		if n > 0 {
+			w.WriteString(" ")
+			n++
+		}
+		w.WriteString(word)
+		n += len(word)
+	}
+	w.WriteString("\n")
+}
