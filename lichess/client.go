@@ -257,14 +257,30 @@ type request struct {
 	body        string
 	contentType string
 	accept      string
-	auth        bool // send the token (fails without one)
-	optAuth     bool // send the token if there is one
+	auth        bool   // send the token (fails without one)
+	optAuth     bool   // send the token if there is one
+	stream      bool   // a stream: the governor is released once the headers are in
+	onSend      func() // called when the governor lets the request go
+}
+
+// releasingBody releases the governor when a call's answer has been read
+// and closed, so calls never overlap.
+type releasingBody struct {
+	io.ReadCloser
+	once    sync.Once
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.release)
+	return err
 }
 
 // send acquires the governor, sends r and returns the response of a 2xx
 // answer; any other answer is turned into a typed error (429 pauses the
-// account). The governor is released once the headers are in: the caller
-// must close the body.
+// account). The governor is released when the caller closes the body of a
+// call, and once the headers are in for a stream.
 func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if c.base == nil {
 		return nil, &APIError{Op: r.op, Message: "invalid base URL"}
@@ -305,6 +321,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if err := c.gov.acquire(ctx); err != nil {
 		return nil, err
 	}
+	if r.onSend != nil {
+		r.onSend()
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		c.gov.release()
@@ -314,7 +333,11 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		return nil, &netError{op: r.op, msg: c.redact(err.Error())}
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		c.gov.release()
+		if r.stream {
+			c.gov.release()
+		} else {
+			resp.Body = &releasingBody{ReadCloser: resp.Body, release: c.gov.release}
+		}
 		return resp, nil
 	}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))

@@ -110,7 +110,34 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 	defer releasePool(spec.pool)
 	connCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	resp, err := c.send(connCtx, spec.req())
+	// The watchdog: no byte for WatchdogFactor keep-alive periods (the wait
+	// for the headers included, from the moment the governor lets the
+	// request go) cancels the connection. Reads reset it.
+	limit := time.Duration(WatchdogFactor) * spec.keepAlive
+	var timer Timer
+	watchDone := make(chan struct{})
+	req := spec.req()
+	req.stream = true
+	req.onSend = func() {
+		timer = c.clk.NewTimer(limit)
+		go func() {
+			defer close(watchDone)
+			select {
+			case <-timer.C():
+				c.log.Warn("lichess: stream silent, reconnecting", "stream", spec.name, "silent_for", limit)
+				cancel(errSilent)
+			case <-connCtx.Done():
+			}
+		}()
+	}
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+			cancel(nil)
+			<-watchDone
+		}
+	}()
+	resp, err := c.send(connCtx, req)
 	if err != nil {
 		if errors.Is(context.Cause(connCtx), errSilent) {
 			return false, errSilent
@@ -118,28 +145,13 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 		return false, err
 	}
 	defer resp.Body.Close()
+	timer.Reset(limit)
 	if spec.connected != nil {
 		if err := spec.connected(connCtx, n); err != nil {
 			return false, err
 		}
 	}
 	c.log.Debug("lichess: stream connected", "stream", spec.name, "connection", n)
-
-	// The watchdog: no byte for WatchdogFactor keep-alive periods cancels
-	// the connection. Reads reset the timer.
-	limit := time.Duration(WatchdogFactor) * spec.keepAlive
-	timer := c.clk.NewTimer(limit)
-	watchDone := make(chan struct{})
-	go func() {
-		defer close(watchDone)
-		select {
-		case <-timer.C():
-			c.log.Warn("lichess: stream silent, reconnecting", "stream", spec.name, "silent_for", limit)
-			cancel(errSilent)
-		case <-connCtx.Done():
-		}
-	}()
-	defer func() { timer.Stop(); cancel(nil); <-watchDone }()
 
 	body := &activityReader{r: resp.Body, onRead: func() { timer.Reset(limit) }}
 	br := bufio.NewReaderSize(body, 64<<10)

@@ -471,3 +471,33 @@ func TestBotGameRecordedLines(t *testing.T) {
 		t.Errorf("recorded gameFull: %+v %v", full, err)
 	}
 }
+
+// A stream whose headers never come is abandoned after the watchdog period
+// and opened again; meanwhile it does not block the account for good.
+func TestStreamHeadersNeverCome(t *testing.T) {
+	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Backoff: lichess.Backoff{Initial: time.Second, Max: time.Second, Rand: func() float64 { return 1 }}}})
+	hold := make(chan struct{})
+	defer close(hold)
+	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/event", Hold: hold})
+	col := newCollector[lichess.Event]()
+	done := run(t, func() error { return e.c.StreamEvents(e.ctx, col.add) })
+	e.waitFor("the held request", func() bool { return len(e.fake.RequestsTo(http.MethodGet, "/api/stream/event")) == 1 })
+	watchdog := lichess.WatchdogFactor * lichess.KeepAliveEvents
+	if err := e.clk.WaitTimer(e.ctx, watchdog); err != nil {
+		t.Fatal(err)
+	}
+	e.clk.Advance(watchdog)
+	if err := e.clk.WaitTimer(e.ctx, time.Second); err != nil { // backoff
+		t.Fatal(err)
+	}
+	// The account is free again: a call goes through.
+	if _, err := e.c.Account(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.clk.Advance(time.Second)
+	e.waitFor("the second stream", func() bool { return e.streamsOpened("/api/stream/event") == 1 && e.fake.Streams("event") == 1 })
+	e.fake.Challenge(lichesstest.ChallengeSpec{})
+	col.waitLen(t, 1)
+	e.c.Close()
+	wait(t, done)
+}

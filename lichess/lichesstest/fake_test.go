@@ -264,3 +264,53 @@ func TestOAuthChecksTheVerifier(t *testing.T) {
 		})
 	}
 }
+
+// A challenge accepted becomes a game in which the challenger follows its
+// script, waiting on the server's clock where the script says so.
+func TestScriptedChallengeWithWaits(t *testing.T) {
+	clk := lichesstest.NewClock(time.Time{})
+	fake := lichesstest.New(lichesstest.Options{Clock: clk})
+	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken, Clock: clk})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer func() { cancel(); c.Close(); fake.Close() }()
+	id := fake.Challenge(lichesstest.ChallengeSpec{Color: "white", ClockLimit: 300, ClockIncrement: 3,
+		Script: []lichesstest.Step{{Move: "e2e4"}, {Wait: 10 * time.Second, Chat: "thinking", Move: "g1f3"}}})
+	if st, _ := fake.ChallengeStatus(id); st != "created" {
+		t.Fatalf("challenge status %q", st)
+	}
+	if err := c.AcceptChallenge(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	g := fake.Game(id)
+	if got := strings.Join(g.State().Moves, " "); got != "e2e4" {
+		t.Fatalf("after accept: %q", got)
+	}
+	if err := c.Move(ctx, id, "e7e5", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := clk.WaitTimer(ctx, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(9 * time.Second)
+	if got := len(g.State().Moves); got != 2 {
+		t.Fatalf("the opponent moved early: %v", g.State().Moves)
+	}
+	clk.Advance(time.Second)
+	if err := fake.WaitFor(ctx, func() bool { return len(g.State().Moves) == 3 }); err != nil {
+		t.Fatal(err)
+	}
+	if chat := g.Chat(); len(chat) != 1 || chat[0].Text != "thinking" || chat[0].User != lichesstest.Opponent {
+		t.Errorf("chat %+v", chat)
+	}
+	if st, _ := fake.ChallengeStatus(id); st != "accepted" {
+		t.Errorf("challenge status %q", st)
+	}
+	// Declining another one records the reason.
+	id2 := fake.Challenge(lichesstest.ChallengeSpec{})
+	if err := c.DeclineChallenge(ctx, id2, lichess.DeclineTooSlow); err != nil {
+		t.Fatal(err)
+	}
+	if st, reason := fake.ChallengeStatus(id2); st != "declined" || reason != "tooSlow" {
+		t.Errorf("declined challenge: %s %s", st, reason)
+	}
+}

@@ -386,6 +386,9 @@ func (s *Server) handler() http.Handler {
 			case <-r.Context().Done():
 			case <-s.closing:
 			}
+			if r.Context().Err() != nil {
+				return // the client gave up
+			}
 		}
 		if f != nil && f.Status != 0 {
 			s.setStatus(idx, f.Status)
