@@ -568,7 +568,8 @@ func (c *Client) streamPGN(ctx context.Context, name, path string, fn func(strin
 
 // pgnSplitter cuts a PGN text, line by line, into games: tags, a blank
 // line, movetext, a blank line. Whitespace-only lines (the keep-alive is a
-// single space) count as blank; leading spaces are dropped.
+// single space) count as blank; leading and trailing spaces are dropped. A
+// game comes out as its tag lines, one blank line and its movetext lines.
 type pgnSplitter struct {
 	b        strings.Builder
 	inMoves  bool // movetext lines seen
@@ -583,14 +584,19 @@ func (s *pgnSplitter) add(line []byte) (string, bool) {
 		}
 		return "", false
 	}
+	// A tag line starts with '[' and a letter ("[%clk" is a comment).
+	tag := len(t) > 1 && t[0] == '[' && (t[1]|0x20 >= 'a' && t[1]|0x20 <= 'z')
 	var out string
 	var ok bool
-	if t[0] == '[' && (s.inMoves || (!s.haveTags && s.b.Len() > 0)) {
+	if tag && (s.inMoves || (!s.haveTags && s.b.Len() > 0)) {
 		out, ok = s.flush(), true
 	}
-	if t[0] == '[' && !s.inMoves {
+	if tag && !s.inMoves {
 		s.haveTags = true
-	} else if t[0] != '[' {
+	} else if !tag {
+		if !s.inMoves && s.haveTags {
+			s.b.WriteByte('\n') // the blank line between tags and movetext
+		}
 		s.inMoves = true
 	}
 	s.b.Write(t)
