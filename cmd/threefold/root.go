@@ -64,6 +64,8 @@ when the same position has appeared a third time (a draw may be claimed,
 		newBotCmd(env),
 		newDemoCmd(env),
 		newLoginCmd(env), newLogoutCmd(env),
+		newHistoryCmd(env),
+		newExportCmd(env),
 	)
 	return root
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"time"
+
+	"github.com/threefold-chess/threefold/store"
+)
+
+// storeConfig is the `store:` section of the config file: where games,
+// alerts, bot records and resume state are kept.
+type storeConfig struct {
+	// DSN selects the database: "" is the SQLite file threefold.db in
+	// data_dir; a path (or sqlite:PATH) is another SQLite file; a
+	// postgres://user:password@host:port/db?sslmode=… URL is PostgreSQL (for
+	// several instances sharing one store). The password never appears in a
+	// log line or an error.
+	DSN string `mapstructure:"dsn"`
+	// BusyTimeout is how long a SQLite write waits for another process
+	// writing the same file.
+	BusyTimeout time.Duration `mapstructure:"busy_timeout"`
+}
+
+func defaultStoreConfig() storeConfig {
+	return storeConfig{BusyTimeout: 10 * time.Second}
+}
+
+// storeSection returns cfg.Store. Until config.go has that field it falls
+// back to the defaults (read through reflection so this file builds either
+// way); once the field is there this is the same as cfg.Store.
+func storeSection(cfg *config) storeConfig {
+	v := reflect.ValueOf(cfg).Elem().FieldByName("Store")
+	if v.IsValid() {
+		if sc, ok := v.Interface().(storeConfig); ok {
+			return sc
+		}
+	}
+	return defaultStoreConfig()
+}
+
+// storeOptions is how a command opens the store.
+type storeOptions struct {
+	// mustExist: a command that only reads (history, export) does not
+	// create an empty SQLite file; it says that there is no store yet.
+	mustExist bool
+}
+
+// openStore opens the store the config names.
+func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Store, error) {
+	sc := storeSection(cfg)
+	sconf := store.Config{DSN: sc.DSN, DataDir: cfg.DataDir, BusyTimeout: sc.BusyTimeout}
+	if opts.mustExist && !store.IsPostgres(sc.DSN) {
+		path := store.SQLitePath(sc.DSN, cfg.DataDir)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no store at %s yet: alerts and games are stored by threefold watch and threefold bot (set data_dir or store.dsn to read another)", path)
+		}
+	}
+	return store.Open(ctx, sconf)
+}
