@@ -42,7 +42,14 @@ func postgresDSN(t *testing.T) string {
 // database, so that tests and test runs in parallel cannot collide, and
 // drops it at the end.
 func freshPostgres(t *testing.T) Config {
-	dsn := postgresDSN(t)
+	postgresDSN(t)
+	return freshPostgresTB(t)
+}
+
+func postgresDSNForBench() string { return os.Getenv("THREEFOLD_TEST_POSTGRES_DSN") }
+
+func freshPostgresTB(t testing.TB) Config {
+	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
 	var b [6]byte
 	rand.Read(b[:])
 	schema := "t_" + hex.EncodeToString(b[:])
