@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
@@ -572,6 +573,9 @@ func (g *game) finish(ctx context.Context) {
 	}
 	g.log.Info("game over", "status", s.Status, "winner", s.Winner, "result", rec.Result, "termination", string(term),
 		"occurrences", occ, "plies", rec.Plies, "claims", len(g.claims))
+	if data, err := json.Marshal(rec); err == nil {
+		g.log.Info("game record", "record", string(data))
+	}
 	if g.sink != nil {
 		if err := g.sink.WriteRecord(ctx, rec); err != nil {
 			g.log.Error("record not written", "err", err)
