@@ -316,3 +316,19 @@ func TestClaimsTheWinWhenTheOpponentLeaves(t *testing.T) {
 		t.Fatalf("game %s/%s, record %s", st.Status, st.Winner, rec.Termination)
 	}
 }
+
+func TestEngineThatNeverAnswersIsStopped(t *testing.T) {
+	// The engine answers "go" only when told to stop: the bot stops it at
+	// its deadline and plays the move it then gives.
+	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "hang", "avoid")})
+	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
+	h.opponent(id, builtinOpponent(3, 4))
+	st, rec := h.waitGameOver(id)
+	checkRecord(t, st, rec)
+	if st.Status != lichess.StatusResign || st.Ply != 5 {
+		t.Fatalf("game %s at ply %d", st.Status, st.Ply)
+	}
+	if rec.Engine == "built-in" {
+		t.Error("the hanging engine was replaced, not stopped")
+	}
+}

@@ -354,7 +354,9 @@ func (g *game) maybeMove(ctx context.Context) {
 	}
 	remaining, inc := g.clockFor(g.color)
 	lim := moveLimit(g.cfg.Engine, remaining, inc, ply)
-	thinkCtx, cancel := context.WithCancel(ctx)
+	// An engine that never answers must not cost the game: past the
+	// deadline the engine is told to stop and its move is taken.
+	thinkCtx, cancel := context.WithTimeout(ctx, thinkDeadline(lim))
 	defer cancel()
 	go func() {
 		select {
@@ -388,6 +390,15 @@ func (g *game) maybeMove(ctx context.Context) {
 		return
 	}
 	g.sendMove(ctx, d)
+}
+
+// thinkDeadline bounds all the searches for one move: the planned time,
+// as much again for the policy's second search, and a second of slack.
+func thinkDeadline(lim SearchLimit) time.Duration {
+	if lim.MoveTime <= 0 {
+		return time.Minute
+	}
+	return 2*lim.MoveTime + time.Second
 }
 
 // claim sends draw/yes for the threefold on the board and gives the game

@@ -22,6 +22,10 @@ import (
 	"time"
 )
 
+// stopTimeout bounds the wait for bestmove after "stop": a healthy engine
+// answers at once.
+const stopTimeout = 2 * time.Second
+
 // ErrExited is returned (wrapped) by every call after the engine process
 // has exited or its output has closed.
 var ErrExited = errors.New("uci: engine exited")
@@ -356,7 +360,7 @@ func (e *Engine) Search(ctx context.Context, s Search) (Result, error) {
 		// Our caller gave up: stop the search and drain its bestmove so the
 		// next conversation starts clean.
 		if serr := e.send("stop"); serr == nil {
-			last, err = e.expect(context.Background(), e.cfg.Timeout, "bestmove", collect)
+			last, err = e.expect(context.Background(), min(e.cfg.Timeout, stopTimeout), "bestmove", collect)
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("uci: stop: %w", err)
