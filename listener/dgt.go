@@ -41,6 +41,12 @@ type DGTSource struct {
 // Name implements Source.
 func (s *DGTSource) Name() string { return "dgt " + s.URL }
 
+// The keep-alive of the DGT connection.
+const (
+	dgtPing    = 30 * time.Second
+	dgtSilence = 95 * time.Second
+)
+
 type dgtMessage struct {
 	Response string          `json:"response"`
 	ID       json.Number     `json:"id"`
@@ -127,14 +133,32 @@ func (s *DGTSource) session(ctx context.Context, clock Clock, host string, board
 	}
 	var wg sync.WaitGroup
 	done := make(chan struct{})
+	var wmu sync.Mutex // gorilla allows one writer at a time
+	// A silent server is detected: every dgtPing a ping is sent, and a read
+	// that sees nothing (not even the pong) for dgtSilence fails.
+	conn.SetReadDeadline(time.Now().Add(dgtSilence))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(dgtSilence)) })
 	wg.Add(1)
-	go func() { // closes the connection when ctx ends, so ReadMessage returns
+	go func() { // closes the connection when ctx ends, so ReadMessage returns; sends the pings
 		defer wg.Done()
-		select {
-		case <-ctx.Done():
-		case <-done:
+		// Wall-clock time: the keep-alive is the network's business, not
+		// something a test steps through.
+		ping := time.NewTicker(dgtPing)
+		defer ping.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				conn.Close()
+				return
+			case <-done:
+				conn.Close()
+				return
+			case <-ping.C:
+				wmu.Lock()
+				conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second))
+				wmu.Unlock()
+			}
 		}
-		conn.Close()
 	}()
 	defer func() { close(done); wg.Wait() }()
 
@@ -143,6 +167,8 @@ func (s *DGTSource) session(ctx context.Context, clock Clock, host string, board
 	call := func(v map[string]any) error {
 		v["id"] = nextID
 		nextID++
+		wmu.Lock()
+		defer wmu.Unlock()
 		return conn.WriteJSON(v)
 	}
 	if err := call(map[string]any{"call": "eboards"}); err != nil {
@@ -152,8 +178,9 @@ func (s *DGTSource) session(ctx context.Context, clock Clock, host string, board
 	for {
 		_, data, err := conn.ReadMessage()
 		if err != nil {
-			return true, fmt.Errorf("dgt: read: %w", err)
+			return reached, fmt.Errorf("dgt: read: %w", err)
 		}
+		conn.SetReadDeadline(time.Now().Add(dgtSilence))
 		reached = true
 		var m dgtMessage
 		if err := json.Unmarshal(data, &m); err != nil {
