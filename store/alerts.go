@@ -26,11 +26,11 @@ func (s *Store) PutAlert(ctx context.Context, a threefold.Alert) (bool, error) {
 		return false, fmt.Errorf("store: put alert %s: %w", a.ID, err)
 	}
 	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO alerts
-	(id, kind, source, site, game_id, white, black, ply, observed_at, stored_at, body)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	(id, kind, source, site, game_id, white, black, white_key, black_key, source_key, ply, observed_at, stored_at, body)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO NOTHING`),
 		a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black,
-		a.Ply, nanos(a.ObservedAt), nanos(s.now()), string(body))
+		key(a.Game.White), key(a.Game.Black), key(a.Source), a.Ply, nanos(a.ObservedAt), nanos(s.now()), string(body))
 	if err != nil {
 		return false, s.wrap(err, "put alert %s", a.ID)
 	}
@@ -160,13 +160,13 @@ type AlertFilter struct {
 func (s *Store) Alerts(ctx context.Context, f AlertFilter) ([]threefold.Alert, error) {
 	var w where
 	if f.Source != "" {
-		w.add("(LOWER(site) = LOWER(?) OR LOWER(source) LIKE ? ESCAPE '\\')", f.Source, likePattern(f.Source))
+		w.add("(LOWER(site) = ? OR source_key LIKE ? ESCAPE '\\')", key(f.Source), likePattern(f.Source))
 	}
 	if f.Kind != "" {
 		w.add("kind = ?", string(f.Kind))
 	}
 	if f.Player != "" {
-		w.add("(LOWER(white) = LOWER(?) OR LOWER(black) = LOWER(?))", f.Player, f.Player)
+		w.add("(white_key = ? OR black_key = ?)", key(f.Player), key(f.Player))
 	}
 	if f.Site != "" {
 		w.add("site = ?", f.Site)
@@ -203,9 +203,13 @@ func (w *where) sql() string {
 	return " WHERE " + strings.Join(w.conds, " AND ")
 }
 
-// likePattern is a lower-case LIKE pattern for "contains s", with LIKE's
-// wildcards in s escaped by a backslash.
+// likePattern is a LIKE pattern for "contains s" against a key column,
+// with LIKE's wildcards in s escaped by a backslash.
 func likePattern(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.ToLower(s)) + "%"
+	return "%" + r.Replace(key(s)) + "%"
 }
+
+// key is the form of a name that case-insensitive filters compare: the
+// same in Go for both databases (SQLite's LOWER folds ASCII only).
+func key(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

@@ -124,6 +124,23 @@ func TestSQLiteFileSettings(t *testing.T) {
 	}
 }
 
+func TestIsPostgres(t *testing.T) {
+	for dsn, want := range map[string]bool{
+		"postgres://u:p@h/db":               true,
+		"POSTGRESQL://h/db":                 true,
+		"host=/var/run/postgresql dbname=x": true,
+		"dbname=threefold user=u":           true,
+		"":                                  false,
+		"/var/lib/threefold/threefold.db":   false,
+		"sqlite:x.db":                       false,
+		"file:x.db?mode=rwc":                false,
+	} {
+		if got := IsPostgres(dsn); got != want {
+			t.Errorf("IsPostgres(%q) = %v, want %v", dsn, got, want)
+		}
+	}
+}
+
 func TestSQLiteDSNForms(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.db")

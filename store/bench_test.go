@@ -76,8 +76,9 @@ func BenchmarkAlertsQuery(b *testing.B) {
 			if i%10 == 0 {
 				a.Game.White = "Carol"
 			}
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO alerts (id, kind, source, site, game_id, white, black, ply, observed_at, stored_at, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black, a.Ply, int64(i), int64(i), "{}"); err != nil {
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO alerts (id, kind, source, site, game_id, white, black, white_key, black_key, source_key, ply, observed_at, stored_at, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black,
+				key(a.Game.White), key(a.Game.Black), key(a.Source), a.Ply, int64(i), int64(i), "{}"); err != nil {
 				b.Fatal(err)
 			}
 		}

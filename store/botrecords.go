@@ -74,11 +74,12 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 		return s.wrap(err, "put bot record %s", r.GameID)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bot_records (site, game_id, white, black, result, termination, ended_at, body)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bot_records (site, game_id, white, black, white_key, black_key, result, termination, ended_at, body)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (site, game_id) DO UPDATE SET white = excluded.white, black = excluded.black,
+	white_key = excluded.white_key, black_key = excluded.black_key,
 	result = excluded.result, termination = excluded.termination, ended_at = excluded.ended_at, body = excluded.body`),
-		r.Site, r.GameID, playerName(r.White), playerName(r.Black), r.Result, r.Termination, nanos(r.EndedAt), string(body))
+		r.Site, r.GameID, playerName(r.White), playerName(r.Black), key(playerName(r.White)), key(playerName(r.Black)), r.Result, r.Termination, nanos(r.EndedAt), string(body))
 	if err != nil {
 		return s.wrap(err, "put bot record %s", r.GameID)
 	}
@@ -126,7 +127,7 @@ type BotRecordFilter struct {
 func (s *Store) BotRecords(ctx context.Context, f BotRecordFilter) ([]BotRecord, error) {
 	var w where
 	if f.Player != "" {
-		w.add("(LOWER(white) = LOWER(?) OR LOWER(black) = LOWER(?))", f.Player, f.Player)
+		w.add("(white_key = ? OR black_key = ?)", key(f.Player), key(f.Player))
 	}
 	if !f.Since.IsZero() {
 		w.add("ended_at >= ?", nanos(f.Since))

@@ -228,7 +228,8 @@ func runContract(t *testing.T, fresh newDB) {
 		a1 := testAlert("lichess", "aaaa", threefold.KindThreefold, 26, epoch.Add(-3*time.Hour))
 		a1.Source = "lichess broadcast round 4Yuk2i2H"
 		a2 := testAlert("lichess", "bbbb", threefold.KindFivefold, 40, epoch.Add(-1*time.Hour))
-		a2.Game.White, a2.Game.Black = "Carol", "DAVE"
+		a2.Game.White, a2.Game.Black = "Carol", "ÖDÖN Ádám"
+		a2.Source = "lichess broadcast Ünterhaching Open"
 		a3 := testAlert("chess.com", "cccc", threefold.KindClaimByMove, 31, epoch)
 		a3.Move, a3.MoveSAN = "d1d5", "Qd5"
 		a3.ID = threefold.AlertID(a3.Game, a3.Kind, a3.Ply, a3.Move)
@@ -249,7 +250,8 @@ func runContract(t *testing.T, fresh newDB) {
 			{"underscore is no wildcard", AlertFilter{Source: "x_y"}, []threefold.Alert{a3}},
 			{"underscore does not match other text", AlertFilter{Source: "player_x"}, nil},
 			{"kind", AlertFilter{Kind: threefold.KindFivefold}, []threefold.Alert{a2}},
-			{"player either side, any case", AlertFilter{Player: "dave"}, []threefold.Alert{a2}},
+			{"player either side, any case, not only ASCII", AlertFilter{Player: "ödön ádám"}, []threefold.Alert{a2}},
+			{"source part, not only ASCII", AlertFilter{Source: "ÜNTERHACHING"}, []threefold.Alert{a2}},
 			{"player on every game", AlertFilter{Player: "alice"}, []threefold.Alert{a3, a1}},
 			{"since", AlertFilter{Since: epoch.Add(-2 * time.Hour)}, []threefold.Alert{a3, a2}},
 			{"limit", AlertFilter{Limit: 1}, []threefold.Alert{a3}},
@@ -331,8 +333,8 @@ func runContract(t *testing.T, fresh newDB) {
 			t.Error("a game without id was stored")
 		}
 
-		g2 := Game{Ref: threefold.GameRef{Site: "file", ID: "round1.pgn#2", White: "Carol", Black: "Dave"},
-			Source: "file round1.pgn", Event: "Club Championship 2026", Moves: nil, Audience: "arbiters",
+		g2 := Game{Ref: threefold.GameRef{Site: "file", ID: "round1.pgn#2", White: "Carol", Black: "Émile"},
+			Source: "file round1.pgn", Event: "Club Championship 2026 – Ürümqi", Moves: nil, Audience: "arbiters",
 			StartFEN: "8/8/8/4k3/8/8/8/4K2R w K - 0 1"}
 		if err := s.PutGame(ctx, g2); err != nil {
 			t.Fatal(err)
@@ -354,6 +356,8 @@ func runContract(t *testing.T, fresh newDB) {
 			{"id on any site", GameFilter{ID: "round1.pgn#2"}, []string{"round1.pgn#2"}},
 			{"source site", GameFilter{Source: "file"}, []string{"round1.pgn#2"}},
 			{"event part", GameFilter{Event: "championship"}, []string{"round1.pgn#2"}},
+			{"event part, not only ASCII", GameFilter{Event: "ÜRÜMQI"}, []string{"round1.pgn#2"}},
+			{"player, not only ASCII", GameFilter{Player: "émile"}, []string{"round1.pgn#2"}},
 			{"player", GameFilter{Player: "BOB"}, []string{"abcdefgh"}},
 			{"since", GameFilter{Since: epoch.Add(1000 * time.Second)}, []string{}},
 			{"limit", GameFilter{Limit: 1}, []string{"round1.pgn#2"}},

@@ -60,8 +60,8 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	}
 	_, err = db.ExecContext(ctx, s.q(`INSERT INTO games
 	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
-	 result, termination, finished, audience, started_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	 result, termination, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (site, game_id) DO UPDATE SET
 	source = COALESCE(NULLIF(excluded.source, ''), games.source),
 	url = COALESCE(NULLIF(excluded.url, ''), games.url),
@@ -69,6 +69,10 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	black = COALESCE(NULLIF(excluded.black, ''), games.black),
 	event = COALESCE(NULLIF(excluded.event, ''), games.event),
 	audience = COALESCE(NULLIF(excluded.audience, ''), games.audience),
+	white_key = COALESCE(NULLIF(excluded.white_key, ''), games.white_key),
+	black_key = COALESCE(NULLIF(excluded.black_key, ''), games.black_key),
+	source_key = COALESCE(NULLIF(excluded.source_key, ''), games.source_key),
+	event_key = COALESCE(NULLIF(excluded.event_key, ''), games.event_key),
 	started_at = CASE WHEN excluded.started_at = 0 THEN games.started_at ELSE excluded.started_at END,
 	start_fen = excluded.start_fen,
 	notation = excluded.notation,
@@ -80,7 +84,7 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	updated_at = excluded.updated_at`),
 		g.Ref.Site, g.Ref.ID, g.Source, g.Ref.URL, g.Ref.White, g.Ref.Black, g.Event, g.StartFEN,
 		g.Notation, string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
-		g.Audience, nanos(g.StartedAt), nanos(s.now()))
+		g.Audience, key(g.Ref.White), key(g.Ref.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))
 	return s.wrap(err, "put game %s/%s", g.Ref.Site, g.Ref.ID)
 }
 
@@ -144,13 +148,13 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 		w.add("url = ?", f.URL)
 	}
 	if f.Source != "" {
-		w.add("(LOWER(site) = LOWER(?) OR LOWER(source) LIKE ? ESCAPE '\\')", f.Source, likePattern(f.Source))
+		w.add("(LOWER(site) = ? OR source_key LIKE ? ESCAPE '\\')", key(f.Source), likePattern(f.Source))
 	}
 	if f.Event != "" {
-		w.add("LOWER(event) LIKE ? ESCAPE '\\'", likePattern(f.Event))
+		w.add("event_key LIKE ? ESCAPE '\\'", likePattern(f.Event))
 	}
 	if f.Player != "" {
-		w.add("(LOWER(white) = LOWER(?) OR LOWER(black) = LOWER(?))", f.Player, f.Player)
+		w.add("(white_key = ? OR black_key = ?)", key(f.Player), key(f.Player))
 	}
 	if !f.Since.IsZero() {
 		w.add("updated_at >= ?", nanos(f.Since))

@@ -62,7 +62,8 @@ func (e *SchemaTooNewError) Error() string {
 
 // Config says which database to open.
 type Config struct {
-	// DSN is a postgres:// (or postgresql://) URL for PostgreSQL; a path,
+	// DSN is a postgres:// (or postgresql://) URL or a key=value string for
+	// PostgreSQL; a path,
 	// "sqlite:PATH" or "file:PATH" for SQLite; "" for DataDir/threefold.db.
 	DSN string
 	// DataDir holds the SQLite file when DSN is empty. It is created if
@@ -103,11 +104,14 @@ type Store struct {
 	queries sync.Map
 }
 
-// IsPostgres reports whether dsn selects PostgreSQL.
+// IsPostgres reports whether dsn selects PostgreSQL: a postgres:// or
+// postgresql:// URL, or a libpq key=value string ("host=db dbname=x …").
 func IsPostgres(dsn string) bool {
 	l := strings.ToLower(strings.TrimSpace(dsn))
-	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") || keyValueDSN.MatchString(l)
 }
+
+var keyValueDSN = regexp.MustCompile(`^(host|hostaddr|port|dbname|user|password|sslmode|service)\s*=`)
 
 // SQLitePath is the file a SQLite DSN (or an empty DSN and dataDir) names.
 func SQLitePath(dsn, dataDir string) string {

@@ -1,7 +1,9 @@
 -- 0001: the first schema. One text for SQLite and PostgreSQL: {{SEQ}} is an
 -- auto-incremented primary key and {{BLOB}} a byte string in each dialect.
 -- Times are BIGINT nanoseconds since the Unix epoch, UTC; booleans are
--- INTEGER 0/1; lists are JSON text.
+-- INTEGER 0/1; lists are JSON text. The *_key columns are the names in
+-- lower case (Go's Unicode folding, the same for both databases), for
+-- case-insensitive filters.
 
 CREATE TABLE games (
 	site        TEXT    NOT NULL,
@@ -19,6 +21,10 @@ CREATE TABLE games (
 	termination TEXT    NOT NULL DEFAULT '',
 	finished    INTEGER NOT NULL DEFAULT 0,
 	audience    TEXT    NOT NULL DEFAULT '',
+	white_key   TEXT    NOT NULL DEFAULT '',
+	black_key   TEXT    NOT NULL DEFAULT '',
+	source_key  TEXT    NOT NULL DEFAULT '',
+	event_key   TEXT    NOT NULL DEFAULT '',
 	started_at  BIGINT  NOT NULL DEFAULT 0,
 	updated_at  BIGINT  NOT NULL,
 	PRIMARY KEY (site, game_id)
@@ -35,6 +41,9 @@ CREATE TABLE alerts (
 	game_id     TEXT    NOT NULL,
 	white       TEXT    NOT NULL,
 	black       TEXT    NOT NULL,
+	white_key   TEXT    NOT NULL,
+	black_key   TEXT    NOT NULL,
+	source_key  TEXT    NOT NULL,
 	ply         INTEGER NOT NULL,
 	observed_at BIGINT  NOT NULL,
 	stored_at   BIGINT  NOT NULL,
@@ -63,6 +72,8 @@ CREATE TABLE bot_records (
 	game_id     TEXT    NOT NULL,
 	white       TEXT    NOT NULL,
 	black       TEXT    NOT NULL,
+	white_key   TEXT    NOT NULL,
+	black_key   TEXT    NOT NULL,
 	result      TEXT    NOT NULL,
 	termination TEXT    NOT NULL,
 	ended_at    BIGINT  NOT NULL,
