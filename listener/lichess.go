@@ -230,6 +230,10 @@ func (s *LichessUsersSource) Name() string {
 
 // Run implements Source.
 func (s *LichessUsersSource) Run(ctx context.Context, emit Emit) error {
+	if len(s.Users) == 1 && s.Logger != nil {
+		s.Logger.Warn("lichess reports only the games between the users given: with a single user, add the opponents (several lichess.org/@/USER sources share one stream)",
+			"user", s.Users[0])
+	}
 	g := newGameGroup(ctx, s.Client, s.Base, s.Clock, s.Logger, emit, s.Name())
 	err := s.Client.StreamGamesByUsers(ctx, s.Users, func(sum lichess.GameSummary) error {
 		if sum.Status >= 25 {

@@ -207,6 +207,11 @@ func (w *Watcher) apply(t *tracked, s *Snapshot) {
 		w.log.Info("game replays cleanly again", "game", t.ref.ID, "source", s.Source, "ply", len(t.moves))
 		t.attention = nil
 	}
+	if s.Finished {
+		// A finished game keeps only what status and de-duplication need;
+		// should it be sent again, it is replayed (raising nothing twice).
+		t.game, t.sans = nil, sanWindow{}
+	}
 }
 
 // reset starts t over from the snapshot's start position.

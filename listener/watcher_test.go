@@ -62,6 +62,17 @@ func TestWatcherIdempotentAndRebuild(t *testing.T) {
 	if !strings.Contains(logs.String(), "rebuilding") {
 		t.Errorf("no log line about the rebuild:\n%s", logs.String())
 	}
+	// A finished game lets its tracker go; sent again, it raises nothing.
+	fin := snap("g", full)
+	fin.Finished, fin.Result = true, "1/2-1/2"
+	c.w.Apply(fin)
+	c.w.Apply(fin)
+	if c.alertCount() != n || c.w.games[gameKey{"test", "g"}].game != nil {
+		t.Errorf("finished game: %d alerts (want %d), tracker kept: %v", c.alertCount(), n, c.w.games[gameKey{"test", "g"}].game != nil)
+	}
+	if st := c.w.Status(); !st[0].Finished || st[0].Ply != len(full) {
+		t.Errorf("finished status %+v", st[0])
+	}
 }
 
 func TestWatcherCorrectionChangesAlerts(t *testing.T) {
