@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
 
 // watchGame is the start of game 0 of the shared corpus: 25...Qh5 26. Bf3
@@ -204,5 +205,38 @@ func TestWatchUnreachableHostOthersGoOn(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "abcdEFGH") {
 		t.Errorf("the failing game is not named in the log:\n%s", errb.String())
+	}
+}
+
+// A broadcast round on the configured lichess.url (the fake), followed to
+// its end through the command line.
+func TestWatchBroadcastOnConfiguredBase(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{})
+	defer srv.Close()
+	game := strings.Replace(watchGame, "[Result", "[GameURL \"https://lichess.org/broadcast/wch-u20/round-2/rnd00002/game0001\"]\n[Result", 1)
+	b := srv.Broadcast("rnd00002")
+	b.SetPGN(game)
+	b.Finish()
+	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+	if err := os.WriteFile(cfg, []byte("lichess:\n  url: "+srv.URL+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runMain(t, "watch", "--json", "--config", cfg, srv.URL+"/broadcast/wch-u20/round-2/rnd00002")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var a threefold.Alert
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		kinds = append(kinds, string(a.Kind)+"@"+itoa(a.Ply))
+		if a.Audience != "arbiters" || a.DelayS != 3600 || !strings.HasSuffix(a.Game.URL, "/game0001") {
+			t.Errorf("alert %+v", a)
+		}
+	}
+	if strings.Join(kinds, ",") != "claim_by_move@51,threefold@52" {
+		t.Errorf("alerts %v", kinds)
 	}
 }
