@@ -479,6 +479,40 @@ func runContract(t *testing.T, fresh newDB) {
 		}
 	})
 
+	t.Run("ConcurrentOpenMigratesOnce", func(t *testing.T) {
+		cfg := fresh(t)
+		const n = 4
+		var wg sync.WaitGroup
+		stores := make([]*Store, n)
+		errs := make([]error, n)
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				stores[i], errs[i] = Open(ctx, cfg)
+			}()
+		}
+		wg.Wait()
+		for i := 0; i < n; i++ {
+			if errs[i] != nil {
+				t.Errorf("open #%d: %v", i, errs[i])
+				continue
+			}
+			defer stores[i].Close()
+		}
+		if t.Failed() {
+			return
+		}
+		var rows int
+		if err := stores[0].db.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_version").Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		migs, _ := loadMigrations(migrationFiles)
+		if rows != len(migs) {
+			t.Errorf("%d schema_version rows after %d concurrent opens, want %d", rows, n, len(migs))
+		}
+	})
+
 	t.Run("NewerSchemaIsAnError", func(t *testing.T) {
 		cfg := fresh(t)
 		s := openTest(t, cfg)

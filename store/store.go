@@ -165,9 +165,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		if busy <= 0 {
 			busy = 10 * time.Second
 		}
+		// journal_mode is not among them: WAL is a property of the file,
+		// set once below, and switching to it may be refused (SQLITE_BUSY,
+		// without waiting) while another process opens the same new file.
 		pragmas := append([]string{
 			fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()),
-			"journal_mode(WAL)",
 			"synchronous(FULL)",
 			"foreign_keys(1)",
 		}, cfg.sqlitePragmas...)
@@ -182,6 +184,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		s.db.SetMaxOpenConns(4)
 		s.db.SetMaxIdleConns(4)
+		if err := s.walMode(ctx, busy); err != nil {
+			s.db.Close()
+			return nil, err
+		}
 	}
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
@@ -192,6 +198,33 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// walMode puts the SQLite file in WAL mode, retrying for up to busy while
+// another connection keeps SQLite from switching.
+func (s *Store) walMode(ctx context.Context, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	wait := time.Millisecond
+	for {
+		var mode string
+		err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		if err == nil && strings.EqualFold(mode, "wal") {
+			return nil
+		}
+		if err == nil {
+			return fmt.Errorf("store: open %s: journal mode is %q, not WAL (is the file system one SQLite can share memory on?)", s.where, mode)
+		}
+		var se *sqlite.Error
+		if !errors.As(err, &se) || se.Code()&0xff != 5 || time.Now().After(deadline) { // 5: SQLITE_BUSY
+			return s.wrap(err, "open %s: WAL mode", s.where)
+		}
+		select {
+		case <-ctx.Done():
+			return s.wrap(ctx.Err(), "open %s", s.where)
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 100*time.Millisecond)
+	}
 }
 
 // Close closes the database.
