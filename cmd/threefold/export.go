@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/pgnexport"
 )
@@ -86,7 +87,7 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 	var games []store.Game
 	if len(args) > 0 {
 		for _, a := range args {
-			g, err := findGame(ctx, st, a)
+			g, err := findGame(ctx, st, a, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
 			if err != nil {
 				return err
 			}
@@ -139,8 +140,9 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 	return nil
 }
 
-// findGame looks a game up by id, site/id or URL.
-func findGame(ctx context.Context, st *store.Store, arg string) (store.Game, error) {
+// findGame looks a game up by id, site/id or URL (any form of a Lichess
+// game URL that watch understands, too).
+func findGame(ctx context.Context, st *store.Store, arg string, popts listener.ParseOptions) (store.Game, error) {
 	var tries []store.GameFilter
 	if strings.Contains(arg, "://") {
 		tries = append(tries, store.GameFilter{URL: arg})
@@ -160,6 +162,9 @@ func findGame(ctx context.Context, st *store.Store, arg string) (store.Game, err
 		if site, id, ok := strings.Cut(arg, "/"); ok {
 			tries = append(tries, store.GameFilter{Site: site, ID: id})
 		}
+	}
+	if t, err := listener.ParseTarget(arg, popts); err == nil && t.Kind == listener.TargetLichessGame {
+		tries = append(tries, store.GameFilter{Site: "lichess", ID: t.ID})
 	}
 	for _, f := range tries {
 		gs, err := st.Games(ctx, f)

@@ -55,6 +55,7 @@ func TestExportSelects(t *testing.T) {
 		{"site/id", []string{"file/round1.pgn#1"}, []string{fileExport}},
 		{"url", []string{"https://lichess.org/abcdefgh"}, []string{lichessExport}},
 		{"url with side and ply", []string{"https://lichess.org/abcdefgh/black#12"}, []string{lichessExport}},
+		{"player's url without scheme", []string{"lichess.org/abcdefghWXYZ"}, []string{lichessExport}},
 		{"two games in the order given", []string{"abcdefgh", "round1.pgn#1"}, []string{lichessExport, fileExport}},
 		{"source", []string{"--source", "file"}, []string{fileExport}},
 		{"event", []string{"--event", "u20"}, []string{fileExport}},
