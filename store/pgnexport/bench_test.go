@@ -1,0 +1,43 @@
+package pgnexport
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/store"
+)
+
+// BenchmarkWriteRepetitions exports every game of the shared file of real
+// games with repetitions (replay, verdict at every ply, PGN text).
+func BenchmarkWriteRepetitions(b *testing.B) {
+	text, err := os.ReadFile(filepath.Join(sharedPGN, "repetitions.pgn"))
+	if err != nil {
+		b.Skipf("shared corpus not available: %v", err)
+	}
+	pgs, err := pgn.ParseGames(string(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var games []store.Game
+	plies := 0
+	for i, pg := range pgs {
+		if pg.Err != nil {
+			continue
+		}
+		fen, _ := pg.StartFEN()
+		games = append(games, store.Game{Ref: threefold.GameRef{Site: "file", ID: itoa(i)}, StartFEN: fen,
+			Notation: store.NotationSAN, Moves: pg.Moves, Result: pg.Result})
+		plies += len(pg.Moves)
+	}
+	for b.Loop() {
+		for _, g := range games {
+			Write(io.Discard, g) // a game that stops early is written too
+		}
+	}
+	b.ReportMetric(float64(len(games))*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64(plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")
+}
