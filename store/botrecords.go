@@ -87,9 +87,17 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 	if start == "startpos" {
 		start = ""
 	}
+	event := "Casual"
+	if r.Rated {
+		event = "Rated"
+	}
+	if r.Speed != "" {
+		event += " " + r.Speed
+	}
 	g := Game{
 		Ref:         gameRef(r),
 		Source:      SourceBot,
+		Event:       event + " game", // as Lichess names it: "Rated blitz game"
 		StartFEN:    start,
 		Notation:    NotationUCI,
 		Moves:       r.Moves,

@@ -416,7 +416,7 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Source != SourceBot || g.Notation != NotationUCI || !reflect.DeepEqual(g.Moves, r.Moves) || g.StartFEN != "" ||
+		if g.Source != SourceBot || g.Event != "Rated blitz game" || g.Notation != NotationUCI || !reflect.DeepEqual(g.Moves, r.Moves) || g.StartFEN != "" ||
 			g.Ref.Black != "Alice" || g.Termination != "threefold_claimed" || !g.Finished {
 			t.Errorf("the bot's game as stored: %+v", g)
 		}
