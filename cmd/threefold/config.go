@@ -28,6 +28,7 @@ type config struct {
 	ChessCom chessComConfig `mapstructure:"chesscom"`
 	Bot      botConfig      `mapstructure:"bot"`
 	Watch    watchConfig    `mapstructure:"watch"`
+	Store    storeConfig    `mapstructure:"store"`
 }
 
 type lichessConfig struct {
@@ -51,6 +52,7 @@ func defaultConfig() config {
 	c.ChessCom.PollInterval = 5 * time.Minute
 	c.Bot = defaultBotConfig()
 	c.Watch = defaultWatchConfig()
+	c.Store = defaultStoreConfig()
 	return c
 }
 

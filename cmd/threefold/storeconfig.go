@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"reflect"
 	"time"
 
 	"github.com/threefold-chess/threefold/store"
@@ -30,19 +29,6 @@ func defaultStoreConfig() storeConfig {
 	return storeConfig{BusyTimeout: 10 * time.Second}
 }
 
-// storeSection returns cfg.Store. Until config.go has that field it falls
-// back to the defaults (read through reflection so this file builds either
-// way); once the field is there this is the same as cfg.Store.
-func storeSection(cfg *config) storeConfig {
-	v := reflect.ValueOf(cfg).Elem().FieldByName("Store")
-	if v.IsValid() {
-		if sc, ok := v.Interface().(storeConfig); ok {
-			return sc
-		}
-	}
-	return defaultStoreConfig()
-}
-
 // storeOptions is how a command opens the store.
 type storeOptions struct {
 	// mustExist: a command that only reads (history, export) does not
@@ -52,7 +38,7 @@ type storeOptions struct {
 
 // openStore opens the store the config names.
 func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Store, error) {
-	sc := storeSection(cfg)
+	sc := cfg.Store
 	sconf := store.Config{DSN: sc.DSN, DataDir: cfg.DataDir, BusyTimeout: sc.BusyTimeout}
 	if opts.mustExist && !store.IsPostgres(sc.DSN) {
 		path := store.SQLitePath(sc.DSN, cfg.DataDir)
