@@ -49,6 +49,8 @@ type EngineConfig struct {
 	// Seed makes the built-in mover's choices among equal moves
 	// reproducible.
 	Seed int64
+	// StartTimeout bounds the engine's start-up handshake (0: 10 s).
+	StartTimeout time.Duration
 }
 
 // PolicyConfig sets the repetition-aware move policy.

@@ -86,6 +86,12 @@ func (g *game) init() {
 func (g *game) run(ctx context.Context) {
 	g.init()
 	defer g.mover.Close()
+	if s, ok := g.mover.(interface{ Start(context.Context) error }); ok {
+		// Start the engine now rather than on the first move.
+		if err := s.Start(ctx); err != nil {
+			g.log.Warn("engine start failed; trying again at the first move", "game", g.id, "err", err)
+		}
+	}
 
 	events := make(chan lichess.GameEvent, 64)
 	streamCtx, cancelStream := context.WithCancel(ctx)

@@ -129,6 +129,7 @@ func testConfig(dir string) bot.Config {
 	cfg.Engine.MinMoveTime = 20 * time.Millisecond
 	cfg.Engine.MaxMoveTime = 40 * time.Millisecond
 	cfg.Engine.MoveOverhead = 10 * time.Millisecond
+	cfg.Engine.StartTimeout = 50 * time.Second // the fake engine is this test binary: slow to start under -race
 	cfg.Chat.MinInterval = 0
 	cfg.Policy.ClaimWait = 500 * time.Millisecond
 	cfg.RecordFile = filepath.Join(dir, "games.jsonl")

@@ -202,7 +202,7 @@ func uciConfig(cfg EngineConfig, log *slog.Logger) uci.Config {
 	if cfg.Hash > 0 {
 		opts["Hash"] = strconv.Itoa(cfg.Hash)
 	}
-	return uci.Config{Path: cfg.Path, Args: cfg.Args, Options: opts, Logger: log}
+	return uci.Config{Path: cfg.Path, Args: cfg.Args, Options: opts, Logger: log, Timeout: cfg.StartTimeout}
 }
 
 // Start starts the engine now (for a clear error at start-up).
@@ -254,7 +254,9 @@ func (m *EngineMover) Search(ctx context.Context, req SearchRequest) (SearchResu
 				m.log.Error("engine keeps failing; playing on with the built-in mover", "engine", m.cfg.Path, "starts", m.started)
 				break
 			}
-			if err := m.Start(ctx); err != nil {
+			// Starting is not thinking: the move's deadline does not apply
+			// (the handshake has its own timeout).
+			if err := m.Start(context.WithoutCancel(ctx)); err != nil {
 				if ctx.Err() != nil {
 					return SearchResult{}, err
 				}
