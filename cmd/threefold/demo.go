@@ -71,7 +71,12 @@ threefold bot (which plays with its built-in mover against a scripted opponent).
 The watcher follows them all; the dashboard shows them live. The dashboard's
 address and every alert are printed as they happen. The demo ends by itself
 after --duration, or on Ctrl-C.`,
-		Args: cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("demo takes no arguments (got %q)", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.duration <= 0 || o.pace <= 0 {
 				return usagef("demo: --duration and --pace must be positive")
@@ -373,10 +378,10 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 	w *listener.Watcher, d *dashboard, pace time.Duration) error {
 	spec := lichesstest.GameSpec{ID: fmt.Sprintf("botgm%03d", n), Moves: rec.uci[:startPly],
 		ClockInitial: 5 * 60 * 1000, ClockIncrement: 3000}
-	opponentName := lichesstest.Opponent + " (plays " + rec.white + "'s moves)"
+	opponentName := lichesstest.Opponent + " (as " + rec.white + ")"
 	if botWhite {
 		spec.White, spec.Black = lichesstest.BotUser, lichesstest.Opponent
-		opponentName = lichesstest.Opponent + " (plays " + rec.black + "'s moves)"
+		opponentName = lichesstest.Opponent + " (as " + rec.black + ")"
 	} else {
 		spec.White, spec.Black = lichesstest.Opponent, lichesstest.BotUser
 	}

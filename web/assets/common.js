@@ -76,7 +76,7 @@ const TF = (() => {
     }
     if (opts.coords !== false) {
       for (let i = 0; i < 8; i++) {
-        const f = opts.flip ? 7 - i : i, r = opts.flip ? i : 7 - i;
+        const f = opts.flip ? 7 - i : i, r = opts.flip ? 7 - i : i;
         s += '<text class="coord ' + (i % 2 ? 'on-l' : 'on-d') + '" x="' + (i + 0.96) + '" y="7.95" text-anchor="end">' + FILES[f] + '</text>';
         s += '<text class="coord ' + (i % 2 ? 'on-l' : 'on-d') + '" x="0.04" y="' + (7 - i + 0.2) + '">' + (r + 1) + '</text>';
       }
@@ -97,10 +97,20 @@ const TF = (() => {
     return s + '</svg>';
   }
 
-  function moveLabel(ply, san) {
+  // moveNo says which move a ply is: its number and whether White made it,
+  // counting from the start position's side to move and move number.
+  function moveNo(ply, startFen) {
+    const parts = (startFen || '').split(' ');
+    const blackFirst = parts[1] === 'b';
+    const n0 = parseInt(parts[5], 10) || 1;
+    const idx = ply - 1 + (blackFirst ? 1 : 0);
+    return { n: n0 + Math.floor(idx / 2), white: idx % 2 === 0 };
+  }
+
+  function moveLabel(ply, san, startFen) {
     if (!ply) return 'start';
-    const n = Math.floor((ply + 1) / 2);
-    return n + (ply % 2 ? '. ' : '… ') + san;
+    const m = moveNo(ply, startFen);
+    return m.n + (m.white ? '. ' : '… ') + san;
   }
 
   function players(g) {
@@ -168,5 +178,5 @@ const TF = (() => {
     return out.join(' ');
   }
 
-  return { withToken, connect, setConn, board, esc, moveLabel, players, alertItem, countClass, claims, ordinal, KIND };
+  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, countClass, claims, ordinal, KIND };
 })();

@@ -18,7 +18,7 @@
     $('board').innerHTML = TF.board(g.fens[cur], { last: g.uci[cur] });
     $('board').dataset.ply = cur;
     const occ = g.occ[cur], grp = g.group[cur];
-    let txt = '<b>' + TF.esc(TF.moveLabel(cur, g.san[cur])) + '</b> · ply ' + cur;
+    let txt = '<b>' + TF.esc(TF.moveLabel(cur, g.san[cur], g.start_fen)) + '</b> · ply ' + cur;
     if (grp >= 0) {
       const plies = g.repeated[grp];
       txt += ' · <span class="mk g' + (grp % 8) + '">' + occ + '</span> ' + TF.ordinal(occ) + ' of ' + plies.length +
@@ -35,8 +35,9 @@
   function renderMoves() {
     let h = '<span class="mv start" data-ply="0">start' + mark(0) + '</span>';
     for (let p = 1; p <= g.ply; p++) {
-      if (p % 2 === 1) h += '<span class="num">' + ((p + 1) / 2) + '.</span>';
-      else if (p === 1) h += '<span class="num">1…</span>';
+      const mn = TF.moveNo(p, g.start_fen);
+      if (mn.white) h += '<span class="num">' + mn.n + '.</span>';
+      else if (p === 1) h += '<span class="num">' + mn.n + '…</span><span></span>';
       h += '<span class="mv" data-ply="' + p + '">' + TF.esc(g.san[p]) + mark(p) + '</span>';
     }
     $('moves').innerHTML = h;
@@ -58,7 +59,7 @@
     $('players').innerHTML = TF.players(g) + (g.game.url ? ' <a class="ext" href="' + TF.esc(g.game.url) + '" rel="noreferrer" target="_blank">open ↗</a>' : '');
     const cc = TF.countClass(g.count);
     $('now').innerHTML = '<h3>Now</h3><div class="now-row"><span class="count big ' + cc + '">×' + g.count + '</span>' +
-      '<div><div>' + TF.esc(TF.moveLabel(g.ply, g.last_san)) + ', ' + TF.esc(g.turn) + ' to move</div>' +
+      '<div><div>' + TF.esc(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + ', ' + TF.esc(g.turn) + ' to move</div>' +
       '<div class="muted">current position occurred at plies ' + (g.occurrences || []).join(', ') + '</div></div></div>' +
       '<div class="claims">' + TF.claims(g) + '</div>' +
       (g.status === 'finished' ? '<div class="status st-finished">finished ' + TF.esc(g.result || '') + '</div>' : '') +
@@ -69,7 +70,7 @@
     g.repeated.forEach((plies, i) => {
       const li = document.createElement('li');
       li.innerHTML = '<span class="mk g' + (i % 8) + '">×' + plies.length + '</span> ' +
-        plies.map((p) => '<a href="#' + p + '" data-ply="' + p + '">' + TF.esc(TF.moveLabel(p, g.san[p])) + '</a>').join(' · ');
+        plies.map((p) => '<a href="#' + p + '" data-ply="' + p + '">' + TF.esc(TF.moveLabel(p, g.san[p], g.start_fen)) + '</a>').join(' · ');
       rep.appendChild(li);
     });
   }

@@ -31,7 +31,7 @@
       '<div class="card-board">' + TF.board(g.fen, { last: g.last_move, coords: false }) + '</div>' +
       '<div class="card-body">' +
       '<div class="players">' + TF.players(g) + '</div>' +
-      '<div class="meta"><span class="ply">' + TF.esc(TF.moveLabel(g.ply, g.last_san)) + '</span>' +
+      '<div class="meta"><span class="ply">' + TF.esc(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + '</span>' +
       '<span class="count ' + cc + '" title="occurrences of the current position">×' + g.count + '</span></div>' +
       '<div class="claims">' + TF.claims(g) + '</div>' +
       '<div class="foot"><span class="src">' + TF.esc(g.source || g.game.site) + '</span>' +
