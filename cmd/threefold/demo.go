@@ -54,7 +54,7 @@ const demoRound = "demoRnd1"
 
 type demoOptions struct {
 	duration, pace time.Duration
-	addr           string
+	addr, token    string
 	jsonOut        bool
 	verbose        bool
 }
@@ -87,6 +87,7 @@ after --duration, or on Ctrl-C.`,
 	cmd.Flags().DurationVar(&o.duration, "duration", 3*time.Minute, "how long the demo runs")
 	cmd.Flags().DurationVar(&o.pace, "pace", time.Second, "time between two moves of a game")
 	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "dashboard address (port 0: a free port)")
+	cmd.Flags().StringVar(&o.token, "token", "", "dashboard access token (required with an --addr beyond localhost)")
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "write alerts as JSON lines")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "log what every component does (stderr)")
 	return cmd
@@ -164,7 +165,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 
 	fake := lichesstest.New(lichesstest.Options{})
 	defer fake.Close()
-	d, err := startDashboard(ctx, httpConfig{Addr: o.addr}, baseLog)
+	d, err := startDashboard(ctx, httpConfig{Addr: o.addr, Token: o.token}, baseLog)
 	if err != nil {
 		return err
 	}

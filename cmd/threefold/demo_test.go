@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"go.uber.org/goleak"
 )
 
 // demoRun is `threefold demo` running in-process, its stdout read line by
@@ -157,7 +159,11 @@ func TestDemoShowsAlertsAndStops(t *testing.T) {
 	}
 }
 
+// The demo ends by itself after --duration, having stopped every goroutine
+// it started (the fake server, the clients, the bot, the watcher, the
+// dashboard and its connections).
 func TestDemoEndsByItself(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"demo", "--duration", "1500ms", "--pace", "10ms"}, strings.NewReader(""), &out, &errb)
 	if code != exitOK {
@@ -223,9 +229,20 @@ func TestDemoDashboardInBrowser(t *testing.T) {
 	exe := chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	d := startDemo(t, "--duration", "10m", "--pace", "400ms")
+	// With a token, as on a shared network: the page must keep it for
+	// its websocket and its links.
+	d := startDemo(t, "--duration", "10m", "--pace", "400ms", "--token", "demo-s3cret")
 	line := d.waitLine(t, ctx, "dashboard: http://")
 	url := strings.TrimSpace(strings.TrimPrefix(line, "dashboard: "))
+	if !strings.HasSuffix(url, "/?token=demo-s3cret") {
+		t.Fatalf("dashboard URL %q does not carry the token", url)
+	}
+	base := strings.TrimSuffix(url, "?token=demo-s3cret")
+	if resp, err := http.Get(base); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET %s without the token: %v %v, want 401", base, resp, err)
+	} else {
+		resp.Body.Close()
+	}
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -282,10 +299,15 @@ func TestDemoDashboardInBrowser(t *testing.T) {
 	dir := artifactDir(t)
 	shot(t, bctx, filepath.Join(dir, "dashboard-index.png"))
 
-	// The game page of the fivefold game: the move list marks occurrences.
-	gameURL := strings.TrimSuffix(url, "/") + "/game?key=lichess%2F8dCwCGev"
-	if err := chromedp.Do(bctx, chromedp.Navigate(gameURL), chromedp.WaitVisible(chromedp.CSS("#moves .mv"))); err != nil {
-		t.Fatalf("open %s: %v", gameURL, err)
+	// The game page of the fivefold game, reached by clicking its card
+	// (the link must carry the token): the move list marks occurrences.
+	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS(`.card[data-key="lichess/8dCwCGev"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#moves .mv"))); err != nil {
+		t.Fatalf("open the game page from its card: %v", err)
+	}
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.body.dataset.conn === "live"`,
+		chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("the game page's feed is not live: %v", err)
 	}
 	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll('#moves sup.mk.o3').length >= 1`,
 		chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
