@@ -421,7 +421,7 @@ func (c *Client) call(ctx context.Context, r request, out any) error {
 			break
 		}
 		d := c.backoff.delay(attempt)
-		c.log.Info("lichess: retrying", "op", r.op, "attempt", attempt+1, "wait", d, "err", err)
+		c.log.Info("lichess: retrying", "op", r.op, "attempt", attempt+1, "wait", d, "err", c.redact(err.Error()))
 		if err := sleep(ctx, c.clk, d); err != nil {
 			return fmt.Errorf("lichess: %s: %w", r.op, err)
 		}

@@ -86,7 +86,7 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		}
 		d := c.backoff.delay(attempt)
 		attempt++
-		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.account, "wait", d, "reason", err.Error())
+		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.account, "wait", d, "reason", c.redact(err.Error()))
 		if err := sleep(ctx, c.clk, d); err != nil {
 			return fmt.Errorf("lichess: stream %s: %w", spec.name, err)
 		}

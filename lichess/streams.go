@@ -68,7 +68,7 @@ func (c *Client) StreamEvents(ctx context.Context, fn func(Event) error) error {
 		if len(started) > 0 {
 			playing, err := c.Playing(ctx)
 			if err != nil {
-				c.log.Warn("lichess: event stream: cannot check the games in progress after a reconnect", "err", err)
+				c.log.Warn("lichess: event stream: cannot check the games in progress after a reconnect", "err", c.redact(err.Error()))
 			} else {
 				now := map[string]bool{}
 				for i := range playing {
@@ -98,7 +98,7 @@ func (c *Client) StreamEvents(ctx context.Context, fn func(Event) error) error {
 		if len(pending) > 0 {
 			in, _, err := c.Challenges(ctx)
 			if err != nil {
-				c.log.Warn("lichess: event stream: cannot check the pending challenges after a reconnect", "err", err)
+				c.log.Warn("lichess: event stream: cannot check the pending challenges after a reconnect", "err", c.redact(err.Error()))
 				return nil
 			}
 			now := map[string]bool{}
