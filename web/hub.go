@@ -94,9 +94,6 @@ func (h *Hub) Update(u Update) {
 	if g == nil {
 		g = &hubGame{}
 		h.games[key] = g
-		if h.metrics != nil {
-			h.metrics.SetGamesFollowed(len(h.games))
-		}
 	}
 	h.mu.Unlock()
 
@@ -108,6 +105,15 @@ func (h *Hub) Update(u Update) {
 	}
 	h.mu.Lock()
 	g.view = v
+	if h.metrics != nil {
+		live := 0
+		for _, o := range h.games {
+			if o.view != nil && o.view.Status != "finished" {
+				live++
+			}
+		}
+		h.metrics.SetGamesFollowed(live)
+	}
 	if _, ok := h.dirty[key]; !ok {
 		h.dirty[key] = h.now()
 	}

@@ -31,7 +31,7 @@ func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		games: prometheus.NewGauge(prometheus.GaugeOpts{Name: "threefold_games_followed",
-			Help: "Games the dashboard knows of (followed or played)."}),
+			Help: "Games followed or played that are not finished."}),
 		alerts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "threefold_alerts_total",
 			Help: "Alerts raised, by kind."}, []string{"kind"}),
 		reconnects: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "threefold_stream_reconnects_total",

@@ -202,6 +202,7 @@ func TestMetricsContent(t *testing.T) {
 	ts, hub, m := newTestServer(t, "")
 	ref := threefold.GameRef{Site: "lichess", ID: "abc"}
 	hub.Update(Update{Game: ref, Moves: []string{"Nf3", "Nf6", "Ng1", "Ng8"}})
+	hub.Update(Update{Game: threefold.GameRef{Site: "lichess", ID: "over"}, Moves: []string{"e4"}, Finished: true})
 	hub.Alert(threefold.Alert{ID: "1", Kind: threefold.KindThreefold, Game: ref})
 	hub.Alert(threefold.Alert{ID: "1", Kind: threefold.KindThreefold, Game: ref}) // counted again: a metric counts raises
 	hub.Alert(threefold.Alert{ID: "2", Kind: threefold.KindFivefold, Game: ref})
