@@ -216,21 +216,94 @@ func deliver[T any](fn func(T) error, v T) error {
 // moves; after a reconnect it is delivered with Resync set, and the consumer
 // must take its state as the whole truth. A gameState equal to the last
 // state delivered is not delivered again, nor is an opponentGone equal to
-// the last one.
+// the last one. Player-room chat lines written while the stream was down
+// are fetched (/api/bot/game/{id}/chat) and delivered after the resync
+// gameFull, each once; spectator-room lines of that time are lost.
 func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameEvent) error) error {
 	var (
 		conn      int
 		haveState bool
 		last      GameState
 		lastGone  *OpponentGone
+		said      []string       // the last player-room lines delivered (user, text)
+		fetched   map[string]int // lines delivered from the history that the stream may still bring
+		catchUp   bool           // fetch the history after this gameFull
 	)
+	chatKey := func(user, text string) string { return strings.ToLower(user) + "\x00" + text }
+	remember := func(k string) {
+		said = append(said, k)
+		if len(said) > 200 {
+			said = said[len(said)-100:]
+		}
+	}
+	// reconcileChat delivers the player-room lines of the history that
+	// come after the last one delivered (all of them if none was).
+	// Lichess's own lines ("White offers draw") are skipped: the state
+	// shows what they say.
+	reconcileChat := func(ctx context.Context) error {
+		hist, err := c.gameChat(ctx, gameID)
+		if err != nil {
+			c.log.Warn("lichess: bot game stream: cannot fetch the chat after a reconnect", "game", gameID, "err", c.redact(err.Error()))
+			return nil
+		}
+		var keys []string
+		for _, h := range hist {
+			if !strings.EqualFold(h.User, "lichess") {
+				keys = append(keys, chatKey(h.User, h.Text))
+			}
+		}
+		start := 0
+		if len(said) > 0 {
+			// Where the last line delivered is in the history: its latest
+			// occurrence preceded by the line delivered before it, else its
+			// latest occurrence.
+			lastSaid, best := said[len(said)-1], -1
+			for j := len(keys) - 1; j >= 0; j-- {
+				if keys[j] != lastSaid {
+					continue
+				}
+				if best < 0 {
+					best = j
+				}
+				if len(said) < 2 || (j > 0 && keys[j-1] == said[len(said)-2]) {
+					best = j
+					break
+				}
+			}
+			if best < 0 {
+				c.log.Warn("lichess: bot game stream: the chat history does not hold the last line seen; lines of the disconnection may be lost", "game", gameID)
+				return nil
+			}
+			start = best + 1
+		}
+		fetched = map[string]int{}
+		for _, k := range keys[start:] {
+			user, text, _ := strings.Cut(k, "\x00")
+			for _, h := range hist { // the user name as Lichess writes it
+				if chatKey(h.User, h.Text) == k {
+					user = h.User
+					break
+				}
+			}
+			fetched[k]++
+			remember(k)
+			l := ChatLine{Username: user, Text: text, Room: RoomPlayer}
+			if err := deliver(fn, GameEvent{Type: GameEventChat, Chat: &l}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	return c.runStream(ctx, streamSpec{
 		name:      "bot game " + gameID,
 		keepAlive: KeepAliveBotGame,
 		req: func() request {
 			return request{op: "stream bot game " + gameID, method: http.MethodGet, path: "/api/bot/game/stream/" + url.PathEscape(gameID), auth: true, accept: "application/x-ndjson"}
 		},
-		connected: func(_ context.Context, n int) error { conn = n; return nil },
+		connected: func(_ context.Context, n int) error {
+			conn, catchUp, fetched = n, n > 1, nil
+			return nil
+		},
 		line: func(line []byte, _ int) error {
 			var head struct {
 				Type string `json:"type"`
@@ -247,11 +320,20 @@ func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameE
 				}
 				ev.Full, ev.Resync = &f, conn > 1
 				last, haveState = f.State, true
+				if err := deliver(fn, ev); err != nil {
+					return err
+				}
+				if catchUp {
+					catchUp = false
+					return reconcileChat(ctx)
+				}
+				return nil
 			case GameEventState:
 				var s GameState
 				if err := json.Unmarshal(line, &s); err != nil {
 					return err
 				}
+				fetched = nil // time has passed: the stream's chat lines are new
 				if haveState && s == last {
 					return nil
 				}
@@ -261,6 +343,14 @@ func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameE
 				var l ChatLine
 				if err := json.Unmarshal(line, &l); err != nil {
 					return err
+				}
+				if l.Room == RoomPlayer && !strings.EqualFold(l.Username, "lichess") {
+					k := chatKey(l.Username, l.Text)
+					if fetched[k] > 0 {
+						fetched[k]--
+						return nil // already delivered from the history
+					}
+					remember(k)
 				}
 				ev.Chat = &l
 			case GameEventOpponentGone:
@@ -279,6 +369,18 @@ func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameE
 		},
 		ended: func() bool { return haveState && Finished(last.Status) },
 	})
+}
+
+// chatMessage is a line of /api/bot/game/{id}/chat.
+type chatMessage struct {
+	Text string `json:"text"`
+	User string `json:"user"`
+}
+
+func (c *Client) gameChat(ctx context.Context, gameID string) ([]chatMessage, error) {
+	var out []chatMessage
+	err := c.call(ctx, request{op: "chat history of " + gameID, method: http.MethodGet, path: botGamePath(gameID, "/chat"), auth: true}, &out)
+	return out, err
 }
 
 // StreamGame follows a game as a spectator (/api/stream/game/{id}, no

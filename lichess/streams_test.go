@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -306,7 +307,8 @@ func TestBotGameResumesExactly(t *testing.T) {
 		fault lichesstest.Fault
 		kill  bool
 	}{
-		{name: "cut mid-stream", fault: lichesstest.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 3}},
+		{name: "cut after the chat line", fault: lichesstest.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 3}},
+		{name: "cut before the chat line: it comes from the history", fault: lichesstest.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 2}},
 		{name: "second stream with the same User-Agent", kill: true},
 	}
 	for _, tc := range tests {
@@ -315,7 +317,7 @@ func TestBotGameResumesExactly(t *testing.T) {
 			if tc.fault.Path != "" {
 				e.fake.Inject(tc.fault)
 			}
-			// Lines: gameFull, state e2e4, chat, (cut) state e2e4 e7e5 ...
+			// Lines: gameFull, state e2e4, chat hi, state e2e4 e7e5 ...
 			g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "resume01", Script: []lichesstest.Step{
 				{Chat: "hi", Move: "e7e5"}, {Move: "b8c6"}, {Resign: true}}})
 			b := &botPlayer{e: e, game: g.ID(), white: true, moves: []string{"e2e4", "g1f3", "f1b5"}, events: newCollector[lichess.GameEvent]()}
@@ -355,6 +357,13 @@ func TestBotGameResumesExactly(t *testing.T) {
 			}
 			if !seen["chat[Mary:hi]"] {
 				t.Errorf("chat lost: %v", got)
+			}
+			fromHistory := slices.Index(got, "chat[Mary:hi]") > slices.IndexFunc(got, func(s string) bool { return strings.HasPrefix(s, "resync") })
+			if want := strings.Contains(tc.name, "history"); fromHistory != want {
+				t.Errorf("chat line from the history: %v, want %v: %v", fromHistory, want, got)
+			}
+			if want := strings.Contains(tc.name, "history"); want && len(e.fake.RequestsTo(http.MethodGet, "/api/bot/game/*/chat")) == 0 {
+				t.Error("no chat history fetched")
 			}
 			if st := g.State(); st.Status != "resign" || st.Winner != "white" {
 				t.Errorf("final %+v", st)

@@ -721,6 +721,33 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	writeOK(w)
 }
 
+// handleChatHistory answers the player-room chat as [{"text","user"}];
+// Lichess's own lines have user "lichess".
+func (s *Server) handleChatHistory(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("what") != "chat" {
+		http.NotFound(w, r)
+		return
+	}
+	g, _ := s.botGame(w, r)
+	if g == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []map[string]string{}
+	for _, m := range g.chat {
+		if m.Room != lichess.RoomPlayer {
+			continue
+		}
+		name := m.User
+		if u := s.users[m.User]; u != nil {
+			name = u.Username
+		}
+		out = append(out, map[string]string{"text": m.Text, "user": name})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 	g, uid := s.botGame(w, r)
 	if g == nil {

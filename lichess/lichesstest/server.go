@@ -529,6 +529,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /api/bot/game/stream/{id}", s.handleBotGameStream)
 	m.HandleFunc("POST /api/bot/game/{id}/move/{move}", s.handleMove)
 	m.HandleFunc("POST /api/bot/game/{id}/chat", s.handleChat)
+	m.HandleFunc("GET /api/bot/game/{id}/{what}", s.handleChatHistory) // {what} is chat (a pattern ending in /chat would clash with the stream's)
 	m.HandleFunc("POST /api/bot/game/{id}/draw/{accept}", s.handleDraw)
 	m.HandleFunc("POST /api/bot/game/{id}/resign", s.handleResign)
 	m.HandleFunc("POST /api/bot/game/{id}/abort", s.handleAbort)
