@@ -73,7 +73,7 @@ type Options struct {
 	// Token is a personal access or OAuth token. TokenSource, if set, wins.
 	Token       string
 	TokenSource oauth2.TokenSource
-	// HTTPClient is used for every request. Its Timeout must be zero
+	// HTTPClient is used for every request. Its Timeout is ignored
 	// (streams run for hours); calls get RequestTimeout instead. Default: a
 	// client with its own transport, whose idle connections Close closes.
 	HTTPClient *http.Client
@@ -104,7 +104,6 @@ type Client struct {
 	base      *url.URL
 	ts        oauth2.TokenSource
 	http      *http.Client
-	ownHTTP   bool
 	ua        string
 	account   string
 	clk       Clock
@@ -155,7 +154,11 @@ func NewClient(opts Options) *Client {
 	}
 	if c.http == nil {
 		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-		c.ownHTTP = true
+	} else if c.http.Timeout != 0 {
+		// A client timeout would cut every stream: calls get RequestTimeout.
+		hc := *c.http
+		hc.Timeout = 0
+		c.http = &hc
 	}
 	if c.ua == "" {
 		c.ua = "threefold"

@@ -15,9 +15,29 @@
 // rounds the test advances move by move, records every request, enforces
 // one event stream per user and the per-IP stream limits, and injects
 // faults: any status (429 with or without a ratelimit body, a 5xx burst)
-// on any call, and on streams a cut connection, silence, or a truncated
-// line (see Fault). OAuth is there too: /oauth redirects with a code,
-// /api/token checks the PKCE verifier, DELETE /api/token revokes.
+// on any call, a held answer, and on streams a cut connection, silence, or
+// a truncated line (see Fault). OAuth is there too: /oauth redirects with a
+// code, /api/token checks the PKCE verifier, DELETE /api/token revokes.
+//
+// The parts, by use:
+//
+//   - accounts: BotUser/BotToken (a BOT with bot:play), WatchUser/WatchToken
+//     (study:read), Opponent (no token); AddUser, AddToken, TokenValid,
+//     TokenScopes.
+//   - bot play: NewGame(GameSpec) with a Script of Steps for the opponent;
+//     Game.OpponentMove/OpponentChat/OpponentOfferDraw/OpponentResign/
+//     OpponentGone/Finish drive it by hand; Game.State and Game.Chat for
+//     assertions; Challenge(ChallengeSpec), CancelChallenge,
+//     ChallengeStatus; SendEvent and Game.SendRaw feed recorded lines;
+//     KillEventStreams and Game.KillStreams close streams as a second
+//     stream would.
+//   - watching: SpectatorGame(SpectatorSpec).Move/Finish, SetRawGame,
+//     PublishGame(Summary) for games-by-users/ids, TV(channel).Feature/Move,
+//     Broadcast(roundID).SetPGN/AppendMove/SetResult/Finish/SetTour,
+//     SetExport.
+//   - assertions and faults: Requests, RequestsTo, MaxInFlight, Streams,
+//     WaitFor (wakes on every change of the fake), Inject, RateLimited,
+//     ServerErrors, ClearFaults, KillStreams.
 //
 // A bot test, typically:
 //
@@ -27,11 +47,11 @@
 //	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken,
 //		Account: lichesstest.BotUser, Clock: clk})
 //	defer c.Close()
-//	id := fake.Challenge(lichesstest.ChallengeSpec{Color: "black", // the opponent plays black
-//		Script: []lichesstest.Step{{Move: "e7e5"}, {Chat: "hi", Move: "g8f6"}}})
-//	// ... the bot accepts id from its event stream, plays e2e4 ...
-//	err := fake.WaitFor(ctx, func() bool { return len(fake.Game(id).State().Moves) >= 2 })
-//	if fake.Game(id).State().Status != "started" { ... }
+//	id := fake.Challenge(lichesstest.ChallengeSpec{Color: "black", // the challenger plays black
+//		Script: []lichesstest.Step{{Move: "e7e5"}, {Wait: 5 * time.Second, Chat: "hi", Move: "g8f6"}}})
+//	// ... the bot accepts id from its event stream and plays e2e4 ...
+//	err := fake.WaitFor(ctx, func() bool { g := fake.Game(id); return g != nil && len(g.State().Moves) >= 2 })
+//	clk.Advance(5 * time.Second) // the scripted opponent's second move
 //
 // A watcher test:
 //
