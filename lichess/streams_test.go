@@ -510,3 +510,21 @@ func TestStreamHeadersNeverCome(t *testing.T) {
 	e.c.Close()
 	wait(t, done)
 }
+
+// Lines far longer than the reader's buffer are read whole.
+func TestLongLines(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "longline"})
+	col := newCollector[lichess.GameEvent]()
+	done := run(t, func() error { return e.c.StreamBotGame(e.ctx, g.ID(), col.add) })
+	col.waitLen(t, 1)
+	long := strings.Repeat("abcdefghij", 30000) // 300 kB
+	g.SendRaw(`{"type":"chatLine","username":"spam","text":"` + long + `","room":"spectator"}`)
+	g.SendRaw(`{"type":"chatLine","username":"after","text":"ok","room":"spectator"}`)
+	evs := col.waitLen(t, 3)
+	e.c.Close()
+	wait(t, done)
+	if evs[1].Chat == nil || evs[1].Chat.Text != long || evs[2].Chat == nil || evs[2].Chat.Username != "after" {
+		t.Errorf("long line not read whole: %v", describe(evs[1:]))
+	}
+}
