@@ -56,7 +56,7 @@
   function renderInfo() {
     document.title = 'threefold — ' + (g.game.white || 'White') + ' – ' + (g.game.black || 'Black');
     $('title').textContent = (g.source || g.game.site) + ' · ' + g.game.id;
-    $('players').innerHTML = TF.players(g) + (g.game.url ? ' <a class="ext" href="' + TF.esc(g.game.url) + '" rel="noreferrer" target="_blank">open ↗</a>' : '');
+    $('players').innerHTML = TF.players(g) + (/^https?:\/\//i.test(g.game.url || '') ? ' <a class="ext" href="' + TF.esc(g.game.url) + '" rel="noreferrer" target="_blank">open ↗</a>' : '');
     const cc = TF.countClass(g.count);
     $('now').innerHTML = '<h3>Now</h3><div class="now-row"><span class="count big ' + cc + '">×' + g.count + '</span>' +
       '<div><div>' + TF.esc(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + ', ' + TF.esc(g.turn) + ' to move</div>' +
