@@ -29,6 +29,7 @@ type config struct {
 	Bot      botConfig      `mapstructure:"bot"`
 	Watch    watchConfig    `mapstructure:"watch"`
 	Store    storeConfig    `mapstructure:"store"`
+	HTTP     httpConfig     `mapstructure:"http"`
 }
 
 type lichessConfig struct {
@@ -53,6 +54,7 @@ func defaultConfig() config {
 	c.Bot = defaultBotConfig()
 	c.Watch = defaultWatchConfig()
 	c.Store = defaultStoreConfig()
+	c.HTTP = defaultHTTPConfig()
 	return c
 }
 
