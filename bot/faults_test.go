@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,7 @@ func TestChallenges(t *testing.T) {
 	if st.Status != lichess.StatusResign && st.Status != lichess.StatusAborted {
 		t.Errorf("game %s after stop, want resigned or aborted", st.Status)
 	}
+	noBotGoroutines(t)
 }
 
 func TestGracefulStopFinishesGames(t *testing.T) {
@@ -202,6 +204,23 @@ func TestGracefulStopFinishesGames(t *testing.T) {
 	if err != nil || len(recs) != 1 || recs[0].GameID != id {
 		t.Fatalf("records %+v %v", recs, err)
 	}
+	noBotGoroutines(t)
+}
+
+// noBotGoroutines fails if a goroutine of package bot (or its engine
+// driver) is still running once Run has returned.
+func noBotGoroutines(t *testing.T) {
+	t.Helper()
+	var stacks string
+	for i := 0; i < 100; i++ {
+		buf := make([]byte, 1<<20)
+		stacks = string(buf[:runtime.Stack(buf, true)])
+		if !strings.Contains(stacks, "threefold/bot.(*") && !strings.Contains(stacks, "threefold/bot/uci.(*") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("goroutines of the bot still running after Run returned:\n%s", stacks)
 }
 
 func TestBadStart(t *testing.T) {
