@@ -51,6 +51,9 @@ type EngineConfig struct {
 	Seed int64
 	// StartTimeout bounds the engine's start-up handshake (0: 10 s).
 	StartTimeout time.Duration
+	// Slack is added to twice the planned time of a move before a search
+	// that has not answered is stopped (0: 3 s).
+	Slack time.Duration
 }
 
 // PolicyConfig sets the repetition-aware move policy.

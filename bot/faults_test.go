@@ -339,7 +339,7 @@ func TestClaimsTheWinWhenTheOpponentLeaves(t *testing.T) {
 func TestEngineThatNeverAnswersIsStopped(t *testing.T) {
 	// The engine answers "go" only when told to stop: the bot stops it at
 	// its deadline and plays the move it then gives.
-	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "hang", "avoid")})
+	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "hang", "avoid"), cfg: func(c *bot.Config) { c.Engine.Slack = 300 * time.Millisecond }})
 	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
 	h.opponent(id, builtinOpponent(3, 4))
 	st, rec := h.waitGameOver(id)

@@ -362,7 +362,7 @@ func (g *game) maybeMove(ctx context.Context) {
 	lim := moveLimit(g.cfg.Engine, remaining, inc, ply)
 	// An engine that never answers must not cost the game: past the
 	// deadline the engine is told to stop and its move is taken.
-	thinkCtx, cancel := context.WithTimeout(ctx, thinkDeadline(lim))
+	thinkCtx, cancel := context.WithTimeout(ctx, thinkDeadline(lim, g.cfg.Engine.Slack))
 	defer cancel()
 	go func() {
 		select {
@@ -399,12 +399,15 @@ func (g *game) maybeMove(ctx context.Context) {
 }
 
 // thinkDeadline bounds all the searches for one move: the planned time,
-// as much again for the policy's second search, and a second of slack.
-func thinkDeadline(lim SearchLimit) time.Duration {
+// as much again for the policy's second search, and some slack.
+func thinkDeadline(lim SearchLimit, slack time.Duration) time.Duration {
+	if slack <= 0 {
+		slack = 3 * time.Second
+	}
 	if lim.MoveTime <= 0 {
 		return time.Minute
 	}
-	return 2*lim.MoveTime + time.Second
+	return 2*lim.MoveTime + slack
 }
 
 // claim sends draw/yes for the threefold on the board and gives the game
