@@ -308,3 +308,41 @@ func TestBroadcastKeepAliveSpace(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+// A broadcast stream Lichess closes while the round goes on is opened
+// again (and resends nothing already delivered); once the round is
+// finished, the stream ends.
+func TestBroadcastStreamClosedWhileOngoing(t *testing.T) {
+	tests := []struct {
+		name   string
+		stream func(e *env, fn func(string) error) error
+	}{
+		{"round", func(e *env, fn func(string) error) error { return e.c.StreamBroadcastRound(e.ctx, "round003", fn) }},
+		{"tour", func(e *env, fn func(string) error) error { return e.c.StreamBroadcastTour(e.ctx, "tour003", fn) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{})
+			b := e.fake.Broadcast("round003").SetTour("tour003")
+			b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+			col := newCollector[string]()
+			done := run(t, func() error { return tc.stream(e, col.add) })
+			col.waitLen(t, 1)
+			e.fake.KillStreams("broadcast")
+			e.waitFor("the reconnect", func() bool {
+				return e.streamsOpened("/api/stream/broadcast/*/*") >= 2 && e.fake.Streams("broadcast") == 1
+			})
+			if err := b.AppendMove("5rsW2cRb", "Nf3"); err != nil {
+				t.Fatal(err)
+			}
+			col.waitLen(t, 2)
+			b.Finish()
+			if err := wait(t, done); err != nil {
+				t.Fatalf("stream: %v", err)
+			}
+			if n := len(col.all()); n != 2 {
+				t.Errorf("%d PGNs delivered, want 2", n)
+			}
+		})
+	}
+}

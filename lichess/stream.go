@@ -50,8 +50,9 @@ type streamSpec struct {
 	// logged as malformed and skipped.
 	line func(line []byte, lineNo int) error
 	// ended is called after a clean end of a connection (EOF); true ends
-	// the stream with a nil error.
-	ended func() bool
+	// the stream with a nil error, an error (errConsumer) ends it with that
+	// error.
+	ended func(ctx context.Context) (bool, error)
 }
 
 // runStream runs spec until ctx is done, the consumer returns an error, the
@@ -74,8 +75,14 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		case ctx.Err() != nil:
 			return fmt.Errorf("lichess: stream %s: %w", spec.name, ctx.Err())
 		case err == nil:
-			if spec.ended != nil && spec.ended() {
-				return nil
+			if spec.ended != nil {
+				done, err := spec.ended(ctx)
+				if errors.As(err, &ce) {
+					return ce.err
+				}
+				if done {
+					return nil
+				}
 			}
 			err = errors.New("closed by server")
 		case fatal(err):

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -367,7 +368,7 @@ func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameE
 			}
 			return deliver(fn, ev)
 		},
-		ended: func() bool { return haveState && Finished(last.Status) },
+		ended: func(context.Context) (bool, error) { return haveState && Finished(last.Status), nil },
 	})
 }
 
@@ -442,7 +443,7 @@ func (c *Client) StreamGame(ctx context.Context, gameID string, fn func(Spectato
 			p.Ply = startPly + i
 			return deliver(fn, SpectatorEvent{Position: &p})
 		},
-		ended: func() bool { return lastDesc != nil && lastDesc.Status.ID >= 25 },
+		ended: func(context.Context) (bool, error) { return lastDesc != nil && lastDesc.Status.ID >= 25, nil },
 	})
 }
 
@@ -618,19 +619,54 @@ func (c *Client) StreamTV(ctx context.Context, channel string, fn func(TVEvent) 
 // (/api/stream/broadcast/round/{id}.pgn) and calls fn with the whole PGN of
 // one game each time that game changes. A game whose PGN is exactly the one
 // delivered last for it (as after a reconnect, when Lichess resends every
-// game) is not delivered again. The stream ends (nil) when Lichess closes it
-// cleanly. It uses an events slot of the stream budget.
+// game) is not delivered again. When Lichess closes the stream, the round is
+// looked up: the stream ends (nil) if the round is finished or gone, and
+// reconnects otherwise. It uses an events slot of the stream budget.
 func (c *Client) StreamBroadcastRound(ctx context.Context, roundID string, fn func(pgn string) error) error {
-	return c.streamPGN(ctx, "broadcast round "+roundID, "/api/stream/broadcast/round/"+url.PathEscape(roundID)+".pgn", fn)
+	over := func(ctx context.Context) bool {
+		r, err := c.BroadcastRound(ctx, roundID)
+		if errors.Is(err, ErrNotFound) {
+			return true
+		}
+		if err != nil {
+			c.log.Warn("lichess: broadcast stream closed and the round cannot be checked", "round", roundID, "err", c.redact(err.Error()))
+			return false
+		}
+		return r.Round.Finished
+	}
+	return c.streamPGN(ctx, "broadcast round "+roundID, "/api/stream/broadcast/round/"+url.PathEscape(roundID)+".pgn", over, fn)
 }
 
 // StreamBroadcastTour is StreamBroadcastRound for every round of a
-// broadcast tournament (/api/stream/broadcast/tour/{id}.pgn).
+// broadcast tournament (/api/stream/broadcast/tour/{id}.pgn); it ends when
+// every round of the tournament is finished.
 func (c *Client) StreamBroadcastTour(ctx context.Context, tourID string, fn func(pgn string) error) error {
-	return c.streamPGN(ctx, "broadcast tour "+tourID, "/api/stream/broadcast/tour/"+url.PathEscape(tourID)+".pgn", fn)
+	over := func(ctx context.Context) bool {
+		var t struct {
+			Rounds []struct {
+				ID       string `json:"id"`
+				Finished bool   `json:"finished"`
+			} `json:"rounds"`
+		}
+		err := c.call(ctx, request{op: "broadcast tour " + tourID, method: http.MethodGet, path: "/api/broadcast/" + url.PathEscape(tourID), optAuth: true}, &t)
+		if errors.Is(err, ErrNotFound) {
+			return true
+		}
+		if err != nil {
+			c.log.Warn("lichess: broadcast stream closed and the tournament cannot be checked", "tour", tourID, "err", c.redact(err.Error()))
+			return false
+		}
+		for _, r := range t.Rounds {
+			if !r.Finished {
+				return false
+			}
+		}
+		return len(t.Rounds) > 0
+	}
+	return c.streamPGN(ctx, "broadcast tour "+tourID, "/api/stream/broadcast/tour/"+url.PathEscape(tourID)+".pgn", over, fn)
 }
 
-func (c *Client) streamPGN(ctx context.Context, name, path string, fn func(string) error) error {
+func (c *Client) streamPGN(ctx context.Context, name, path string, over func(context.Context) bool, fn func(string) error) error {
 	last := map[string]string{} // game key -> PGN delivered
 	var sp pgnSplitter
 	emit := func(pgn string) error {
@@ -659,11 +695,11 @@ func (c *Client) streamPGN(ctx context.Context, name, path string, fn func(strin
 			}
 			return nil
 		},
-		ended: func() bool {
+		ended: func(ctx context.Context) (bool, error) {
 			if err := emit(sp.flush()); err != nil {
-				return false
+				return false, err
 			}
-			return true
+			return over(ctx), nil
 		},
 	})
 }

@@ -117,8 +117,14 @@ func (b *Broadcast) Finish() {
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	b.finished = true
+	tourOver := true
+	for _, r := range b.s.rounds {
+		if r.tour == b.tour && !r.finished {
+			tourOver = false
+		}
+	}
 	for c := range b.s.conns {
-		if c.kind == "broadcast" && c.key == "round:"+b.id {
+		if c.kind == "broadcast" && (c.key == "round:"+b.id || (tourOver && c.key == "tour:"+b.tour)) {
 			c.close()
 		}
 	}
@@ -293,6 +299,23 @@ func (s *Server) handleBroadcastRound(w http.ResponseWriter, r *http.Request) {
 		"tour":  map[string]any{"id": b.tour, "name": "Tournament " + b.tour, "slug": "tournament"},
 		"games": games,
 	})
+}
+
+func (s *Server) handleBroadcastTour(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var rounds []any
+	for _, rid := range sortedKeys(s.rounds) {
+		if b := s.rounds[rid]; b.tour == id {
+			rounds = append(rounds, map[string]any{"id": b.id, "name": "Round " + b.id, "slug": "round", "ongoing": !b.finished, "finished": b.finished})
+		}
+	}
+	if len(rounds) == 0 {
+		writeError(w, http.StatusNotFound, "No such broadcast tournament")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tour": map[string]any{"id": id, "name": "Tournament " + id, "slug": "tournament"}, "rounds": rounds})
 }
 
 func (s *Server) handleBroadcastRoundPGN(w http.ResponseWriter, r *http.Request) {
