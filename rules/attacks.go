@@ -2,9 +2,12 @@ package rules
 
 import "math/bits"
 
-// Attack tables. Sliding pieces use "fancy" magic bitboards whose magic
-// numbers are searched once at start-up with a fixed-seed generator, so the
-// tables are the same on every run.
+// Attack tables. Sliding pieces use "fancy" magic bitboards. The magic
+// numbers in magics.go were found by the search in initMagics (run
+// `THREEFOLD_GEN_MAGICS=1 go test -run TestGenerateMagics ./rules` to
+// write them again); at start-up each is verified while its table is
+// filled, and searched again only if it does not fit, so start-up costs
+// one pass over the tables.
 
 var (
 	knightAttacks [64]uint64
@@ -65,8 +68,8 @@ func initAttackTables() {
 		}
 	}
 	rng := xorshift(0x9e3779b97f4a7c15)
-	rookTable = initMagics(&rookMagics, rookDirs, &rng)
-	bishopTable = initMagics(&bishopMagics, bishopDirs, &rng)
+	rookTable = initMagics(&rookMagics, rookDirs, &rookMagicNumbers, &rng)
+	bishopTable = initMagics(&bishopMagics, bishopDirs, &bishopMagicNumbers, &rng)
 }
 
 func squareBB(f, r int) uint64 {
@@ -107,7 +110,7 @@ func (x *xorshift) next() uint64 {
 
 func (x *xorshift) sparse() uint64 { return x.next() & x.next() & x.next() }
 
-func initMagics(ms *[64]magic, dirs [4][2]int, rng *xorshift) []uint64 {
+func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift) []uint64 {
 	var table []uint64
 	occs := make([]uint64, 4096)
 	refs := make([]uint64, 4096)
@@ -132,9 +135,12 @@ func initMagics(ms *[64]magic, dirs [4][2]int, rng *xorshift) []uint64 {
 		attempt := 0
 		for {
 			attempt++
-			num := rng.sparse()
-			if bits.OnesCount64((m.mask*num)>>56) < 6 {
-				continue
+			num := known[s]
+			if attempt > 1 || num == 0 {
+				num = rng.sparse()
+				if bits.OnesCount64((m.mask*num)>>56) < 6 {
+					continue
+				}
 			}
 			ok := true
 			for i := 0; i < size; i++ {
