@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -172,38 +171,3 @@ func TestBotConfigDefaultsMatchPackage(t *testing.T) {
 	}
 }
 
-// TestBotExampleSection checks bot/config.example.bot.yaml, the bot: section
-// meant for config.example.yaml: it loads, names every bot.* key, and shows
-// the defaults.
-func TestBotExampleSection(t *testing.T) {
-	env := &environment{configFile: "../../bot/config.example.bot.yaml"}
-	t.Setenv("HOME", t.TempDir())
-	cfg, err := env.loadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := viper.New()
-	v.SetConfigFile(env.configFile)
-	if err := v.ReadInConfig(); err != nil {
-		t.Fatal(err)
-	}
-	inFile := map[string]bool{}
-	for _, k := range v.AllKeys() {
-		inFile[k] = true
-	}
-	def := defaultConfig()
-	defaults := flattenConfig(reflect.ValueOf(def), "")
-	loaded := flattenConfig(reflect.ValueOf(*cfg), "")
-	for _, k := range configKeys(reflect.TypeOf(def), "") {
-		if !strings.HasPrefix(k, "bot.") {
-			continue
-		}
-		if !inFile[k] {
-			t.Errorf("the example does not document %s", k)
-			continue
-		}
-		if !reflect.DeepEqual(loaded[k], defaults[k]) && !(isEmpty(loaded[k]) && isEmpty(defaults[k])) {
-			t.Errorf("the example shows %s = %v, the default is %v", k, loaded[k], defaults[k])
-		}
-	}
-}
