@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -169,4 +168,3 @@ func TestBotConfigDefaultsMatchPackage(t *testing.T) {
 		t.Errorf("config section defaults differ from bot.DefaultConfig:\n%+v\n%+v", got, want)
 	}
 }
-
