@@ -130,8 +130,9 @@ func BenchmarkWatcherUpdateByLength(b *testing.B) {
 			}
 			var w *Watcher
 			var next []int
+			alerts := 0
 			reset := func() {
-				w = NewWatcher(WatcherOptions{})
+				w = NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
 				next = make([]int, games)
 				for i, l := range lines {
 					w.Apply(snap(strconv.Itoa(i), l[:length]))
@@ -152,6 +153,7 @@ func BenchmarkWatcherUpdateByLength(b *testing.B) {
 				w.Apply(snap(strconv.Itoa(i), lines[i][:next[i]]))
 				next[i]++
 			}
+			b.ReportMetric(float64(alerts)/float64(b.N), "alerts/update")
 		})
 	}
 }
@@ -175,10 +177,11 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 			var feed *pgnFeed
 			var w *Watcher
 			var next []int
+			alerts := 0
 			emit := func(s Snapshot) error { w.Apply(s); return nil }
 			fallback := func(int) string { return "" }
 			reset := func() {
-				w = NewWatcher(WatcherOptions{})
+				w = NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
 				feed = newPGNFeed("lichess", "bench", 0, "", nil)
 				next = make([]int, games)
 				for i := range texts {
@@ -202,6 +205,8 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 				}
 				next[i]++
 			}
+			b.ReportMetric(float64(alerts)/float64(b.N), "alerts/update")
+			b.ReportMetric(float64(feed.tailParses)/float64(feed.tailParses+feed.fullParses), "tail-parse-share")
 		})
 	}
 }
