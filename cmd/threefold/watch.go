@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -168,11 +169,21 @@ func watchSinks(cfg *config, stdout io.Writer, jsonOut bool, log *slog.Logger) (
 		if err != nil {
 			return nil, nil, usagef("watch.webhooks[%d]: %w", i, err)
 		}
-		if !strings.HasPrefix(h.URL, "https://") && !strings.HasPrefix(h.URL, "http://") {
+		u := h.URL
+		if h.URLEnv != "" {
+			if u != "" {
+				return nil, nil, usagef("watch.webhooks[%d]: give url or url_env, not both", i)
+			}
+			u = os.Getenv(h.URLEnv)
+			if u == "" {
+				return nil, nil, usagef("watch.webhooks[%d]: environment variable %s (url_env) is empty", i, h.URLEnv)
+			}
+		}
+		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
 			return nil, nil, usagef("watch.webhooks[%d]: url must be an http(s) URL", i) // never quote it: a secret
 		}
 		name := string(kind) + " webhook " + strconv.Itoa(i+1)
-		hook := &notify.Webhook{Kind: kind, URL: h.URL, Name: name, Logger: log}
+		hook := &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log}
 		q := notify.NewQueue(name, hook, cfg.Watch.QueueSize, log)
 		queues = append(queues, q)
 		sinks = append(sinks, q)

@@ -99,7 +99,8 @@ func TestWatchTextAndWebhooks(t *testing.T) {
 	}))
 	defer hook.Close()
 	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
-	conf := "watch:\n  webhooks:\n    - kind: discord\n      url: " + hook.URL + "/discord/SECRET1\n    - kind: json\n      url: " + hook.URL + "/json/SECRET2\n"
+	t.Setenv("TEST_THREEFOLD_HOOK", hook.URL+"/json/SECRET2")
+	conf := "watch:\n  webhooks:\n    - kind: discord\n      url: " + hook.URL + "/discord/SECRET1\n    - kind: json\n      url_env: TEST_THREEFOLD_HOOK\n"
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +118,15 @@ func TestWatchTextAndWebhooks(t *testing.T) {
 	defer mu.Unlock()
 	if len(bodies) != 4 {
 		t.Fatalf("%d webhook posts, want 4 (2 alerts × 2 hooks): %v", len(bodies), bodies)
+	}
+	var toJSON int
+	for _, b := range bodies {
+		if strings.HasPrefix(b, "/json/SECRET2 ") {
+			toJSON++
+		}
+	}
+	if toJSON != 2 {
+		t.Errorf("%d posts to the url_env webhook, want 2", toJSON)
 	}
 }
 

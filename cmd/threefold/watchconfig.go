@@ -20,10 +20,13 @@ type watchConfig struct {
 	DGTMaxFailures int `mapstructure:"dgt_max_failures"`
 }
 
-// webhookConfig is one entry of watch.webhooks.
+// webhookConfig is one entry of watch.webhooks. The URL is a secret: it
+// may be given in the file (url) or, to keep it out of the file, in the
+// environment variable named by url_env.
 type webhookConfig struct {
-	Kind string `mapstructure:"kind"`
-	URL  string `mapstructure:"url"`
+	Kind   string `mapstructure:"kind"`
+	URL    string `mapstructure:"url"`
+	URLEnv string `mapstructure:"url_env"`
 }
 
 func defaultWatchConfig() watchConfig {
