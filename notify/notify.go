@@ -122,7 +122,7 @@ func players(a threefold.Alert) string {
 }
 
 // Occurrences lists the plies of the occurrences with the move that
-// produced each: "ply 44 Qf5, ply 48 Qf5, ply 52 Qf5".
+// produced each: "ply 44 (22...Qf5), ply 48 (24...Qf5), ply 52 (26...Qf5)".
 func Occurrences(a threefold.Alert) string {
 	parts := make([]string, 0, len(a.Occurrences)+1)
 	for i, p := range a.Occurrences {
@@ -130,7 +130,7 @@ func Occurrences(a threefold.Alert) string {
 		if p == 0 {
 			s += " (start)"
 		} else if i < len(a.OccurrenceSAN) && a.OccurrenceSAN[i] != "" {
-			s += " " + a.OccurrenceSAN[i]
+			s += " (" + MoveLabel(a, p, a.OccurrenceSAN[i]) + ")"
 		}
 		parts = append(parts, s)
 	}
@@ -139,9 +139,35 @@ func Occurrences(a threefold.Alert) string {
 		if mv == "" {
 			mv = a.Move
 		}
-		parts = append(parts, "ply "+strconv.Itoa(a.Ply+1)+" "+mv+" (declared)")
+		parts = append(parts, "ply "+strconv.Itoa(a.Ply+1)+" ("+MoveLabel(a, a.Ply+1, mv)+", declared)")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// MoveLabel numbers the move that produced ply p of the alert's game as a
+// score sheet does ("26.Bf3", "26...Qf5"), from the move number and side to
+// move of the alert's FEN; without a usable FEN it is the SAN alone.
+func MoveLabel(a threefold.Alert, p int, san string) string {
+	f := strings.Fields(a.FEN)
+	if len(f) < 6 {
+		return san
+	}
+	full, err := strconv.Atoi(f[5])
+	if err != nil || full < 1 || (f[1] != "w" && f[1] != "b") {
+		return san
+	}
+	next := 2 * (full - 1) // half-move index of the move to play now
+	if f[1] == "b" {
+		next++
+	}
+	h := next - 1 - (a.Ply - p) // half-move index of the move that produced ply p
+	if h < 0 {
+		return san
+	}
+	if h%2 == 0 {
+		return strconv.Itoa(h/2+1) + "." + san
+	}
+	return strconv.Itoa(h/2+1) + "..." + san
 }
 
 // FormatText is the one-line text form of an alert.
@@ -153,7 +179,7 @@ func FormatText(a threefold.Alert) string {
 	b.WriteString(Headline(a))
 	b.WriteString(" | ply " + strconv.Itoa(a.Ply))
 	if a.SAN != "" {
-		b.WriteString(" after " + a.SAN)
+		b.WriteString(" after " + MoveLabel(a, a.Ply, a.SAN))
 	}
 	switch a.Kind {
 	case threefold.KindThreefold, threefold.KindClaimByMove, threefold.KindFivefold:

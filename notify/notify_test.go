@@ -29,7 +29,7 @@ func sampleAlert() threefold.Alert {
 func TestFormatText(t *testing.T) {
 	a := sampleAlert()
 	got := FormatText(a)
-	for _, want := range []string{"Anand - Martin", "white may claim", "ply 44 Qf5, ply 48 Qf5, ply 52 Qf5",
+	for _, want := range []string{"Anand - Martin", "white may claim", "ply 44 (22...Qf5), ply 48 (24...Qf5), ply 52 (26...Qf5)", "after 26...Qf5",
 		"https://lichess.org/abcd1234#52", "delay up to 3s", a.ID} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text %q lacks %q", got, want)
@@ -38,7 +38,7 @@ func TestFormatText(t *testing.T) {
 	c := a
 	c.Kind, c.Move, c.MoveSAN, c.Occurrences, c.OccurrenceSAN, c.Audience = threefold.KindClaimByMove, "f3e4", "Be4", []int{45, 49}, []string{"Be4", "Be4"}, "arbiters"
 	got = FormatText(c)
-	for _, want := range []string{"[for arbiters]", "declaring Be4", "ply 53 Be4 (declared)"} {
+	for _, want := range []string{"[for arbiters]", "declaring Be4", "ply 45 (23.Be4), ply 49 (25.Be4), ply 53 (27.Be4, declared)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text %q lacks %q", got, want)
 		}
@@ -317,5 +317,30 @@ func TestParseKind(t *testing.T) {
 	}
 	if _, err := ParseKind("teams"); err == nil {
 		t.Error("ParseKind(teams) accepted")
+	}
+}
+
+func TestMoveLabel(t *testing.T) {
+	tests := []struct {
+		name, fen string
+		alertPly  int
+		ply       int
+		want      string
+	}{
+		{"white moved last", "8/8/8/8/8/8/8/K6k b - - 0 26", 51, 51, "26.Bf3"},
+		{"black moved last", "8/8/8/8/8/8/8/K6k w - - 0 27", 52, 52, "26...Bf3"},
+		{"an earlier ply", "8/8/8/8/8/8/8/K6k w - - 0 27", 52, 45, "23.Bf3"},
+		{"from a FEN, black first", "8/8/8/8/8/8/8/K6k w - - 0 41", 1, 1, "40...Bf3"},
+		{"no FEN", "", 10, 10, "Bf3"},
+		{"bad move number", "8/8/8/8/8/8/8/K6k w - - 0 x", 10, 10, "Bf3"},
+		{"before the record", "8/8/8/8/8/8/8/K6k w - - 0 2", 40, 1, "Bf3"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := threefold.Alert{FEN: tc.fen, Ply: tc.alertPly}
+			if got := MoveLabel(a, tc.ply, "Bf3"); got != tc.want {
+				t.Errorf("MoveLabel = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

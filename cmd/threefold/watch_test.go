@@ -108,7 +108,7 @@ func TestWatchTextAndWebhooks(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
-	if !strings.Contains(out, "ply 44 Qf5, ply 48 Qf5, ply 52 Qf5") || !strings.Contains(out, "black may claim a draw by declaring Qf5") {
+	if !strings.Contains(out, "ply 44 (22...Qf5), ply 48 (24...Qf5), ply 52 (26...Qf5)") || !strings.Contains(out, "black may claim a draw by declaring Qf5") {
 		t.Errorf("text output lacks the proof:\n%s", out)
 	}
 	if strings.Contains(errs, "SECRET") {
