@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -61,7 +62,8 @@ func (s *Store) PutAlertOutbox(ctx context.Context, a threefold.Alert, sinks []s
 type OutboxItem struct {
 	Alert        threefold.Alert
 	Sink         string
-	Attempts     int // this claim included
+	Seq          int64 // the alert's place in the order alerts were stored
+	Attempts     int   // this claim included
 	ClaimedBy    string
 	ClaimedUntil time.Time
 	CreatedAt    time.Time
@@ -101,7 +103,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, claimer string, hold time.Durat
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, s.q(`UPDATE outbox SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1
 		WHERE (alert_id, sink) IN (`+pick+`)
-		RETURNING alert_id, sink, attempts, created_at`), args...)
+		RETURNING alert_id, sink, seq, attempts, created_at`), args...)
 		if err != nil {
 			return err
 		}
@@ -109,7 +111,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, claimer string, hold time.Durat
 		for rows.Next() {
 			var it OutboxItem
 			var created int64
-			if err := rows.Scan(&it.Alert.ID, &it.Sink, &it.Attempts, &created); err != nil {
+			if err := rows.Scan(&it.Alert.ID, &it.Sink, &it.Seq, &it.Attempts, &created); err != nil {
 				return err
 			}
 			it.ClaimedBy, it.ClaimedUntil, it.CreatedAt = claimer, fromNanos(until), fromNanos(created)
@@ -136,26 +138,13 @@ func (s *Store) ClaimOutbox(ctx context.Context, claimer string, hold time.Durat
 		return nil, s.wrap(err, "claim outbox for %s", claimer)
 	}
 	// RETURNING gives no order: oldest alert first, as claimed.
-	sortItems(out)
-	return out, nil
-}
-
-func sortItems(items []OutboxItem) {
-	for i := 1; i < len(items); i++ {
-		for j := i; j > 0 && itemLess(items[j], items[j-1]); j-- {
-			items[j], items[j-1] = items[j-1], items[j]
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Seq != out[j].Seq {
+			return out[i].Seq < out[j].Seq
 		}
-	}
-}
-
-func itemLess(a, b OutboxItem) bool {
-	if !a.CreatedAt.Equal(b.CreatedAt) {
-		return a.CreatedAt.Before(b.CreatedAt)
-	}
-	if a.Alert.ID != b.Alert.ID {
-		return a.Alert.ID < b.Alert.ID
-	}
-	return a.Sink < b.Sink
+		return out[i].Sink < out[j].Sink
+	})
+	return out, nil
 }
 
 // MarkSent records that the item's sink accepted its alert: the row is

@@ -6,7 +6,12 @@
 // not sent twice; one whose sink accepted it just before a crash, before the
 // mark was written, is sent again: delivery is at least once, and exactly
 // once in every other case. The interfaces are the few store methods it
-// uses, and the Send of package notify's sinks.
+// uses, and the Send of package notify's sinks. For a group of instances on
+// one database, Relay does the same through the store's outbox: its Gate
+// stores each alert with one outbox row per durable sink, and every
+// instance's Relay claims due rows, sends them and marks them, so a row
+// whose instance died is sent by another (see package store for what
+// "once" means there).
 package delivery
 
 import (

@@ -1,0 +1,199 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/store"
+)
+
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// groupDB is the database a test's instances share: a SQLite file (the
+// store's tests run the outbox on both backends; here the relay's logic is
+// the point).
+func groupDB(t *testing.T) store.Config {
+	return store.Config{DataDir: t.TempDir()}
+}
+
+func openAt(t *testing.T, cfg store.Config, c *testClock) *store.Store {
+	t.Helper()
+	cfg.Now = c.Now
+	s, err := store.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func relay(st OutboxStore, claimer string, c *testClock, sinks map[string]Sink) *Relay {
+	return NewRelay(st, RelayConfig{Claimer: claimer, Sinks: sinks, Hold: time.Minute, Now: c.Now,
+		Backoff: func(int) time.Duration { return 10 * time.Second }})
+}
+
+func TestRelayDeliversEachAlertToEachSinkOnce(t *testing.T) {
+	ctx := context.Background()
+	cfg := groupDB(t)
+	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	w0, w1 := &fakeSink{}, &fakeSink{}
+	sinks := map[string]Sink{"w0": w0, "w1": w1}
+	ra := relay(openAt(t, cfg, c), "a", c, sinks)
+	rb := relay(openAt(t, cfg, c), "b", c, sinks)
+	var local []string
+	ga := ra.Gate(ctx, func(a threefold.Alert) { local = append(local, a.ID) })
+	gb := rb.Gate(ctx, func(a threefold.Alert) { local = append(local, a.ID) })
+	// Both instances see the same events (a takeover replays a game).
+	for i := 1; i <= 3; i++ {
+		ga(alert(i))
+		gb(alert(i))
+	}
+	if fmt.Sprint(local) != fmt.Sprint(ids(alert(1), alert(2), alert(3))) {
+		t.Errorf("local sinks got %v", local)
+	}
+	if n, err := rb.Once(ctx); err != nil || n != 6 {
+		t.Fatalf("b's pass: %d %v", n, err)
+	}
+	if n, err := ra.Once(ctx); err != nil || n != 0 {
+		t.Fatalf("a's pass after b sent everything: %d %v", n, err)
+	}
+	for name, s := range map[string]*fakeSink{"w0": w0, "w1": w1} {
+		if got, want := s.accepted(), ids(alert(1), alert(2), alert(3)); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s got %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestRelayRetriesARefusingSinkInOrder(t *testing.T) {
+	ctx := context.Background()
+	cfg := groupDB(t)
+	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	up, flaky := &fakeSink{}, &fakeSink{refuse: map[string]bool{alert(2).ID: true}}
+	r := relay(openAt(t, cfg, c), "a", c, map[string]Sink{"up": up, "flaky": flaky})
+	gate := r.Gate(ctx, func(threefold.Alert) {})
+	for i := 1; i <= 4; i++ {
+		gate(alert(i))
+	}
+	if _, err := r.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := flaky.accepted(); fmt.Sprint(got) != fmt.Sprint(ids(alert(1))) {
+		t.Fatalf("flaky got %v before its refusal", got)
+	}
+	if n, _ := r.Once(ctx); n != 0 {
+		t.Errorf("refused alerts claimed again before their retry time: %d", n)
+	}
+	flaky.mu.Lock()
+	flaky.refuse = nil
+	flaky.mu.Unlock()
+	c.Advance(10 * time.Second)
+	if n, err := r.Once(ctx); err != nil || n != 3 {
+		t.Fatalf("retry pass: %d %v", n, err)
+	}
+	want := ids(alert(1), alert(2), alert(3), alert(4))
+	if got := flaky.accepted(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("flaky got %v, want %v in order", got, want)
+	}
+	if got := up.accepted(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("up got %v, want %v", got, want)
+	}
+}
+
+// TestRelayTakesOverADeadClaimer: an instance claimed rows and died before
+// sending; after the claim runs out another instance sends them, once.
+func TestRelayTakesOverADeadClaimer(t *testing.T) {
+	ctx := context.Background()
+	cfg := groupDB(t)
+	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	dead := openAt(t, cfg, c)
+	w := &fakeSink{}
+	rb := relay(openAt(t, cfg, c), "b", c, map[string]Sink{"w": w})
+	gate := rb.Gate(ctx, func(threefold.Alert) {})
+	gate(alert(1))
+	gate(alert(2))
+	if items, err := dead.ClaimOutbox(ctx, "dead", time.Minute, 0); err != nil || len(items) != 2 {
+		t.Fatalf("the doomed claim: %v %v", items, err)
+	}
+	if n, _ := rb.Once(ctx); n != 0 {
+		t.Fatalf("b took rows claimed by a live instance: %d", n)
+	}
+	c.Advance(time.Minute)
+	if n, err := rb.Once(ctx); err != nil || n != 2 {
+		t.Fatalf("b after the claim ran out: %d %v", n, err)
+	}
+	if n, _ := rb.Once(ctx); n != 0 || len(w.accepted()) != 2 {
+		t.Errorf("sent %v", w.accepted())
+	}
+}
+
+// outboxBroken fails to store; the rest is a real store.
+type outboxBroken struct{ OutboxStore }
+
+func (outboxBroken) PutAlertOutbox(context.Context, threefold.Alert, []string) (bool, error) {
+	return false, errDiskFull
+}
+
+func TestRelaySendsDirectlyWhatTheStoreRefused(t *testing.T) {
+	ctx := context.Background()
+	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	w := &fakeSink{}
+	r := relay(outboxBroken{openAt(t, groupDB(t), c)}, "a", c, map[string]Sink{"w": w})
+	var local int
+	r.Gate(ctx, func(threefold.Alert) { local++ })(alert(1))
+	if local != 1 {
+		t.Error("an alert the store refused was held back from the local sinks")
+	}
+	if _, err := r.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.accepted(); fmt.Sprint(got) != fmt.Sprint(ids(alert(1))) {
+		t.Errorf("the webhook got %v, want the alert once", got)
+	}
+}
+
+// notifySink tells a channel about each alert it accepts.
+type notifySink struct{ got chan string }
+
+func (n notifySink) Send(_ context.Context, a threefold.Alert) error {
+	n.got <- a.ID
+	return nil
+}
+
+func TestRelayRunIsWokenAndStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	s := notifySink{got: make(chan string, 1)}
+	r := NewRelay(openAt(t, groupDB(t), c), RelayConfig{Claimer: "a", Sinks: map[string]Sink{"n": s}, Poll: time.Hour, Now: c.Now})
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	r.Gate(ctx, func(threefold.Alert) {})(alert(7))
+	if got := <-s.got; got != alert(7).ID {
+		t.Errorf("got %s", got)
+	}
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Errorf("Run returned %v", err)
+	}
+}
