@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/threefold-chess/threefold/store"
+)
+
+type statusOptions struct {
+	json  bool
+	limit int
+}
+
+func newStatusCmd(env *environment) *cobra.Command {
+	var opts statusOptions
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show the group of instances sharing the store: instances, leases, sources, lag",
+		Long: `status shows what the store (store.dsn, or the SQLite file threefold.db in
+data_dir) says about the instances of threefold that share it:
+
+  instances  each instance, alive (a heartbeat within its lease lifetime) or
+             dead, when it was last seen, its budgets and what it holds;
+  leases     which instance holds which source and game, and until when;
+  sources    each source, its holder and when its resume state was saved;
+  outbox     per sink, the alerts not yet sent, the oldest one's age, the
+             attempts and the last error;
+  games      each unfinished game: the last ply processed against the last
+             ply seen, most behind first.
+
+With --json it writes the same as one JSON object.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runStatus(cmd.Context(), env, opts, statusNow())
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.json, "json", false, "one JSON object")
+	f.IntVar(&opts.limit, "limit", 50, "at most this many leases and games in the text (0: all)")
+	return cmd
+}
+
+// statusNow is the clock liveness and ages are judged by (tests set it).
+var statusNow = time.Now
+
+func runStatus(ctx context.Context, env *environment, opts statusOptions, now time.Time) error {
+	if opts.limit < 0 {
+		return usagef("--limit %d: want 0 (all) or more", opts.limit)
+	}
+	cfg, err := env.loadConfig()
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg, storeOptions{mustExist: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	gs, err := st.Status(ctx, now)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(statusJSON(gs))
+	}
+	writeStatus(env.stdout, gs, opts.limit)
+	return nil
+}
+
+// statusJSON is the --json form: the store's status with empty lists as
+// [] and the lease lifetime in seconds.
+func statusJSON(gs store.GroupStatus) any {
+	type instance struct {
+		store.InstanceStatus
+		LeaseTTLS float64 `json:"lease_ttl_s"`
+	}
+	ins := []instance{}
+	for _, i := range gs.Instances {
+		ins = append(ins, instance{InstanceStatus: i, LeaseTTLS: i.LeaseTTL.Seconds()})
+	}
+	return struct {
+		Backend   string               `json:"backend"`
+		Where     string               `json:"where"`
+		Now       time.Time            `json:"now"`
+		Instances []instance           `json:"instances"`
+		Leases    []store.LeaseStatus  `json:"leases"`
+		Sources   []store.SourceStatus `json:"sources"`
+		Outbox    []store.SinkLag      `json:"outbox"`
+		Games     []store.GameLag      `json:"games"`
+	}{gs.Backend, gs.Where, gs.Now, ins, orEmpty(gs.Leases), orEmpty(gs.Sources), orEmpty(gs.Outbox), orEmpty(gs.Games)}
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
+	now := gs.Now
+	alive := 0
+	for _, i := range gs.Instances {
+		if i.Alive {
+			alive++
+		}
+	}
+	fmt.Fprintf(w, "Store: %s %s, at %s\n\n", gs.Backend, gs.Where, now.UTC().Format("2006-01-02 15:04:05 UTC"))
+
+	fmt.Fprintf(w, "Instances (%d, %d alive)\n", len(gs.Instances), alive)
+	if len(gs.Instances) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tLAST SEEN\tUP SINCE\tHOLDS (BUDGET)")
+		for _, i := range gs.Instances {
+			state := "alive"
+			if !i.Alive {
+				state = "dead"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(now, i.LastSeen),
+				i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(i))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(w, "\nLeases (%d)\n", len(gs.Leases))
+	if len(gs.Leases) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "KIND\tNAME\tHOLDER\tEPOCH\tEXPIRES")
+		for k, l := range gs.Leases {
+			if limit > 0 && k == limit {
+				fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(gs.Leases)-limit)
+				break
+			}
+			holder, expires := l.Holder, ago(now, l.ExpiresAt)
+			switch {
+			case l.Holder == "":
+				holder, expires = "-", "free"
+			case l.Expired:
+				holder, expires = l.Holder+" (expired)", ago(now, l.ExpiresAt)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", l.Kind, l.Name, holder, l.Epoch, expires)
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(w, "\nSources (%d)\n", len(gs.Sources))
+	if len(gs.Sources) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "SOURCE\tHOLDER\tSTATE SAVED")
+		for _, s := range gs.Sources {
+			saved := "never"
+			if s.HasState {
+				saved = ago(now, s.StateUpdatedAt)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, histFirst(s.Holder, "nobody"), saved)
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(w, "\nOutbox (%d sinks)\n", len(gs.Outbox))
+	if len(gs.Outbox) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "SINK\tUNSENT\tCLAIMED\tSENT\tOLDEST UNSENT\tATTEMPTS\tLAST ERROR")
+		for _, o := range gs.Outbox {
+			oldest := "-"
+			if o.Pending > 0 {
+				oldest = ago(now, o.Oldest)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, histFirst(oneLine(o.LastError), "-"))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(w, "\nUnfinished games (%d, most behind first)\n", len(gs.Games))
+	if len(gs.Games) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "GAME\tPROCESSED\tSEEN\tBEHIND\tHOLDER\tUPDATED")
+		for k, g := range gs.Games {
+			if limit > 0 && k == limit {
+				fmt.Fprintf(tw, "…\t%d more\t\t\t\t\n", len(gs.Games)-limit)
+				break
+			}
+			processed, behind := fmt.Sprint(g.Processed), fmt.Sprint(g.Seen-g.Processed)
+			if g.Processed < 0 {
+				processed, behind = "-", fmt.Sprint(g.Seen)
+			}
+			fmt.Fprintf(tw, "%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, histFirst(g.Holder, "nobody"), ago(now, g.UpdatedAt))
+		}
+		tw.Flush()
+	}
+}
+
+// holdings is "source 2/4, game 17": the unexpired leases by kind, with
+// the budget where there is one.
+func holdings(i store.InstanceStatus) string {
+	kinds := map[string]bool{}
+	for k := range i.Held {
+		kinds[k] = true
+	}
+	for k := range i.Budget {
+		kinds[k] = true
+	}
+	var names []string
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		if b := i.Budget[k]; b > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", k, i.Held[k], b))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %d", k, i.Held[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ago is how long before now t was, to the second: "35s ago", "2h5m0s ago".
+func ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	d := now.Sub(t).Round(time.Second)
+	if d < 0 {
+		return "in " + (-d).String()
+	}
+	return d.String() + " ago"
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
