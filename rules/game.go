@@ -39,7 +39,7 @@ const minIndexSize = 64
 
 // NewGame starts tracking a game from start.
 func NewGame(start Position) *Game {
-	g := &Game{start: start, pos: start, fivefoldPly: -1}
+	g := &Game{start: start, pos: start, fivefoldPly: -1, window: make([]occurrence, 0, 32)}
 	g.record(true)
 	return g
 }
@@ -108,14 +108,15 @@ func (g *Game) record(irreversible bool) {
 		g.resetWindow()
 	}
 	h := g.pos.hash
-	e := occurrence{hash: h, key: g.pos.Key(), prev: -1, count: 1}
 	idx := int32(len(g.window))
+	g.window = append(g.window, occurrence{})
+	e := &g.window[idx]
+	e.hash, e.key, e.prev, e.count = h, g.pos.Key(), -1, 1
 	slot := g.lookup(h, &e.key)
 	if s := g.index[slot]; s != 0 {
 		e.prev, e.count = s-1, g.window[s-1].count+1
 	}
 	e.slot = int32(slot)
-	g.window = append(g.window, e)
 	g.index[slot] = idx + 1
 	if e.count == 2 {
 		t := g.pos.turn
