@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/threefold-chess/threefold/lichess"
@@ -52,18 +53,50 @@ type ChatVars struct {
 }
 
 // RenderChat fills a template and cuts the result to ChatMaxLen characters.
-// Unknown placeholders are left as they are (Validate refuses them).
+// Unknown placeholders are left as they are (Validate refuses them). The
+// values come from other people (an opponent's name) and are made safe
+// first (ChatSafe); a value is never read as a placeholder.
 func RenderChat(tmpl string, v ChatVars) string {
 	r := strings.NewReplacer(
-		"{me}", v.Me, "{opponent}", v.Opponent, "{move}", v.Move,
-		"{ply}", itoa(v.Ply), "{plies}", v.Plies, "{count}", itoa(v.Count),
-		"{claimant}", v.Claimant, "{ending}", v.Ending, "{result}", v.Result)
+		"{me}", ChatSafe(v.Me), "{opponent}", ChatSafe(v.Opponent), "{move}", ChatSafe(v.Move),
+		"{ply}", itoa(v.Ply), "{plies}", ChatSafe(v.Plies), "{count}", itoa(v.Count),
+		"{claimant}", ChatSafe(v.Claimant), "{ending}", ChatSafe(v.Ending), "{result}", ChatSafe(v.Result))
 	s := strings.Join(strings.Fields(r.Replace(tmpl)), " ")
 	if utf8.RuneCountInString(s) > ChatMaxLen {
 		rs := []rune(s)
 		s = string(rs[:ChatMaxLen-1]) + "…"
 	}
 	return s
+}
+
+// ChatSafe makes text from someone else (a username, an event's name) fit
+// to put in a chat line: one line of printable text that no chat client
+// turns into a link or a mention. Invalid UTF-8, control characters and
+// invisible formatting characters (bidi overrides, zero-width joiners) are
+// removed (line breaks and tabs become spaces), "@" is dropped, a scheme's
+// "://" becomes a space, and a dot between a letter or digit and a letter
+// (a domain name: lichess.org, www.x) becomes a space. Ordinary names
+// ("St. Louis", "Ivanchuk V.", "Élodie") are left as they are.
+func ChatSafe(s string) string {
+	rs := []rune(strings.ToValidUTF8(s, ""))
+	var b strings.Builder
+	for i, r := range rs {
+		switch {
+		case r == utf8.RuneError || r == '@' || unicode.Is(unicode.Cf, r):
+			// dropped
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			b.WriteByte(' ')
+		case r == ':' && i+1 < len(rs) && rs[i+1] == '/':
+			b.WriteByte(' ')
+		case r == '/' && i > 0 && (rs[i-1] == ':' || rs[i-1] == '/'):
+			// the slashes of a scheme
+		case r == '.' && i > 0 && i+1 < len(rs) && (unicode.IsLetter(rs[i-1]) || unicode.IsDigit(rs[i-1]) || rs[i-1] == '-') && unicode.IsLetter(rs[i+1]):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func itoa(n int) string {
