@@ -23,9 +23,8 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	if len(s) < 4 || len(s) > 5 {
 		return NoMove, fmt.Errorf("%w: %q: want 4 or 5 characters like e2e4 or e7e8q", ErrSyntax, s)
 	}
-	from, err1 := ParseSquare(s[0:2])
-	to, err2 := ParseSquare(s[2:4])
-	if err1 != nil || err2 != nil {
+	from, to := squareAt(s, 0), squareAt(s, 2)
+	if from == NoSquare || to == NoSquare {
 		return NoMove, fmt.Errorf("%w: %q: not two squares", ErrSyntax, s)
 	}
 	promo := NoPieceType
@@ -186,6 +185,15 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 	default:
 		return NoMove, fmt.Errorf("%w: %s in %s: %d pieces can make it", ErrAmbiguous, orig, p.FEN(), n)
 	}
+}
+
+// squareAt reads the square named at s[i:i+2], or returns NoSquare.
+func squareAt(s string, i int) Square {
+	f, r := s[i]-'a', s[i+1]-'1'
+	if f > 7 || r > 7 {
+		return NoSquare
+	}
+	return NewSquare(int(f), int(r))
 }
 
 func (p *Position) parseCastle(orig string, dir int) (Move, error) {
