@@ -96,6 +96,14 @@ type Options struct {
 	// RateLimitPause is the pause after a 429 without a longer ratelimit
 	// body (default one minute, as Lichess asks).
 	RateLimitPause time.Duration
+	// OnReconnect, if set, is called each time a stream was lost (or could
+	// not be opened, or went silent) and is about to be opened again, with
+	// the stream's name ("event", "game ID", "broadcast round ID", …) and
+	// the reason. It runs on the stream's goroutine: keep it quick.
+	OnReconnect func(stream string, err error)
+	// OnRateLimit, if set, is called when a 429 pauses the account, with
+	// the pause. It runs on the caller's goroutine: keep it quick.
+	OnRateLimit func(pause time.Duration)
 }
 
 // Client talks to Lichess for one account. Its methods are safe for
@@ -121,6 +129,9 @@ type Client struct {
 	wg        sync.WaitGroup
 	idStreams map[string]*idSet
 	lastToken string
+
+	onReconnect func(stream string, err error)
+	onRateLimit func(pause time.Duration)
 }
 
 // NewClient returns a client for one account. A BaseURL that does not parse
@@ -139,6 +150,9 @@ func NewClient(opts Options) *Client {
 		timeout:   opts.RequestTimeout,
 		pause:     opts.RateLimitPause,
 		idStreams: map[string]*idSet{},
+
+		onReconnect: opts.OnReconnect,
+		onRateLimit: opts.OnRateLimit,
 	}
 	base := opts.BaseURL
 	if base == "" {
@@ -356,6 +370,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		c.gov.pauseFor(pause)
 		c.gov.release()
 		c.log.Warn("lichess: rate limited, pausing account", "op", r.op, "account", c.account, "pause", pause, "key", rl.Key)
+		if c.onRateLimit != nil {
+			c.onRateLimit(pause)
+		}
 		return nil, &RateLimitError{Op: r.op, Pause: pause, Key: rl.Key, Message: msg}
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		c.gov.release()

@@ -94,6 +94,10 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		d := c.backoff.delay(attempt)
 		attempt++
 		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.account, "wait", d, "reason", c.redact(err.Error()))
+		if c.onReconnect != nil {
+			c.onReconnect(spec.name, err)
+		}
+		streamObserved(ctx, false, err)
 		if err := sleep(ctx, c.clk, d); err != nil {
 			return fmt.Errorf("lichess: stream %s: %w", spec.name, err)
 		}
@@ -159,6 +163,7 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 		}
 	}
 	c.log.Debug("lichess: stream connected", "stream", spec.name, "connection", n)
+	streamObserved(ctx, true, nil)
 
 	body := &activityReader{r: resp.Body, onRead: func() { timer.Reset(limit) }}
 	br := bufio.NewReaderSize(body, 64<<10)
@@ -237,4 +242,25 @@ func (a *activityReader) Read(p []byte) (int, error) {
 		a.onRead()
 	}
 	return n, err
+}
+
+// streamObserverKey is the context key of WithStreamObserver.
+type streamObserverKey struct{}
+
+// WithStreamObserver returns a context that makes every stream opened with
+// it report its connection state to fn: connected (err nil) each time the
+// stream's answer arrives, disconnected with the reason each time it is lost
+// and about to be opened again. A stream that ends (its feed is over, ctx is
+// cancelled, a fatal error) reports nothing more: the caller sees Run
+// return. fn runs on the stream's goroutine: keep it quick. A nil fn hides
+// the observer of the parent context (for streams a source opens on behalf
+// of others).
+func WithStreamObserver(ctx context.Context, fn func(connected bool, err error)) context.Context {
+	return context.WithValue(ctx, streamObserverKey{}, fn)
+}
+
+func streamObserved(ctx context.Context, connected bool, err error) {
+	if fn, _ := ctx.Value(streamObserverKey{}).(func(bool, error)); fn != nil {
+		fn(connected, err)
+	}
 }

@@ -36,6 +36,9 @@ type DGTSource struct {
 	// MaxFailures ends Run with an error after this many connection attempts
 	// in a row that fail without ever reaching the server; 0 retries forever.
 	MaxFailures int
+	// OnState, if set, is told when the connection to the server is made
+	// (connected) and when it is lost or cannot be made (with the reason).
+	OnState func(connected bool, err error)
 }
 
 // Name implements Source.
@@ -110,6 +113,9 @@ func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
 			}
 		}
 		d := bo.next()
+		if s.OnState != nil {
+			s.OnState(false, err)
+		}
 		log.Warn("dgt: connection lost; reconnecting", "url", s.URL, "err", err, "in", d)
 		if err := sleep(ctx, clock, d); err != nil {
 			return err
@@ -130,6 +136,9 @@ func (s *DGTSource) session(ctx context.Context, clock Clock, host string, board
 	conn, _, err := d.DialContext(ctx, s.URL, nil)
 	if err != nil {
 		return false, fmt.Errorf("dgt: dial: %w", err)
+	}
+	if s.OnState != nil {
+		s.OnState(true, nil)
 	}
 	var wg sync.WaitGroup
 	done := make(chan struct{})

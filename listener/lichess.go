@@ -68,6 +68,9 @@ type LichessGameSource struct {
 	Base   string // web base URL for links, default https://lichess.org
 	Clock  Clock
 	Logger *slog.Logger
+	// OnState, if set, is told when the source's Lichess stream connects
+	// and when it is lost (and retried): see lichess.WithStreamObserver.
+	OnState func(connected bool, err error)
 	// emit serialisation when run inside another source (user, TV).
 	shared *sharedEmit
 	label  string
@@ -95,6 +98,7 @@ func (e *sharedEmit) call(s Snapshot) error {
 
 // Run implements Source.
 func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
+	ctx = observe(ctx, s.OnState)
 	clock := s.Clock
 	if clock == nil {
 		clock = RealClock
@@ -221,6 +225,9 @@ type LichessUsersSource struct {
 	Base   string
 	Clock  Clock
 	Logger *slog.Logger
+	// OnState, if set, is told when the source's Lichess stream connects
+	// and when it is lost (and retried): see lichess.WithStreamObserver.
+	OnState func(connected bool, err error)
 }
 
 // Name implements Source.
@@ -230,6 +237,7 @@ func (s *LichessUsersSource) Name() string {
 
 // Run implements Source.
 func (s *LichessUsersSource) Run(ctx context.Context, emit Emit) error {
+	ctx = observe(ctx, s.OnState)
 	if len(s.Users) == 1 && s.Logger != nil {
 		s.Logger.Warn("lichess reports only the games between the users given: with a single user, add the opponents (several lichess.org/@/USER sources share one stream)",
 			"user", s.Users[0])
@@ -258,6 +266,9 @@ type LichessTVSource struct {
 	Base    string
 	Clock   Clock
 	Logger  *slog.Logger
+	// OnState, if set, is told when the source's Lichess stream connects
+	// and when it is lost (and retried): see lichess.WithStreamObserver.
+	OnState func(connected bool, err error)
 }
 
 // Name implements Source.
@@ -270,6 +281,7 @@ func (s *LichessTVSource) Name() string {
 
 // Run implements Source.
 func (s *LichessTVSource) Run(ctx context.Context, emit Emit) error {
+	ctx = observe(ctx, s.OnState)
 	g := newGameGroup(ctx, s.Client, s.Base, s.Clock, s.Logger, emit, s.Name())
 	current := ""
 	err := s.Client.StreamTV(ctx, s.Channel, func(ev lichess.TVEvent) error {
@@ -318,6 +330,7 @@ func (g *gameGroup) follow(id string) {
 		return
 	}
 	ctx, cancel := context.WithCancel(g.ctx)
+	ctx = lichess.WithStreamObserver(ctx, nil) // the parent's state is its own stream's
 	g.running[id] = cancel
 	src := &LichessGameSource{Client: g.client, GameID: id, Base: g.base, Clock: g.clock, Logger: g.log,
 		shared: g.shared, label: g.parent}
@@ -375,6 +388,9 @@ type LichessBroadcastSource struct {
 	Clock           Clock
 	Logger          *slog.Logger
 	Delay           time.Duration // default LichessBroadcastDelay
+	// OnState, if set, is told when the source's Lichess stream connects
+	// and when it is lost (and retried): see lichess.WithStreamObserver.
+	OnState func(connected bool, err error)
 }
 
 // Name implements Source.
@@ -387,6 +403,7 @@ func (s *LichessBroadcastSource) Name() string {
 
 // Run implements Source.
 func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
+	ctx = observe(ctx, s.OnState)
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -420,4 +437,13 @@ func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
 		return fmt.Errorf("%s does not exist (or is not public): %w", s.Name(), err)
 	}
 	return err
+}
+
+// observe makes the Lichess streams opened with ctx report their state to
+// onState (nothing when it is nil).
+func observe(ctx context.Context, onState func(connected bool, err error)) context.Context {
+	if onState == nil {
+		return ctx
+	}
+	return lichess.WithStreamObserver(ctx, onState)
 }

@@ -244,6 +244,11 @@ type Deps struct {
 	DGTMaxFailures int
 	Clock          Clock
 	Logger         *slog.Logger
+	// OnSourceState, if set, is told by each source that knows its
+	// connection (Lichess streams, DGT servers) when it connects and when
+	// it loses the connection (with the reason), by the source's Name: so
+	// a quiet source shows as connected before its first game.
+	OnSourceState func(name string, connected bool, err error)
 }
 
 // Sources builds the sources for the targets. The Lichess users of several
@@ -287,5 +292,26 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 	if len(users) > 0 {
 		out = append(out, &LichessUsersSource{Client: d.Lichess, Users: users, Base: d.LichessBase, Clock: d.Clock, Logger: d.Logger})
 	}
+	if d.OnSourceState != nil {
+		for _, src := range out {
+			on := stateHook(d.OnSourceState, src.Name())
+			switch s := src.(type) {
+			case *LichessGameSource:
+				s.OnState = on
+			case *LichessUsersSource:
+				s.OnState = on
+			case *LichessTVSource:
+				s.OnState = on
+			case *LichessBroadcastSource:
+				s.OnState = on
+			case *DGTSource:
+				s.OnState = on
+			}
+		}
+	}
 	return out, nil
+}
+
+func stateHook(f func(string, bool, error), name string) func(bool, error) {
+	return func(connected bool, err error) { f(name, connected, err) }
 }
