@@ -52,6 +52,26 @@ type Options struct {
 	// BaseURL is used for the game links in records (default
 	// https://lichess.org).
 	BaseURL string
+	// OnGame, if set, is called from a game's goroutine after every state
+	// of the game Lichess sends (the first included, the final one last),
+	// so that a dashboard or a watcher can follow the bot's games. It must
+	// be quick.
+	OnGame func(GameState)
+}
+
+// GameState is what OnGame sees of one of the bot's games.
+type GameState struct {
+	ID         string
+	URL        string
+	White      string // the players' names
+	Black      string
+	BotColor   string   // "white" or "black"
+	InitialFEN string   // the start position (a FEN, also for the standard start)
+	Moves      []string // UCI, every move so far, as replayed (a copy)
+	Status     string   // Lichess's status: "started", "mate", "draw", "resign", …
+	Winner     string   // "white", "black" or ""
+	Result     string   // "1-0", "0-1", "1/2-1/2", or "*" while it goes on
+	Finished   bool
 }
 
 // Bot is one BOT account at work.
@@ -63,6 +83,7 @@ type Bot struct {
 	records  RecordSink
 	newMover func() Mover
 	baseURL  string
+	onGame   func(GameState)
 
 	me string
 
@@ -92,6 +113,7 @@ func New(opts Options) (*Bot, error) {
 		records:  opts.Records,
 		newMover: opts.NewMover,
 		baseURL:  strings.TrimRight(opts.BaseURL, "/"),
+		onGame:   opts.OnGame,
 		games:    map[string]*game{},
 		done:     map[string]bool{},
 		pending:  map[string]time.Time{},
@@ -329,6 +351,8 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 		mover: b.newMover(),
 		sink:  b.records,
 		stop:  make(chan struct{}),
+
+		onGame: b.onGame,
 
 		correspondence: gi.Speed == "correspondence",
 	}

@@ -37,7 +37,8 @@ type game struct {
 	log    *slog.Logger
 	mover  Mover
 	sink   RecordSink
-	stop   chan struct{} // closed: resign the game now
+	onGame func(GameState) // Options.OnGame
+	stop   chan struct{}   // closed: resign the game now
 	cancel context.CancelFunc
 	// correspondence games are left running when the bot stops.
 	correspondence bool
@@ -311,6 +312,7 @@ func (g *game) state(ctx context.Context, s lichess.GameState, first bool) {
 		g.notice(e)
 	}
 	g.st = s
+	g.report(s)
 	if lichess.Finished(s.Status) {
 		g.finish(ctx)
 		return
@@ -320,6 +322,21 @@ func (g *game) state(ctx context.Context, s lichess.GameState, first bool) {
 		return
 	}
 	g.maybeMove(ctx)
+}
+
+// report hands the game's state to Options.OnGame.
+func (g *game) report(s lichess.GameState) {
+	if g.onGame == nil {
+		return
+	}
+	finished := lichess.Finished(s.Status)
+	res := "*"
+	if finished {
+		res = resultString(s.Status, s.Winner)
+	}
+	g.onGame(GameState{ID: g.id, URL: g.url, White: g.playerName(rules.White), Black: g.playerName(rules.Black),
+		BotColor: g.color.String(), InitialFEN: g.t.start.FEN(), Moves: append([]string(nil), g.t.uci...),
+		Status: s.Status, Winner: s.Winner, Result: res, Finished: finished})
 }
 
 // notice says what a repetition at one ply means, once per event.

@@ -52,6 +52,11 @@ type Webhook struct {
 	MaxWait time.Duration
 }
 
+// IdempotencyHeader carries the alert's stable id on every webhook
+// request: the same alert sent again (a retry, or a resend after a restart)
+// carries the same key.
+const IdempotencyHeader = "Idempotency-Key"
+
 // HTTPError is a webhook answer that is not a success.
 type HTTPError struct {
 	Webhook string
@@ -92,7 +97,7 @@ func (w *Webhook) Send(ctx context.Context, a threefold.Alert) error {
 	back := time.Second
 	var last error
 	for i := 0; i < attempts; i++ {
-		wait, err := w.post(ctx, client, body)
+		wait, err := w.post(ctx, client, body, a.ID)
 		if err == nil {
 			return nil
 		}
@@ -131,13 +136,18 @@ func (w *Webhook) name() string {
 
 // post sends one request. For a 429 it returns the wait the service asked
 // for (0 if none).
-func (w *Webhook) post(ctx context.Context, client *http.Client, body []byte) (time.Duration, error) {
+func (w *Webhook) post(ctx context.Context, client *http.Client, body []byte, alertID string) (time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
 	if err != nil {
 		return 0, fmt.Errorf("notify: %s: bad webhook url", w.name()) // err would quote the URL
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "threefold (+https://github.com/threefold-chess/threefold)")
+	if alertID != "" {
+		// The alert's stable id: a receiver drops a repeat (an alert sent
+		// again after a crash between its acceptance and its mark).
+		req.Header.Set(IdempotencyHeader, alertID)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error
