@@ -6,9 +6,12 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/web"
 )
 
@@ -116,16 +119,63 @@ func snapshotUpdate(s listener.Snapshot) web.Update {
 		Delay: s.Delay, Audience: s.Audience}
 }
 
+// SourceState is listener.Deps.OnSourceState: a source's connection
+// state shows in /healthz and /metrics as soon as it changes, before any
+// game (a quiet source is connected too).
+func (d *dashboard) SourceState(name string, connected bool, err error) {
+	d.Hub.SourceStatus(name, connected, err)
+}
+
+// LichessReconnect is lichess.Options.OnReconnect: it counts the
+// reconnects of each stream in /metrics.
+func (d *dashboard) LichessReconnect(stream string, _ error) { d.Metrics.Reconnect(stream) }
+
+// LichessRateLimit is lichess.Options.OnRateLimit: it counts the 429
+// pauses in /metrics.
+func (d *dashboard) LichessRateLimit(time.Duration) { d.Metrics.RateLimitPause("lichess") }
+
+// BotGame is bot.Options.OnGame: the bot's games show on the dashboard.
+func (d *dashboard) BotGame(source string, gs bot.GameState) {
+	d.Hub.Update(botGameUpdate(source, gs, time.Now()))
+}
+
+// botGameUpdate is a bot game's state as a dashboard update.
+func botGameUpdate(source string, gs bot.GameState, now time.Time) web.Update {
+	return web.Update{Game: botGameRef(gs), Source: source, StartFEN: startFEN(gs.InitialFEN), Moves: gs.Moves, UCI: true,
+		Result: gs.Result, Finished: gs.Finished, ObservedAt: now}
+}
+
+func botGameRef(gs bot.GameState) threefold.GameRef {
+	return threefold.GameRef{Site: "lichess", ID: gs.ID, URL: gs.URL, White: gs.White, Black: gs.Black}
+}
+
+// startFEN is "" for the standard start, as snapshots and updates say it.
+func startFEN(fen string) string {
+	if fen == rules.StartFEN {
+		return ""
+	}
+	return fen
+}
+
 // MetricsLog wraps a log handler so that the Lichess client's reconnects
-// and 429 pauses are counted in /metrics. The client has no hook for them
-// yet; its log lines are the only signal (see the report to the lead).
+// and 429 pauses, and chess.com's 429s, are counted in /metrics from their
+// log lines. watch and bot use the Lichess client's hooks instead
+// (LichessReconnect, LichessRateLimit) and ChessComMetricsLog; the demo
+// still counts from the log.
 func (d *dashboard) MetricsLog(h slog.Handler) slog.Handler {
+	return &metricsLog{Handler: h, m: d.Metrics, lichess: true}
+}
+
+// ChessComMetricsLog counts chess.com's 429 pauses from its log lines (the
+// chess.com client has no hook for them).
+func (d *dashboard) ChessComMetricsLog(h slog.Handler) slog.Handler {
 	return &metricsLog{Handler: h, m: d.Metrics}
 }
 
 type metricsLog struct {
 	slog.Handler
-	m *web.Metrics
+	m       *web.Metrics
+	lichess bool // count the Lichess lines too
 }
 
 func (l *metricsLog) Enabled(ctx context.Context, level slog.Level) bool {
@@ -134,6 +184,7 @@ func (l *metricsLog) Enabled(ctx context.Context, level slog.Level) bool {
 
 func (l *metricsLog) Handle(ctx context.Context, r slog.Record) error {
 	switch {
+	case !l.lichess && strings.HasPrefix(r.Message, "lichess: "):
 	case strings.HasPrefix(r.Message, "lichess: stream reconnecting"), strings.HasPrefix(r.Message, "lichess: stream silent"):
 		stream := "lichess"
 		r.Attrs(func(a slog.Attr) bool {
@@ -156,9 +207,9 @@ func (l *metricsLog) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (l *metricsLog) WithAttrs(as []slog.Attr) slog.Handler {
-	return &metricsLog{Handler: l.Handler.WithAttrs(as), m: l.m}
+	return &metricsLog{Handler: l.Handler.WithAttrs(as), m: l.m, lichess: l.lichess}
 }
 
 func (l *metricsLog) WithGroup(name string) slog.Handler {
-	return &metricsLog{Handler: l.Handler.WithGroup(name), m: l.m}
+	return &metricsLog{Handler: l.Handler.WithGroup(name), m: l.m, lichess: l.lichess}
 }

@@ -2,13 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
+	"sync"
 	"time"
 
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
+	"github.com/threefold-chess/threefold/store/delivery"
 )
 
 // storeConfig is the `store:` section of the config file: where games,
@@ -47,4 +55,249 @@ func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Stor
 		}
 	}
 	return store.Open(ctx, sconf)
+}
+
+// durableWebhook is a webhook as watch sends to it through its queue: at
+// start it is sent what the store still owes it (delivery.Resume, in the
+// queue's place, before anything new), then each queued alert that the
+// resume has not sent already; each acceptance is marked in the store
+// (delivery.Mark) only after the webhook accepted the alert.
+//
+// What this guarantees, with the alert path Gate → queue → durableWebhook:
+// an alert is stored before any sink sees it; one stored and not yet
+// accepted when the process dies (queued, or being sent) is sent at the
+// next start; one accepted and marked is never sent again. The one window
+// left is an acceptance whose mark was not written (the process died
+// between the webhook's answer and the mark's commit): that alert is sent
+// again, once, with the same Idempotency-Key (its id). The queue sends one
+// alert at a time, so the window holds at most one alert per webhook.
+type durableWebhook struct {
+	st      *store.Store
+	name    string
+	hook    delivery.Sink
+	marked  delivery.Sink
+	log     *slog.Logger
+	resumed chan struct{}
+}
+
+// newDurableWebhook registers the webhook in the store (so that alerts
+// stored from now on are its business) and returns it; call resume once,
+// in a goroutine the caller owns.
+func newDurableWebhook(ctx context.Context, st *store.Store, name string, hook delivery.Sink, log *slog.Logger) (*durableWebhook, error) {
+	// Undelivered registers a sink it has never seen: it must happen
+	// before the first alert of this run is stored.
+	if _, err := st.Undelivered(ctx, name, 1); err != nil {
+		return nil, fmt.Errorf("store: %s: %w", name, err)
+	}
+	return &durableWebhook{st: st, name: name, hook: hook, marked: delivery.Mark(st, name, hook), log: log,
+		resumed: make(chan struct{})}, nil
+}
+
+// resume sends what a crash left unsent, then lets the queue go on.
+func (d *durableWebhook) resume(ctx context.Context) {
+	defer close(d.resumed)
+	n, err := delivery.Resume(ctx, d.st, d.name, d.hook)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		d.log.Error("alerts left unsent by an earlier run could not all be sent; the rest wait for the next start",
+			"sink", d.name, "sent", n, "err", err)
+	case n > 0:
+		d.log.Info("sent the alerts an earlier run left unsent", "sink", d.name, "alerts", n)
+	}
+}
+
+// Send implements notify.Sink for the webhook's queue.
+func (d *durableWebhook) Send(ctx context.Context, a threefold.Alert) error {
+	select {
+	case <-d.resumed:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if done, err := d.st.Delivered(ctx, a.ID, d.name); err == nil && done {
+		return nil // resume sent it already
+	}
+	return d.marked.Send(ctx, a)
+}
+
+// gameRecorder keeps the games a watcher follows in the store: the game
+// (players, URL, start position, moves, result, true termination) and the
+// ply up to which every alert is stored (SaveProgress), after each
+// snapshot the watcher has taken in; and, for each source, the games it
+// follows (SaveSourceState), so that `threefold status` and the next run
+// see where this one was. A failing write is logged and never stops the
+// watcher: alerts are stored by their own path.
+type gameRecorder struct {
+	st  *store.Store
+	log *slog.Logger
+
+	mu    sync.Mutex
+	games map[[2]string]*recordedGame
+	srcs  map[string]map[string]int // source → game key → plies
+}
+
+type recordedGame struct {
+	stored   bool // put in the store by this run
+	plies    int
+	result   string
+	finished bool
+}
+
+func newGameRecorder(st *store.Store, log *slog.Logger) *gameRecorder {
+	return &gameRecorder{st: st, log: log, games: map[[2]string]*recordedGame{}, srcs: map[string]map[string]int{}}
+}
+
+// wrap returns src recording every snapshot once the watcher has applied
+// it (the watcher's emit returns after its alerts are stored).
+func (r *gameRecorder) wrap(src listener.Source) listener.Source {
+	return &recordingSource{src: src, r: r}
+}
+
+type recordingSource struct {
+	src listener.Source
+	r   *gameRecorder
+}
+
+func (s *recordingSource) Name() string { return s.src.Name() }
+
+func (s *recordingSource) Run(ctx context.Context, emit listener.Emit) error {
+	name := s.src.Name()
+	return s.src.Run(ctx, func(snap listener.Snapshot) error {
+		if snap.Source == "" {
+			snap.Source = name
+		}
+		if err := emit(snap); err != nil {
+			return err
+		}
+		s.r.record(ctx, name, snap)
+		return nil
+	})
+}
+
+func (r *gameRecorder) record(ctx context.Context, source string, s listener.Snapshot) {
+	k := [2]string{s.Game.Site, s.Game.ID}
+	r.mu.Lock()
+	g := r.games[k]
+	if g == nil {
+		g = &recordedGame{}
+		r.games[k] = g
+	}
+	same := g.stored && g.plies == len(s.Moves) && g.result == s.Result && g.finished == s.Finished
+	g.plies, g.result, g.finished = len(s.Moves), s.Result, s.Finished
+	first := !g.stored
+	g.stored = true
+	sm := r.srcs[source]
+	if sm == nil {
+		sm = map[string]int{}
+		r.srcs[source] = sm
+	}
+	_, known := sm[s.Game.Site+"/"+s.Game.ID]
+	sm[s.Game.Site+"/"+s.Game.ID] = len(s.Moves)
+	var state []byte
+	if !known || s.Finished {
+		state, _ = json.Marshal(map[string]any{"games": sm})
+	}
+	r.mu.Unlock()
+	if same {
+		return
+	}
+	term := ""
+	if s.Finished {
+		term = termination(s)
+	}
+	notation := store.NotationSAN
+	if s.Notation == listener.UCI {
+		notation = store.NotationUCI
+	}
+	var err error
+	if first {
+		g := store.Game{Ref: s.Game, Source: source, StartFEN: s.StartFEN, Notation: notation, Moves: s.Moves,
+			Result: s.Result, Termination: term, Finished: s.Finished, Audience: s.Audience}
+		if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, store.ErrNotFound) {
+			g.StartedAt = s.ObservedAt // first seen; a restart keeps it
+		}
+		err = r.st.PutGame(ctx, g)
+	} else {
+		err = r.st.UpdateGame(ctx, store.GameUpdate{Site: s.Game.Site, ID: s.Game.ID, Moves: s.Moves, Result: s.Result,
+			Termination: term, Finished: s.Finished})
+	}
+	if err == nil {
+		err = r.st.SaveProgress(ctx, s.Game.Site, s.Game.ID, len(s.Moves))
+	}
+	if err == nil && state != nil {
+		err = r.st.SaveSourceState(ctx, source, state)
+	}
+	if err != nil && ctx.Err() == nil {
+		r.log.Warn("game not recorded in the store", "game", s.Game.ID, "source", source, "err", err)
+	}
+}
+
+// termination is the true end of a finished game as far as its moves
+// show it (the bot's names): mate, stalemate, fifth occurrence, 75 moves,
+// insufficient material; "" when the moves do not say (resignation, time,
+// agreement, a claim).
+func termination(s listener.Snapshot) string {
+	start := rules.StartPosition()
+	if s.StartFEN != "" {
+		p, err := rules.ParseFEN(s.StartFEN)
+		if err != nil {
+			return ""
+		}
+		start = p
+	}
+	g := rules.NewGame(start)
+	for _, tok := range s.Moves {
+		var err error
+		if s.Notation == listener.UCI {
+			_, err = g.PlayUCI(tok)
+		} else {
+			_, err = g.PlaySAN(tok)
+		}
+		if err != nil {
+			return ""
+		}
+	}
+	v := g.Verdict()
+	switch {
+	case v.Checkmate:
+		return string(bot.TermCheckmate)
+	case v.Stalemate:
+		return string(bot.TermStalemate)
+	case v.Fivefold:
+		return string(bot.TermFivefold)
+	case v.SeventyFiveMoves:
+		return "seventy_five_moves"
+	case v.InsufficientMaterial:
+		return string(bot.TermInsufficient)
+	}
+	return ""
+}
+
+// storeRecords is the bot's record sink on the store. bot.Record and
+// store.BotRecord have the same JSON form (a store test keeps them in
+// step), so a record is carried over through its JSON.
+type storeRecords struct{ st *store.Store }
+
+func (s storeRecords) WriteRecord(ctx context.Context, r bot.Record) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("store: bot record %s: %w", r.GameID, err)
+	}
+	var br store.BotRecord
+	if err := json.Unmarshal(data, &br); err != nil {
+		return fmt.Errorf("store: bot record %s: %w", r.GameID, err)
+	}
+	return s.st.PutBotRecord(ctx, br)
+}
+
+// recordSinks writes each record to every sink, and returns their errors.
+type recordSinks []bot.RecordSink
+
+func (rs recordSinks) WriteRecord(ctx context.Context, r bot.Record) error {
+	var errs []error
+	for _, s := range rs {
+		if err := s.WriteRecord(ctx, r); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }

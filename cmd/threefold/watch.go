@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
+	"github.com/threefold-chess/threefold/store/delivery"
 )
 
 func newWatchCmd(env *environment) *cobra.Command {
@@ -84,9 +86,36 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		}
 		targets = append(targets, t)
 	}
+	hooks, err := watchWebhooks(cfg, log)
+	if err != nil {
+		return err
+	}
+
+	// runCtx ends the dashboard: when ctx ends, or when the sources are
+	// over (watch --once) and the queues drained.
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	var d *dashboard
+	if cfg.HTTP.Addr != "" {
+		d, err = startDashboard(runCtx, cfg.HTTP, log)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			stopRun()
+			if err := d.Wait(); err != nil {
+				log.Warn("dashboard stopped with an error", "err", err)
+			}
+		}()
+		log = slog.New(d.ChessComMetricsLog(log.Handler()))
+		log.Info("dashboard", "url", redactToken(d.URL))
+	}
 
 	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, Logger: log}
+	if d != nil {
+		deps.OnSourceState = d.SourceState
+	}
 	for _, t := range targets {
 		switch t.Kind {
 		case listener.TargetChessCom:
@@ -104,7 +133,11 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 			if deps.Lichess != nil {
 				continue
 			}
-			c := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log})
+			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log}
+			if d != nil {
+				lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
+			}
+			c := lichess.NewClient(lo)
 			defer c.Close()
 			deps.Lichess = c
 		}
@@ -121,29 +154,74 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		}
 	}
 
-	sinks, queues, err := watchSinks(cfg, env.stdout, jsonOut, log)
+	st, err := openStore(ctx, cfg, storeOptions{})
 	if err != nil {
-		return err
+		return fmt.Errorf("watch: store: %w", err)
+	}
+	defer st.Close()
+	log.Info("store", "backend", st.Backend(), "where", st.Where())
+
+	// The alert path: the watcher → Gate (stored, durably, before anything
+	// is reported; an id stored before is not passed on) → stdout, each
+	// webhook's queue (→ resume first, then send and mark), the dashboard.
+	var sinks notify.Fanout
+	if jsonOut {
+		sinks = append(sinks, notify.NewJSONLines(env.stdout))
+	} else {
+		sinks = append(sinks, notify.NewText(env.stdout))
+	}
+	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopDeliver()
+	var queues []*notify.Queue
+	var resumes sync.WaitGroup
+	for _, h := range hooks {
+		dw, err := newDurableWebhook(ctx, st, h.Name, h, log)
+		if err != nil {
+			return fmt.Errorf("watch: %w", err)
+		}
+		resumes.Add(1)
+		go func() { defer resumes.Done(); dw.resume(deliverCtx) }()
+		q := notify.NewQueue(h.Name, dw, cfg.Watch.QueueSize, log)
+		queues = append(queues, q)
+		sinks = append(sinks, q)
+	}
+	if d != nil {
+		sinks = append(sinks, d)
 	}
 	w := listener.NewWatcher(listener.WatcherOptions{
 		Logger: log,
-		Alert: func(a threefold.Alert) {
+		Alert: delivery.Gate(ctx, st, log, func(a threefold.Alert) {
 			if err := sinks.Send(ctx, a); err != nil {
 				log.Error("alert not written", "alert", a.ID, "err", err)
 			}
-		},
+		}),
 	})
+	rec := newGameRecorder(st, log)
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name()
+		if d != nil {
+			s = d.Tap(s)
+		}
+		sources[i] = rec.wrap(s)
 	}
 	log.Info("watching", "sources", strings.Join(names, "; "))
 	runErr := w.Run(ctx, sources...)
 
+	// Deliver what is queued (and what the resume still sends), but not
+	// forever: what is left is sent at the next start.
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, q := range queues {
 		q.Close(drain)
+	}
+	resumed := make(chan struct{})
+	go func() { resumes.Wait(); close(resumed) }()
+	select {
+	case <-resumed:
+	case <-drain.Done():
+		stopDeliver()
+		<-resumed
 	}
 	reportAttention(w, log)
 	if runErr != nil {
@@ -155,40 +233,42 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	return nil
 }
 
-// watchSinks builds stdout's sink and one queued sink per webhook.
-func watchSinks(cfg *config, stdout io.Writer, jsonOut bool, log *slog.Logger) (notify.Fanout, []*notify.Queue, error) {
-	var sinks notify.Fanout
-	if jsonOut {
-		sinks = append(sinks, notify.NewJSONLines(stdout))
-	} else {
-		sinks = append(sinks, notify.NewText(stdout))
+// redactToken hides the access token of a dashboard URL in a log line.
+func redactToken(u string) string {
+	if i := strings.Index(u, "token="); i >= 0 {
+		return u[:i] + "token=xxxxx"
 	}
-	var queues []*notify.Queue
+	return u
+}
+
+// watchWebhooks builds one webhook per entry of watch.webhooks. Each is
+// named by its kind and position ("json webhook 2"): the name is stable
+// across restarts (the store records deliveries under it) and never
+// quotes the URL, a secret.
+func watchWebhooks(cfg *config, log *slog.Logger) ([]*notify.Webhook, error) {
+	var hooks []*notify.Webhook
 	for i, h := range cfg.Watch.Webhooks {
 		kind, err := notify.ParseKind(h.Kind)
 		if err != nil {
-			return nil, nil, usagef("watch.webhooks[%d]: %w", i, err)
+			return nil, usagef("watch.webhooks[%d]: %w", i, err)
 		}
 		u := h.URL
 		if h.URLEnv != "" {
 			if u != "" {
-				return nil, nil, usagef("watch.webhooks[%d]: give url or url_env, not both", i)
+				return nil, usagef("watch.webhooks[%d]: give url or url_env, not both", i)
 			}
 			u = os.Getenv(h.URLEnv)
 			if u == "" {
-				return nil, nil, usagef("watch.webhooks[%d]: environment variable %s (url_env) is empty", i, h.URLEnv)
+				return nil, usagef("watch.webhooks[%d]: environment variable %s (url_env) is empty", i, h.URLEnv)
 			}
 		}
 		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-			return nil, nil, usagef("watch.webhooks[%d]: url must be an http(s) URL", i) // never quote it: a secret
+			return nil, usagef("watch.webhooks[%d]: url must be an http(s) URL", i) // never quote it: a secret
 		}
 		name := string(kind) + " webhook " + strconv.Itoa(i+1)
-		hook := &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log}
-		q := notify.NewQueue(name, hook, cfg.Watch.QueueSize, log)
-		queues = append(queues, q)
-		sinks = append(sinks, q)
+		hooks = append(hooks, &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log})
 	}
-	return sinks, queues, nil
+	return hooks, nil
 }
 
 // reportAttention logs, at the end, every game whose record could not be

@@ -75,8 +75,9 @@ func TestWatchFileJSON(t *testing.T) {
 // the user running the tests is not read.
 func emptyConfig(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "threefold.yaml")
-	if err := os.WriteFile(p, []byte("log:\n  level: info\n"), 0o600); err != nil {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "threefold.yaml")
+	if err := os.WriteFile(p, []byte("log:\n  level: info\ndata_dir: "+filepath.Join(dir, "data")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -100,7 +101,7 @@ func TestWatchTextAndWebhooks(t *testing.T) {
 	defer hook.Close()
 	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
 	t.Setenv("TEST_THREEFOLD_HOOK", hook.URL+"/json/SECRET2")
-	conf := "watch:\n  webhooks:\n    - kind: discord\n      url: " + hook.URL + "/discord/SECRET1\n    - kind: json\n      url_env: TEST_THREEFOLD_HOOK\n"
+	conf := "data_dir: " + t.TempDir() + "\nwatch:\n  webhooks:\n    - kind: discord\n      url: " + hook.URL + "/discord/SECRET1\n    - kind: json\n      url_env: TEST_THREEFOLD_HOOK\n"
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestWatchUnreachableHostOthersGoOn(t *testing.T) {
 	base := dead.URL
 	dead.Close()
 	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
-	if err := os.WriteFile(cfg, []byte("lichess:\n  url: "+base+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte("data_dir: "+t.TempDir()+"\nlichess:\n  url: "+base+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -228,7 +229,7 @@ func TestWatchBroadcastOnConfiguredBase(t *testing.T) {
 	b.SetPGN(game)
 	b.Finish()
 	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
-	if err := os.WriteFile(cfg, []byte("lichess:\n  url: "+srv.URL+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte("data_dir: "+t.TempDir()+"\nlichess:\n  url: "+srv.URL+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runMain(t, "watch", "--json", "--config", cfg, srv.URL+"/broadcast/wch-u20/round-2/rnd00002")
