@@ -564,3 +564,32 @@ func (in *Instance) fenced(res sql.Result, err error, format string, args ...any
 	}
 	return nil
 }
+
+// KeepAlive calls Heartbeat at every tick until ctx is done, then returns
+// ctx's error. It tells lost (if not nil) about the leases each heartbeat
+// found lost, so the caller stops their work. A failed heartbeat is passed
+// to failed (if not nil) and tried again at the next tick; meanwhile the
+// leases run out at their ExpiresAt (Holds turns false). Give it a
+// time.Ticker's channel with HeartbeatPeriod, or a test's own channel.
+func (in *Instance) KeepAlive(ctx context.Context, tick <-chan time.Time, lost func([]Lease), failed func(error)) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick:
+		}
+		gone, err := in.Heartbeat(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if failed != nil {
+				failed(err)
+			}
+			continue
+		}
+		if len(gone) > 0 && lost != nil {
+			lost(gone)
+		}
+	}
+}

@@ -2,7 +2,12 @@ package delivery
 
 import (
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
 	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -195,5 +200,121 @@ func TestRelayRunIsWokenAndStops(t *testing.T) {
 	cancel()
 	if err := <-done; err != context.Canceled {
 		t.Errorf("Run returned %v", err)
+	}
+}
+
+// postgresGroup makes a schema of its own in the test server
+// (THREEFOLD_TEST_POSTGRES_DSN; skipped without it outside CI) and returns
+// the store config that uses it.
+func postgresGroup(t *testing.T) store.Config {
+	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("THREEFOLD_TEST_POSTGRES_DSN is not set, and CI must test PostgreSQL")
+		}
+		t.Skip(`PostgreSQL test skipped: export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)"`)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "d_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(store.RedactDSN(err.Error()))
+	}
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		admin.Close()
+		t.Fatal(store.RedactDSN(err.Error()))
+	}
+	t.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return store.Config{DSN: dsn + sep + "search_path=" + schema}
+}
+
+// countingSink counts what it accepted, by alert id.
+type countingSink struct {
+	mu  sync.Mutex
+	got map[string]int
+}
+
+func (c *countingSink) Send(_ context.Context, a threefold.Alert) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.got == nil {
+		c.got = map[string]int{}
+	}
+	c.got[a.ID]++
+	return nil
+}
+
+// TestRelayGroupOnPostgres: three instances on one PostgreSQL see the same
+// 60 alerts (a game followed again after a takeover replays them) and
+// relay the outbox side by side, while a fourth claims a batch and dies;
+// after its claims run out, every alert has reached each of two webhooks
+// exactly once.
+func TestRelayGroupOnPostgres(t *testing.T) {
+	cfg := postgresGroup(t)
+	ctx := context.Background()
+	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	w0, w1 := &countingSink{}, &countingSink{}
+	sinks := map[string]Sink{"w0": w0, "w1": w1}
+	var relays []*Relay
+	for i := 0; i < 3; i++ {
+		relays = append(relays, relay(openAt(t, cfg, c), fmt.Sprint("i", i), c, sinks))
+	}
+	const n = 60
+	var wg sync.WaitGroup
+	for _, r := range relays {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gate := r.Gate(ctx, func(threefold.Alert) {})
+			for i := 0; i < n; i++ {
+				gate(alert(i))
+			}
+		}()
+	}
+	wg.Wait()
+	dead := openAt(t, cfg, c)
+	if items, err := dead.ClaimOutbox(ctx, "dead", time.Minute, 10); err != nil || len(items) != 10 {
+		t.Fatalf("the doomed claim: %d %v", len(items), err)
+	}
+	drain := func() {
+		var wg sync.WaitGroup
+		for _, r := range relays {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					k, err := r.Once(ctx)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if k == 0 {
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	drain()
+	c.Advance(time.Minute) // the dead instance's claims run out
+	drain()
+	for name, s := range map[string]*countingSink{"w0": w0, "w1": w1} {
+		if len(s.got) != n {
+			t.Errorf("%s got %d alerts, want %d", name, len(s.got), n)
+		}
+		for id, k := range s.got {
+			if k != 1 {
+				t.Errorf("%s got %s %d times", name, id, k)
+			}
+		}
 	}
 }
