@@ -239,7 +239,7 @@ type receiver struct {
 	t      *testing.T
 	mu     sync.Mutex
 	raw    []rawDelivery // every request, in arrival order
-	holdAt int        // 1-based request number to hold; 0: none
+	holdAt int           // 1-based request number to hold; 0: none
 	held   chan struct{}
 }
 
