@@ -114,6 +114,7 @@ func (env *environment) loadConfig() (*config, error) {
 		if err := checkKnownKeys(v, keys); err != nil {
 			return nil, usagef("config %s: %w", file, err)
 		}
+		warnConfigPermissions(env.stderr, file, v)
 	}
 	var c config
 	err := v.Unmarshal(&c, func(dc *mapstructure.DecoderConfig) {

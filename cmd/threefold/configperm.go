@@ -19,7 +19,7 @@ import (
 // key counts only if the file sets it). The warning names the keys, never
 // their values. Windows is skipped: its file modes say nothing of this.
 func warnConfigPermissions(w io.Writer, path string, v *viper.Viper) {
-	if runtime.GOOS == "windows" || path == "" {
+	if runtime.GOOS == "windows" || path == "" || w == nil {
 		return
 	}
 	fi, err := os.Stat(path)
