@@ -2,16 +2,21 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/store/delivery"
 )
 
 func newBotCmd(env *environment) *cobra.Command {
@@ -22,7 +27,9 @@ func newBotCmd(env *environment) *cobra.Command {
 section of the config allows, plays every game with the configured UCI engine
 (or a built-in mover), never lets a won game end in a repetition draw, seeks
 one in a lost game, writes repetition notices in the game chat, and records
-every game with the true reason it ended in <data_dir>/games.jsonl.
+every game with the true reason it ended in <data_dir>/games.jsonl and in the
+store (store.dsn; by default <data_dir>/threefold.db), with the repetition
+alerts of its games. With http.addr set, the dashboard shows its games live.
 
 On SIGTERM or Ctrl-C it accepts no new challenge and finishes (or, with
 bot.on_stop: resign, resigns) the games it is playing, then exits.`,
@@ -39,18 +46,72 @@ bot.on_stop: resign, resigns) the games it is playing, then exits.`,
 			if cfg.Lichess.Token == "" {
 				return usagef("bot: no Lichess token: set lichess.token or THREEFOLD_LICHESS_TOKEN (a token with the bot:play scope)")
 			}
-			log := newBotLogger(cfg, env.stderr)
-			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log})
-			defer client.Close()
-			b, err := bot.New(bot.Options{API: client, Config: bc, Logger: log, BaseURL: cfg.Lichess.URL})
-			if err != nil {
-				return usagef("%w", err)
-			}
-			return b.Run(cmd.Context())
+			return runBot(cmd.Context(), env, cfg, bc)
 		},
 	}
 	cmd.AddCommand(newBotUpgradeCmd(env))
 	return cmd
+}
+
+// runBot runs the bot with its records in the store (and games.jsonl),
+// the repetition alerts of its games in the store, and the dashboard when
+// http.addr is set.
+func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) error {
+	log := newBotLogger(cfg, env.stderr)
+	st, err := openStore(ctx, cfg, storeOptions{})
+	if err != nil {
+		return fmt.Errorf("bot: store: %w", err)
+	}
+	defer st.Close()
+	records := recordSinks{storeRecords{st: st}}
+	if bc.RecordFile != "" {
+		records = append(records, &bot.JSONLines{Path: bc.RecordFile})
+	}
+
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	var d *dashboard
+	if cfg.HTTP.Addr != "" {
+		d, err = startDashboard(runCtx, cfg.HTTP, log)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			stopRun()
+			if err := d.Wait(); err != nil {
+				log.Warn("dashboard stopped with an error", "err", err)
+			}
+		}()
+		log.Info("dashboard", "url", redactToken(d.URL))
+	}
+	lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log}
+	if d != nil {
+		lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
+	}
+	client := lichess.NewClient(lo)
+	defer client.Close()
+
+	// The alerts of the bot's own games: stored once (Gate) and shown on
+	// the dashboard. The bot speaks about them in the game chat itself.
+	const source = "lichess bot"
+	w := listener.NewWatcher(listener.WatcherOptions{Logger: log, Alert: delivery.Gate(ctx, st, log, func(a threefold.Alert) {
+		if d != nil {
+			d.Hub.Alert(a)
+		}
+	})})
+	onGame := func(gs bot.GameState) {
+		now := time.Now()
+		w.Apply(listener.Snapshot{Game: botGameRef(gs), Source: source, StartFEN: startFEN(gs.InitialFEN),
+			Notation: listener.UCI, Moves: gs.Moves, Result: gs.Result, Finished: gs.Finished, ObservedAt: now, PlyAnchor: true})
+		if d != nil {
+			d.Hub.Update(botGameUpdate(source, gs, now))
+		}
+	}
+	b, err := bot.New(bot.Options{API: client, Config: bc, Logger: log, BaseURL: cfg.Lichess.URL, Records: records, OnGame: onGame})
+	if err != nil {
+		return usagef("%w", err)
+	}
+	return b.Run(ctx)
 }
 
 func newBotLogger(cfg *config, w io.Writer) *slog.Logger {

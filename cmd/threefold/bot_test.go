@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,8 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/store"
+	"github.com/threefold-chess/threefold/web"
 )
 
 // lockedBuffer collects output written from several goroutines.
@@ -166,5 +170,79 @@ func TestBotConfigDefaultsMatchPackage(t *testing.T) {
 		got.OnStop != want.OnStop || got.Challenge.MaxGames != want.Challenge.MaxGames ||
 		strings.Join(got.Challenge.Variants, ",") != strings.Join(want.Challenge.Variants, ",") {
 		t.Errorf("config section defaults differ from bot.DefaultConfig:\n%+v\n%+v", got, want)
+	}
+}
+
+// threefold bot with http.addr: the game shows on the dashboard while it is
+// played, and its record goes to the store as well as to games.jsonl.
+func TestBotCommandStoreAndDashboard(t *testing.T) {
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	file, dataDir := botConfigFile(t, fake, lichesstest.BotToken,
+		"http:\n  addr: 127.0.0.1:0\nbot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr lockedBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(ctx, []string{"--config", file, "bot"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	}()
+	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer wcancel()
+	var base string
+	if err := fake.WaitFor(wctx, func() bool {
+		_, rest, ok := strings.Cut(stderr.String(), "msg=dashboard url=")
+		if ok {
+			base, _, _ = strings.Cut(rest, "?")
+			base = strings.TrimSpace(strings.TrimSuffix(strings.Fields(base)[0], "/"))
+		}
+		return ok && fake.Streams("event") > 0
+	}); err != nil {
+		t.Fatalf("no dashboard: %v\n%s", err, stderr.String())
+	}
+	g := fake.MustNewGame(lichesstest.GameSpec{White: lichesstest.Opponent, Black: lichesstest.BotUser, ClockInitial: 60000,
+		Script: []lichesstest.Step{{Move: "e2e4"}, {Resign: true}}})
+	var h web.Health
+	var st *store.Store
+	var recs []store.BotRecord
+	err := fake.WaitFor(wctx, func() bool {
+		resp, err := http.Get(base + "/healthz")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		if json.NewDecoder(resp.Body).Decode(&h) != nil || h.Games != 1 {
+			return false
+		}
+		if st == nil {
+			if st, err = store.Open(wctx, store.Config{DataDir: dataDir}); err != nil {
+				st = nil
+				return false
+			}
+		}
+		recs, _ = st.BotRecords(wctx, store.BotRecordFilter{})
+		return len(recs) == 1
+	})
+	if st != nil {
+		defer st.Close()
+	}
+	if err != nil {
+		t.Fatalf("health %+v, %d records: %v\n%s", h, len(recs), err, stderr.String())
+	}
+	if r := recs[0]; r.GameID != g.ID() || r.Termination != string(bot.TermResignation) || len(r.Moves) != 2 {
+		t.Errorf("stored record %+v", r)
+	}
+	if jl, _ := bot.ReadRecords(filepath.Join(dataDir, "games.jsonl")); len(jl) != 1 {
+		t.Errorf("%d records in games.jsonl, want 1", len(jl))
+	}
+	cancel()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit code %d\nstderr:\n%s", c, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("threefold bot did not stop")
 	}
 }

@@ -44,6 +44,13 @@ webhook of watch.webhooks in the config file. Logs go to stderr. A source that
 fails is reported and the others keep running. Sources from watch.sources in the
 config file are followed as well.
 
+Every alert is stored (store.dsn; by default <data_dir>/threefold.db) before it
+is reported, once by its stable id: after a restart, an alert raised before is
+not reported again, and what a webhook had not accepted is sent to it first
+(each request carries the alert id as Idempotency-Key). The games followed and
+how far each was processed are stored too. With http.addr set, the dashboard,
+/metrics and /healthz are served.
+
 SOURCE is one of:
 ` + listener.SourceForms,
 		RunE: func(cmd *cobra.Command, args []string) error {
