@@ -14,7 +14,17 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/threefold /usr/local/bin/threefold
 COPY config.example.yaml /etc/threefold/config.example.yaml
 ENV THREEFOLD_DATA_DIR=/data
+# watch and bot serve the dashboard, /metrics and /healthz here; inside the
+# container only, so that the health check works with no token. To reach
+# the dashboard from outside, set THREEFOLD_HTTP_ADDR=0.0.0.0:8080 and
+# THREEFOLD_HTTP_TOKEN, and publish the port.
+ENV THREEFOLD_HTTP_ADDR=127.0.0.1:8080
+EXPOSE 8080
 VOLUME ["/data", "/config"]
 USER nonroot:nonroot
+# distroless has no curl: the binary asks its own /healthz (with
+# THREEFOLD_HTTP_TOKEN when set); 0 when every source is connected.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+  CMD ["/usr/local/bin/threefold", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/threefold"]
 CMD ["--help"]

@@ -66,6 +66,7 @@ when the same position has appeared a third time (a draw may be claimed,
 		newLoginCmd(env), newLogoutCmd(env),
 		newHistoryCmd(env),
 		newExportCmd(env),
+		newHealthcheckCmd(env),
 		newStatusCmd(env),
 	)
 	return root

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// newHealthcheckCmd is `threefold healthcheck`: the container's health
+// check (a distroless image has no curl). It asks /healthz of the
+// dashboard that watch or bot serves on http.addr, with http.token.
+func newHealthcheckCmd(env *environment) *cobra.Command {
+	var (
+		u       string
+		timeout time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "healthcheck",
+		Short: "Exit 0 if the /healthz of a running watch or bot says every source is connected, else 1",
+		Long: `healthcheck asks http://<http.addr>/healthz (or --url) with the access token
+http.token (THREEFOLD_HTTP_TOKEN), prints the answer, and exits 0 when it is 200
+(every source connected), 1 otherwise (a source down, no answer, a refused
+token). An http.addr that binds every interface (":8080", "0.0.0.0:8080") is
+asked on 127.0.0.1. It is the HEALTHCHECK of the Docker image.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := env.loadConfig()
+			if err != nil {
+				return err
+			}
+			if u == "" {
+				if cfg.HTTP.Addr == "" {
+					return usagef("healthcheck: http.addr is not set (nothing serves /healthz); give --url")
+				}
+				u, err = healthURL(cfg.HTTP.Addr)
+				if err != nil {
+					return usagef("healthcheck: %w", err)
+				}
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			return healthcheck(ctx, u, cfg.HTTP.Token, env.stdout)
+		},
+	}
+	cmd.Flags().StringVar(&u, "url", "", "the /healthz URL to ask (default: http://<http.addr>/healthz)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "how long to wait for the answer")
+	return cmd
+}
+
+// healthURL is the /healthz URL of a listen address.
+func healthURL(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("http.addr %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}
+
+func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return usagef("healthcheck: bad url: %w", err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // *url.Error would repeat the URL, and its token parameter
+		}
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var h struct {
+		OK      bool `json:"ok"`
+		Sources []struct {
+			Name      string `json:"name"`
+			Connected bool   `json:"connected"`
+			Error     string `json:"error"`
+		} `json:"sources"`
+	}
+	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusServiceUnavailable {
+		if err := json.Unmarshal(body, &h); err == nil {
+			for _, s := range h.Sources {
+				state := "connected"
+				if !s.Connected {
+					state = "down: " + s.Error
+				}
+				fmt.Fprintf(out, "%s: %s\n", s.Name, state)
+			}
+		}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: HTTP %d", resp.StatusCode)
+	}
+	fmt.Fprintln(out, "ok")
+	return nil
+}
