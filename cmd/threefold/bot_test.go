@@ -191,7 +191,7 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer wcancel()
 	var base string
-	if err := fake.WaitFor(wctx, func() bool {
+	if err := poll(wctx, func() bool {
 		_, rest, ok := strings.Cut(stderr.String(), "msg=dashboard url=")
 		if ok {
 			base, _, _ = strings.Cut(rest, "?")
@@ -206,7 +206,7 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 	var h web.Health
 	var st *store.Store
 	var recs []store.BotRecord
-	err := fake.WaitFor(wctx, func() bool {
+	err := poll(wctx, func() bool {
 		resp, err := http.Get(base + "/healthz")
 		if err != nil {
 			return false

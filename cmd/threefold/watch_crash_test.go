@@ -246,6 +246,7 @@ type receiver struct {
 type rawDelivery struct {
 	id       string
 	accepted bool
+	at       time.Time
 }
 
 func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -260,7 +261,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rc.t.Errorf("idempotency key %q, want the alert id %q", k, a.ID)
 	}
 	rc.mu.Lock()
-	rc.raw = append(rc.raw, rawDelivery{id: a.ID})
+	rc.raw = append(rc.raw, rawDelivery{id: a.ID, at: time.Now()})
 	n := len(rc.raw)
 	hold := n == rc.holdAt
 	rc.mu.Unlock()
@@ -362,6 +363,8 @@ func crashTest(t *testing.T, bin, dsn string) {
 	restarted := make(chan struct{})
 
 	// The broadcast: one move on every board per tick.
+	var tickMu sync.Mutex
+	tickAt := map[int]time.Time{0: time.Now()}
 	driverDone := make(chan error, 1)
 	go func() {
 		driverDone <- func() error {
@@ -380,6 +383,9 @@ func crashTest(t *testing.T, bin, dsn string) {
 						return ctx.Err()
 					}
 				}
+				tickMu.Lock()
+				tickAt[tick] = time.Now()
+				tickMu.Unlock()
 				for _, b := range boards {
 					ply := b.start + tick
 					switch {
@@ -475,6 +481,29 @@ func crashTest(t *testing.T, bin, dsn string) {
 	if raw[holdAt-1].accepted || rawCount[heldID] != 2 || len(raw) != len(want)+1 {
 		t.Errorf("raw deliveries: %d for %d alerts; held %s delivered %d times; want one more delivery than alerts, the held one twice",
 			len(raw), len(want), heldID, rawCount[heldID])
+	}
+
+	// The latency from the move to the webhook's request (stored durably
+	// in between), for the alerts raised live (not at a start, not held).
+	tickOf := map[string]int{}
+	for _, a := range want {
+		tickOf[a.id] = a.tick
+	}
+	var lat []time.Duration
+	tickMu.Lock()
+	for i, d := range raw {
+		tk := tickOf[d.id]
+		if tk == 0 || i >= holdAt-1 && tk <= killTick+3 {
+			continue
+		}
+		if at, ok := tickAt[tk]; ok {
+			lat = append(lat, d.at.Sub(at))
+		}
+	}
+	tickMu.Unlock()
+	if len(lat) > 0 {
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		t.Logf("move → webhook request (alert stored before): median %v, max %v over %d alerts", lat[len(lat)/2], lat[len(lat)-1], len(lat))
 	}
 
 	// The store holds each alert exactly once, and marks each delivered.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/web"
 )
 
 // watchGame is the start of game 0 of the shared corpus: 25...Qh5 26. Bf3
@@ -249,5 +250,122 @@ func TestWatchBroadcastOnConfiguredBase(t *testing.T) {
 	}
 	if strings.Join(kinds, ",") != "claim_by_move@51,threefold@52" {
 		t.Errorf("alerts %v", kinds)
+	}
+}
+
+// dashboardURL waits for the log line of the dashboard's address.
+func dashboardURL(t *testing.T, ctx context.Context, stderr *syncBuffer) string {
+	t.Helper()
+	for {
+		if _, rest, ok := strings.Cut(stderr.String(), "msg=dashboard url="); ok {
+			return strings.TrimSuffix(strings.Fields(rest)[0], "/")
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no dashboard address in the log:\n%s", stderr.String())
+		case <-time.After(10 * time.Millisecond): // polling a condition, not a timed assertion
+		}
+	}
+}
+
+// poll re-checks cond until it holds or ctx ends. For conditions outside
+// the fake Lichess, whose WaitFor wakes only on its own changes.
+func poll(ctx context.Context, cond func() bool) error {
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond): // polling a condition, not a timed assertion
+		}
+	}
+	return nil
+}
+
+func getBody(t *testing.T, u string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// watch with http.addr: /healthz says a quiet broadcast round is connected
+// before it has any game, /metrics counts the stream's reconnect (the
+// client's hook), and watch ends with the round, dashboard and all.
+func TestWatchServesDashboard(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{})
+	defer srv.Close()
+	round := srv.Broadcast("dashRnd1")
+	srv.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
+	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+	conf := "data_dir: " + t.TempDir() + "\nlichess:\n  url: " + srv.URL + "\nhttp:\n  addr: 127.0.0.1:0\n"
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"watch", "--json", "--config", cfg, srv.URL + "/broadcast/wch-u20/round-2/dashRnd1"}, strings.NewReader(""), &out, &errb)
+	}()
+	base := dashboardURL(t, ctx, &errb)
+	var health web.Health
+	if err := poll(ctx, func() bool {
+		code, body := getBody(t, base+"/healthz")
+		return code == http.StatusOK && json.Unmarshal([]byte(body), &health) == nil && len(health.Sources) == 1
+	}); err != nil {
+		t.Fatalf("healthz never said the quiet round is connected: %v", err)
+	}
+	if !health.OK || health.Games != 0 || !health.Sources[0].Connected || health.Sources[0].Name != "lichess broadcast round dashRnd1" {
+		t.Errorf("health %+v", health)
+	}
+	game := strings.Replace(watchGame, "[Result", "[GameURL \"https://lichess.org/broadcast/wch-u20/round-2/dashRnd1/game0001\"]\n[Result", 1)
+	round.SetPGN(game)
+	if err := round.AppendMove("game0001", "Be4"); err != nil { // the second line: cut
+		t.Fatal(err)
+	}
+	want := `threefold_stream_reconnects_total{stream="broadcast round dashRnd1"} 1`
+	if err := poll(ctx, func() bool {
+		_, body := getBody(t, base+"/metrics")
+		return strings.Contains(body, want)
+	}); err != nil {
+		_, body := getBody(t, base+"/metrics")
+		t.Fatalf("metrics lack %s:\n%s", want, body)
+	}
+	round.Finish()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errb.String())
+		}
+	case <-ctx.Done():
+		t.Fatal("watch did not end with the round")
+	}
+	if !strings.Contains(out.String(), `"kind":"threefold"`) {
+		t.Errorf("no threefold alert:\n%s", out.String())
+	}
+}
+
+// watch --once with http.addr ends when the files are read: the dashboard
+// does not keep it running.
+func TestWatchOnceWithDashboardEnds(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+	if err := os.WriteFile(cfg, []byte("data_dir: "+t.TempDir()+"\nhttp:\n  addr: 127.0.0.1:0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := writeWatchFile(t)
+	code, out, errs := runMain(t, "watch", "--once", "--json", "--config", cfg, file)
+	if code != 0 || strings.Count(out, "\n") != 2 {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	// Run again on the same store: both alerts were stored by the first
+	// run, so nothing is reported twice.
+	code, out, errs = runMain(t, "watch", "--once", "--json", "--config", cfg, file)
+	if code != 0 || out != "" {
+		t.Fatalf("second run: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
