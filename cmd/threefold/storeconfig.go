@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
@@ -71,6 +73,11 @@ func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Stor
 // between the webhook's answer and the mark's commit): that alert is sent
 // again, once, with the same Idempotency-Key (its id). The queue sends one
 // alert at a time, so the window holds at most one alert per webhook.
+//
+// An alert the webhook refused (it gave up after its retries) or that the
+// queue dropped (full) stays unmarked in the store; catchUp, run now and
+// then, sends it (resume again). Sends and resumes hold one lock, so an
+// alert is never sent by both at once.
 type durableWebhook struct {
 	st      *store.Store
 	name    string
@@ -78,6 +85,9 @@ type durableWebhook struct {
 	marked  delivery.Sink
 	log     *slog.Logger
 	resumed chan struct{}
+
+	mu     sync.Mutex  // one send or resume at a time
+	behind atomic.Bool // an alert was refused since the last resume
 }
 
 // newDurableWebhook registers the webhook in the store (so that alerts
@@ -96,14 +106,39 @@ func newDurableWebhook(ctx context.Context, st *store.Store, name string, hook d
 // resume sends what a crash left unsent, then lets the queue go on.
 func (d *durableWebhook) resume(ctx context.Context) {
 	defer close(d.resumed)
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	n, err := delivery.Resume(ctx, d.st, d.name, d.hook)
 	switch {
 	case err != nil && ctx.Err() == nil:
-		d.log.Error("alerts left unsent by an earlier run could not all be sent; the rest wait for the next start",
+		d.behind.Store(true)
+		d.log.Error("alerts left unsent by an earlier run could not all be sent; they are tried again later",
 			"sink", d.name, "sent", n, "err", err)
 	case n > 0:
 		d.log.Info("sent the alerts an earlier run left unsent", "sink", d.name, "alerts", n)
 	}
+}
+
+// catchUp sends, oldest first, the stored alerts the webhook has not
+// accepted, if one was refused or dropped since the last time
+// (dropped: whether the queue dropped any). It returns how many it sent.
+func (d *durableWebhook) catchUp(ctx context.Context, dropped bool) int {
+	if !d.behind.Swap(false) && !dropped {
+		return 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, err := delivery.Resume(ctx, d.st, d.name, d.hook)
+	if err != nil {
+		d.behind.Store(true)
+		if ctx.Err() == nil {
+			d.log.Warn("webhook still refuses alerts; tried again later", "sink", d.name, "sent", n, "err", err)
+		}
+	}
+	if n > 0 {
+		d.log.Info("sent alerts the webhook had refused or the queue dropped", "sink", d.name, "alerts", n)
+	}
+	return n
 }
 
 // Send implements notify.Sink for the webhook's queue.
@@ -113,10 +148,34 @@ func (d *durableWebhook) Send(ctx context.Context, a threefold.Alert) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if done, err := d.st.Delivered(ctx, a.ID, d.name); err == nil && done {
-		return nil // resume sent it already
+		return nil // a resume sent it already
 	}
-	return d.marked.Send(ctx, a)
+	err := d.marked.Send(ctx, a)
+	if err != nil && ctx.Err() == nil {
+		d.behind.Store(true)
+	}
+	return err
+}
+
+// catchUpLoop runs catchUp every period until ctx ends; q is the
+// webhook's queue (its drops are alerts to catch up with).
+func (d *durableWebhook) catchUpLoop(ctx context.Context, q *notify.Queue, period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	seen := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n := q.Dropped()
+		d.catchUp(ctx, n > seen)
+		seen = n
+	}
 }
 
 // gameRecorder keeps the games a watcher follows in the store: the game

@@ -179,6 +179,8 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	}
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopDeliver()
+	catchUpCtx, stopCatchUp := context.WithCancel(deliverCtx)
+	defer stopCatchUp()
 	var queues []*notify.Queue
 	var resumes sync.WaitGroup
 	for _, h := range hooks {
@@ -186,9 +188,10 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		if err != nil {
 			return fmt.Errorf("watch: %w", err)
 		}
-		resumes.Add(1)
-		go func() { defer resumes.Done(); dw.resume(deliverCtx) }()
 		q := notify.NewQueue(h.Name, dw, cfg.Watch.QueueSize, log)
+		resumes.Add(2)
+		go func() { defer resumes.Done(); dw.resume(deliverCtx) }()
+		go func() { defer resumes.Done(); dw.catchUpLoop(catchUpCtx, q, catchUpPeriod) }()
 		queues = append(queues, q)
 		sinks = append(sinks, q)
 	}
@@ -222,6 +225,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	for _, q := range queues {
 		q.Close(drain)
 	}
+	stopCatchUp()
 	resumed := make(chan struct{})
 	go func() { resumes.Wait(); close(resumed) }()
 	select {
@@ -239,6 +243,10 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	}
 	return nil
 }
+
+// catchUpPeriod is how often a webhook that refused alerts (or whose queue
+// dropped some) is sent them again.
+const catchUpPeriod = time.Minute
 
 // redactToken hides the access token of a dashboard URL in a log line.
 func redactToken(u string) string {
