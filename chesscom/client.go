@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -23,6 +22,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/threefold-chess/threefold/backoff"
 )
 
 // DefaultBaseURL is the public PubAPI host. Every endpoint lives under /pub/.
@@ -114,8 +115,7 @@ type Client struct {
 	log         *slog.Logger
 	pause       time.Duration
 	maxAttempts int
-	backoffBase time.Duration
-	backoffMax  time.Duration
+	retry       backoff.Policy
 	maxBody     int64
 
 	sem chan struct{} // one token: the right to send a request
@@ -191,8 +191,7 @@ func New(opts Options) (*Client, error) {
 		log:         opts.Logger,
 		pause:       opts.RateLimitPause,
 		maxAttempts: opts.MaxAttempts,
-		backoffBase: opts.BackoffBase,
-		backoffMax:  opts.BackoffMax,
+		retry:       backoff.Policy{Initial: opts.BackoffBase, Max: opts.BackoffMax},
 		maxBody:     opts.MaxBodyBytes,
 		sem:         make(chan struct{}, 1),
 		cache:       make(map[string]*cacheEntry),
@@ -211,11 +210,11 @@ func New(opts Options) (*Client, error) {
 	if c.maxAttempts <= 0 {
 		c.maxAttempts = DefaultMaxAttempts
 	}
-	if c.backoffBase <= 0 {
-		c.backoffBase = DefaultBackoffBase
+	if c.retry.Initial <= 0 {
+		c.retry.Initial = DefaultBackoffBase
 	}
-	if c.backoffMax <= 0 {
-		c.backoffMax = DefaultBackoffMax
+	if c.retry.Max <= 0 {
+		c.retry.Max = DefaultBackoffMax
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxBodyBytes
@@ -562,12 +561,7 @@ func (c *Client) do(ctx context.Context, u string) (*rawResponse, error) {
 }
 
 func (c *Client) backoff(ctx context.Context, u string, failures int, why string) error {
-	d := c.backoffBase
-	for i := 1; i < failures && d < c.backoffMax; i++ {
-		d *= 2
-	}
-	d = min(d, c.backoffMax)
-	wait := d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+	wait := c.retry.Delay(failures - 1)
 	c.log.Warn("chesscom: request failed; retrying", "url", u, "error", why, "attempt", failures, "wait", wait)
 	return c.clock.Sleep(ctx, wait)
 }

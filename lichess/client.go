@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/threefold-chess/threefold/backoff"
 )
 
 // DefaultBaseURL is the real Lichess.
@@ -32,37 +33,9 @@ var ErrClosed = errors.New("lichess: client closed")
 
 // Backoff is the jittered exponential backoff between reconnects and
 // retries: the n-th wait (from 0) is a random duration in
-// [d/2, d] with d = min(Initial·2ⁿ, Max). It resets after a success.
-type Backoff struct {
-	Initial time.Duration  // default 1 s
-	Max     time.Duration  // default 60 s
-	Rand    func() float64 // in [0,1); default math/rand/v2
-}
-
-func (b Backoff) delay(attempt int) time.Duration {
-	initial, max := b.Initial, b.Max
-	if initial <= 0 {
-		initial = time.Second
-	}
-	if max <= 0 {
-		max = time.Minute
-	}
-	if max < initial {
-		max = initial
-	}
-	d := initial
-	for i := 0; i < attempt && d < max; i++ {
-		d *= 2
-	}
-	if d > max {
-		d = max
-	}
-	r := b.Rand
-	if r == nil {
-		r = rand.Float64
-	}
-	return d/2 + time.Duration(r()*float64(d/2))
-}
+// [d/2, d] with d = min(Initial·2ⁿ, Max) (defaults 1 s and 60 s). It
+// resets after a success.
+type Backoff = backoff.Policy
 
 // Options configure a Client. Only Token (or TokenSource) is needed for
 // authenticated calls; everything else has a default.
@@ -440,7 +413,7 @@ func (c *Client) call(ctx context.Context, r request, out any) error {
 		if err == nil || !retryable(err) || attempt >= c.retries || ctx.Err() != nil {
 			break
 		}
-		d := c.backoff.delay(attempt)
+		d := c.backoff.Delay(attempt)
 		c.log.Info("lichess: retrying", "op", r.op, "attempt", attempt+1, "wait", d, "err", c.redact(err.Error()))
 		if err := sleep(ctx, c.clk, d); err != nil {
 			return fmt.Errorf("lichess: %s: %w", r.op, err)

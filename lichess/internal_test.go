@@ -3,32 +3,7 @@ package lichess
 import (
 	"strings"
 	"testing"
-	"time"
 )
-
-func TestBackoffDelay(t *testing.T) {
-	tests := []struct {
-		name     string
-		b        Backoff
-		attempt  int
-		min, max time.Duration
-	}{
-		{"first, defaults", Backoff{}, 0, 500 * time.Millisecond, time.Second},
-		{"doubles", Backoff{Initial: time.Second, Max: time.Minute}, 3, 4 * time.Second, 8 * time.Second},
-		{"capped", Backoff{Initial: time.Second, Max: 10 * time.Second}, 30, 5 * time.Second, 10 * time.Second},
-		{"jitter low end", Backoff{Initial: time.Second, Max: time.Minute, Rand: func() float64 { return 0 }}, 1, time.Second, time.Second},
-		{"jitter high end", Backoff{Initial: time.Second, Max: time.Minute, Rand: func() float64 { return 1 }}, 1, 2 * time.Second, 2 * time.Second},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			for i := 0; i < 50; i++ {
-				if d := tc.b.delay(tc.attempt); d < tc.min || d > tc.max {
-					t.Fatalf("delay(%d) = %s, want in [%s, %s]", tc.attempt, d, tc.min, tc.max)
-				}
-			}
-		})
-	}
-}
 
 func TestPGNSplitter(t *testing.T) {
 	game1 := "[Event \"A\"]\n[Site \"https://lichess.org/broadcast/x/y/r/g1\"]\n\n1. e4 e5 *\n"

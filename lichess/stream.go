@@ -91,7 +91,7 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		if gotLines {
 			attempt = 0
 		}
-		d := c.backoff.delay(attempt)
+		d := c.backoff.Delay(attempt)
 		attempt++
 		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.account, "wait", d, "reason", c.redact(err.Error()))
 		if c.onReconnect != nil {
