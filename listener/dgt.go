@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -92,7 +93,7 @@ func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
 		return fmt.Errorf("dgt: bad url %q: want ws://host:port/api/v1.0", s.URL)
 	}
 	boards := map[string]*dgtGame{}
-	bo := backoff{min: time.Second, max: 30 * time.Second}
+	bo := backoff.Backoff{Policy: backoff.Policy{Initial: time.Second, Max: 30 * time.Second, NoJitter: true}}
 	failures := 0
 	for {
 		reached, err := s.session(ctx, clock, u.Host, boards, emit, log)
@@ -105,14 +106,14 @@ func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
 		}
 		if reached {
 			failures = 0
-			bo.reset()
+			bo.Reset()
 		} else {
 			failures++
 			if s.MaxFailures > 0 && failures >= s.MaxFailures {
 				return fmt.Errorf("dgt: %s unreachable after %d attempts: %w", s.URL, failures, err)
 			}
 		}
-		d := bo.next()
+		d := bo.Next()
 		if s.OnState != nil {
 			s.OnState(false, err)
 		}

@@ -129,28 +129,3 @@ func sleep(ctx context.Context, c Clock, d time.Duration) error {
 		return nil
 	}
 }
-
-// backoff is a capped exponential backoff that resets on success.
-type backoff struct {
-	min, max, cur time.Duration
-}
-
-func (b *backoff) next() time.Duration {
-	if b.min <= 0 {
-		b.min = time.Second
-	}
-	if b.max <= 0 {
-		b.max = time.Minute
-	}
-	if b.cur < b.min {
-		b.cur = b.min
-	} else {
-		b.cur *= 2
-		if b.cur > b.max {
-			b.cur = b.max
-		}
-	}
-	return b.cur
-}
-
-func (b *backoff) reset() { b.cur = 0 }
