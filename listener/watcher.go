@@ -43,7 +43,10 @@ type GameStatus struct {
 	Finished  bool              `json:"finished"`
 	Rebuilds  int               `json:"rebuilds"` // snapshots that did not extend what was seen
 	Attention *Attention        `json:"attention,omitempty"`
-	Updated   time.Time         `json:"updated"`
+	// DrawnAtPly is the ply at which a fifth occurrence or the 75-move rule
+	// drew the game; moves recorded after it are not part of the game.
+	DrawnAtPly *int      `json:"drawn_at_ply,omitempty"`
+	Updated    time.Time `json:"updated"`
 }
 
 // Watcher follows every game of every snapshot it is given: one rules.Game
@@ -79,6 +82,8 @@ type tracked struct {
 	emitted   map[string]struct{}
 	sans      sanWindow // SANs of the current reversible stretch, kept once a game raises an alert
 	rebuilds  int
+	seventyAt int  // 1 + the ply at which the 75-move rule drew the game; 0 while it has not
+	afterEnd  bool // moves after the game was drawn by rule have been reported in the log
 	result    string
 	finished  bool
 	updated   time.Time
@@ -189,6 +194,10 @@ func (w *Watcher) apply(t *tracked, s *Snapshot) {
 		}
 		t.moves = s.Moves[:k]
 		if t.checked > k {
+			if t.seventyAt > k+1 {
+				t.seventyAt = 0
+			}
+			t.afterEnd = false
 			t.checked = k
 			v := t.game.Verdict()
 			t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
@@ -237,6 +246,16 @@ func (w *Watcher) reset(t *tracked, s *Snapshot) bool {
 	return true
 }
 
+// drawnAt returns the ply at which the rules drew the game by themselves
+// (a fifth occurrence or the 75-move rule), or -1.
+func (t *tracked) drawnAt() int {
+	end := t.game.FivefoldPly()
+	if s := t.seventyAt - 1; s >= 0 && (end < 0 || s < end) {
+		end = s
+	}
+	return end
+}
+
 func (w *Watcher) play(t *tracked, tok string) error {
 	var err error
 	if t.notation == UCI {
@@ -264,6 +283,16 @@ func (w *Watcher) check(t *tracked, s *Snapshot) {
 		return
 	}
 	t.checked = ply
+	// The fifth occurrence (9.6.1) and the 75-move rule (9.6.2) end the
+	// game: moves recorded after that are not part of it and raise nothing.
+	if end := t.drawnAt(); end >= 0 && ply > end {
+		if !t.afterEnd {
+			t.afterEnd = true
+			w.log.Info("moves recorded after the game was drawn by rule; they are not part of the game and raise no alert",
+				"game", t.ref.ID, "source", s.Source, "drawn_at_ply", end, "ply", ply)
+		}
+		return
+	}
 	fifty, seventy := t.fifty, t.seventy
 	// The cheap questions first: most plies raise nothing, and Verdict
 	// allocates.
@@ -289,6 +318,9 @@ func (w *Watcher) check(t *tracked, s *Snapshot) {
 	}
 	if v.SeventyFiveMoves && !seventy {
 		kinds = append(kinds, threefold.KindSeventyFiveMoves)
+	}
+	if v.SeventyFiveMoves && t.seventyAt == 0 {
+		t.seventyAt = ply + 1
 	}
 	if len(kinds) == 0 {
 		return
@@ -417,6 +449,11 @@ func (w *Watcher) Status() []GameStatus {
 		if t.attention != nil {
 			a := *t.attention
 			st.Attention = &a
+		}
+		if t.game != nil {
+			if end := t.drawnAt(); end >= 0 {
+				st.DrawnAtPly = &end
+			}
 		}
 		t.mu.Unlock()
 		out = append(out, st)
