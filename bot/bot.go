@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -214,7 +215,7 @@ loop:
 // events follows the event stream until ctx ends; it resumes the games in
 // progress whenever the stream has to be opened again.
 func (b *Bot) events(ctx context.Context) error {
-	backoff := time.Second
+	retry := backoff.Backoff{Policy: backoff.Policy{Initial: time.Second, Max: time.Minute, NoJitter: true}}
 	for {
 		err := b.api.StreamEvents(ctx, func(ev lichess.Event) error {
 			b.onEvent(ctx, ev)
@@ -227,15 +228,15 @@ func (b *Bot) events(ctx context.Context) error {
 		if errors.As(err, &ae) {
 			return fmt.Errorf("bot: event stream: %w", err)
 		}
-		b.log.Warn("event stream ended; reopening", "err", err, "in", backoff)
-		t := b.clock.NewTimer(backoff)
+		wait := retry.Next()
+		b.log.Warn("event stream ended; reopening", "err", err, "in", wait)
+		t := b.clock.NewTimer(wait)
 		select {
 		case <-t.C():
 		case <-ctx.Done():
 			t.Stop()
 			return nil
 		}
-		backoff = min(backoff*2, time.Minute)
 		b.resume(ctx)
 	}
 }

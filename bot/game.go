@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -167,7 +168,7 @@ func (g *game) run(ctx context.Context) {
 // stream follows the game stream, reconnecting on errors, and hands the
 // events to run. It closes events when the stream ends with the game.
 func (g *game) stream(ctx context.Context, events chan<- lichess.GameEvent) {
-	backoff := time.Second
+	retry := backoff.Backoff{Policy: backoff.Policy{Initial: time.Second, Max: 30 * time.Second, NoJitter: true}}
 	for {
 		err := g.api.StreamBotGame(ctx, g.id, func(ev lichess.GameEvent) error {
 			select {
@@ -190,15 +191,15 @@ func (g *game) stream(ctx context.Context, events chan<- lichess.GameEvent) {
 			close(events)
 			return
 		}
-		g.log.Warn("game stream failed; reconnecting", "game", g.id, "err", err, "in", backoff)
-		t := g.clock.NewTimer(backoff)
+		wait := retry.Next()
+		g.log.Warn("game stream failed; reconnecting", "game", g.id, "err", err, "in", wait)
+		t := g.clock.NewTimer(wait)
 		select {
 		case <-t.C():
 		case <-ctx.Done():
 			t.Stop()
 			return
 		}
-		backoff = min(backoff*2, 30*time.Second)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/backoff"
 )
 
 // Kind is the kind of a webhook: the shape of its body and the way its
@@ -94,7 +95,11 @@ func (w *Webhook) Send(ctx context.Context, a threefold.Alert) error {
 	if maxWait <= 0 {
 		maxWait = 10 * time.Minute
 	}
-	back := time.Second
+	// One count of failures for both kinds of wait, each doubling from 1 s:
+	// a 429 that names no wait up to maxWait, other failures up to 5 min.
+	limited := backoff.Policy{Initial: time.Second, Max: maxWait, NoJitter: true}
+	failed := backoff.Policy{Initial: time.Second, Max: 5 * time.Minute, NoJitter: true}
+	failures := 0
 	var last error
 	for i := 0; i < attempts; i++ {
 		wait, err := w.post(ctx, client, body, a.ID)
@@ -108,16 +113,16 @@ func (w *Webhook) Send(ctx context.Context, a threefold.Alert) error {
 			return fmt.Errorf("notify: %s: %w", w.name(), ctx.Err())
 		case errors.As(err, &he) && he.Status == http.StatusTooManyRequests:
 			if wait <= 0 {
-				wait = back
-				back *= 2
+				wait = limited.Delay(failures)
+				failures++
 			}
 			wait = min(wait, maxWait)
 			log.Warn("webhook rate limited; waiting as asked", "webhook", w.name(), "wait", wait, "alert", a.ID)
 		case errors.As(err, &he) && he.Status < 500:
 			return err // a 4xx other than 429 will not get better
 		default:
-			wait = back
-			back = min(back*2, 5*time.Minute)
+			wait = failed.Delay(failures)
+			failures++
 			log.Warn("webhook failed; retrying", "webhook", w.name(), "err", err, "wait", wait, "alert", a.ID)
 		}
 		if err := sleep(ctx, wait); err != nil {

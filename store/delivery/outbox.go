@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -81,13 +82,8 @@ func NewRelay(st OutboxStore, cfg RelayConfig) *Relay {
 		r.batch = 50
 	}
 	if r.backoff == nil {
-		r.backoff = func(n int) time.Duration {
-			d := 5 * time.Second
-			for i := 1; i < n && d < 5*time.Minute; i++ {
-				d *= 2
-			}
-			return min(d, 5*time.Minute)
-		}
+		p := backoff.Policy{Initial: 5 * time.Second, Max: 5 * time.Minute, NoJitter: true}
+		r.backoff = func(attempts int) time.Duration { return p.Delay(attempts - 1) }
 	}
 	if r.poll <= 0 {
 		r.poll = time.Second
