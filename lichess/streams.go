@@ -712,6 +712,10 @@ type pgnSplitter struct {
 	b        strings.Builder
 	inMoves  bool // movetext lines seen
 	haveTags bool
+	// haveEvent: the tag section has its [Event tag. A second one before
+	// any movetext means the game before was cut (a truncated line): it is
+	// dropped, and the new game starts.
+	haveEvent bool
 }
 
 func (s *pgnSplitter) add(line []byte) (string, bool) {
@@ -728,6 +732,13 @@ func (s *pgnSplitter) add(line []byte) (string, bool) {
 	var ok bool
 	if tag && (s.inMoves || (!s.haveTags && s.b.Len() > 0)) {
 		out, ok = s.flush(), true
+	}
+	event := tag && bytes.HasPrefix(t, []byte("[Event "))
+	if event && s.haveEvent && !s.inMoves {
+		*s = pgnSplitter{}
+	}
+	if event {
+		s.haveEvent = true
 	}
 	if tag && !s.inMoves {
 		s.haveTags = true
