@@ -103,6 +103,10 @@ type Options struct {
 	BackoffBase, BackoffMax time.Duration
 	// MaxBodyBytes caps a response body, default 64 MiB.
 	MaxBodyBytes int64
+	// OnRateLimit, if set, is called when a 429 pauses the client, with
+	// the pause, before it waits. It runs on the caller's goroutine: keep
+	// it quick.
+	OnRateLimit func(pause time.Duration)
 }
 
 // Client is a PubAPI client. It is safe for concurrent use; requests are
@@ -117,6 +121,7 @@ type Client struct {
 	maxAttempts int
 	retry       backoff.Policy
 	maxBody     int64
+	onRateLimit func(pause time.Duration)
 
 	sem chan struct{} // one token: the right to send a request
 
@@ -193,6 +198,7 @@ func New(opts Options) (*Client, error) {
 		maxAttempts: opts.MaxAttempts,
 		retry:       backoff.Policy{Initial: opts.BackoffBase, Max: opts.BackoffMax},
 		maxBody:     opts.MaxBodyBytes,
+		onRateLimit: opts.OnRateLimit,
 		sem:         make(chan struct{}, 1),
 		cache:       make(map[string]*cacheEntry),
 		moved:       make(map[string]string),
@@ -542,6 +548,9 @@ func (c *Client) do(ctx context.Context, u string) (*rawResponse, error) {
 				return nil, &RateLimitError{URL: u, RetryAfter: wait}
 			}
 			c.log.Warn("chesscom: 429 too many requests; waiting", "url", u, "wait", wait)
+			if c.onRateLimit != nil {
+				c.onRateLimit(wait)
+			}
 			if err := c.clock.Sleep(ctx, wait); err != nil {
 				return nil, err
 			}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -607,5 +608,42 @@ func TestSameURLDecodedAsTwoTypes(t *testing.T) {
 	reqs := s.RequestsTo(p)
 	if len(reqs) != 3 || reqs[1].Status != 304 || reqs[2].Status != 200 || reqs[2].IfNoneMatch != "" {
 		t.Errorf("requests %+v", reqs)
+	}
+}
+
+func TestOnRateLimitHook(t *testing.T) {
+	tests := []struct {
+		name       string
+		faults     []chesscomtest.Fault
+		wantPauses []time.Duration
+	}{
+		{name: "one 429 with retry-after", faults: []chesscomtest.Fault{{Status: 429, RetryAfter: "7"}}, wantPauses: []time.Duration{7 * time.Second}},
+		{name: "two 429s, default pause", faults: []chesscomtest.Fault{{Status: 429}, {Status: 429}},
+			wantPauses: []time.Duration{chesscom.DefaultRateLimitPause, chesscom.DefaultRateLimitPause}},
+		{name: "a 500 is no rate limit", faults: []chesscomtest.Fault{{Status: 500}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newFake(t)
+			hc := s.Client()
+			t.Cleanup(hc.CloseIdleConnections)
+			var pauses []time.Duration // the hook runs on the caller's goroutine
+			c, err := chesscom.New(chesscom.Options{BaseURL: s.URL(), HTTPClient: hc, Contact: contact,
+				Clock: newFakeClock(true), Logger: slog.New(slog.DiscardHandler),
+				OnRateLimit: func(d time.Duration) { pauses = append(pauses, d) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const p = "/pub/tournament/threefold-daily-open"
+			for _, f := range tt.faults {
+				s.Fail(p, f)
+			}
+			if _, _, err := c.Tournament(context.Background(), chesscomtest.Tournament); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(pauses, tt.wantPauses) {
+				t.Errorf("OnRateLimit got %v, want %v", pauses, tt.wantPauses)
+			}
+		})
 	}
 }

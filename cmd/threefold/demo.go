@@ -161,16 +161,14 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	if o.verbose {
 		level = slog.LevelInfo
 	}
-	baseLog := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
 	fake := lichesstest.New(lichesstest.Options{})
 	defer fake.Close()
-	d, err := startDashboard(ctx, httpConfig{Addr: o.addr, Token: o.token}, baseLog)
+	d, err := startDashboard(ctx, httpConfig{Addr: o.addr, Token: o.token}, log)
 	if err != nil {
 		return err
 	}
-	log := slog.New(d.MetricsLog(baseLog.Handler()))
-
 	out.printf("threefold demo — no account, no network: a simulated Lichess at %s replays recorded real games.", fake.URL)
 	out.printf("dashboard: %s", d.URL)
 	out.printf("following: a broadcast round of %d boards, a blitz game that reaches a fifth occurrence, and the bot's games; the demo ends after %s (Ctrl-C ends it sooner).", len(demoBoardSpecs), o.duration)
@@ -188,10 +186,12 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		}
 	}})
 
-	spectator := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Logger: log, Account: "demo-watcher"})
+	// Reconnects and 429 pauses of both clients count in /metrics.
+	spectator := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Logger: log, Account: "demo-watcher",
+		OnReconnect: d.LichessReconnect, OnRateLimit: d.LichessRateLimit})
 	defer spectator.Close()
 	botClient := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken,
-		Account: lichesstest.BotUser, Logger: log})
+		Account: lichesstest.BotUser, Logger: log, OnReconnect: d.LichessReconnect, OnRateLimit: d.LichessRateLimit})
 	defer botClient.Close()
 
 	// The feeds of the simulated Lichess must exist before the watcher

@@ -418,38 +418,62 @@ func TestDashboardRefusesPublicAddressWithoutToken(t *testing.T) {
 	}
 }
 
-func TestMetricsLogCountsReconnectsAndPauses(t *testing.T) {
+// metricsBody starts a dashboard, lets feed count into it, and returns its
+// /metrics page.
+func metricsBody(t *testing.T, feed func(d *dashboard)) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d, err := startDashboard(ctx, httpConfig{Addr: "127.0.0.1:0"}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { cancel(); _ = d.Wait() }()
-	var buf bytes.Buffer
-	log := slog.New(d.MetricsLog(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelError})))
-	log.Info("lichess: stream reconnecting", "stream", "broadcast round r1", "wait", time.Second)
-	log.Warn("lichess: stream silent, reconnecting", "stream", "broadcast round r1")
-	log.Warn("lichess: rate limited, pausing account", "pause", time.Minute)
-	log.Warn("chesscom: 429 too many requests; waiting", "url", "u")
-	log.With("component", "x").Info("lichess: stream reconnecting", "stream", "event")
-	log.Error("something else")
-	if strings.Contains(buf.String(), "reconnecting") || !strings.Contains(buf.String(), "something else") {
-		t.Fatalf("the wrapped handler's level is not kept:\n%s", buf.String())
-	}
+	feed(d)
 	resp, err := http.Get(d.URL + "metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
+	return string(body)
+}
+
+func TestDashboardHooksCountReconnectsAndPauses(t *testing.T) {
+	body := metricsBody(t, func(d *dashboard) {
+		d.LichessReconnect("broadcast round r1", errors.New("closed by server"))
+		d.LichessReconnect("broadcast round r1", errors.New("silent"))
+		d.LichessRateLimit(time.Minute)
+		d.ChessComRateLimit(time.Minute)
+		d.LichessReconnect("event", errors.New("closed by server"))
+	})
 	for _, want := range []string{
 		`threefold_stream_reconnects_total{stream="broadcast round r1"} 2`,
 		`threefold_stream_reconnects_total{stream="event"} 1`,
 		`threefold_rate_limit_pauses_total{site="lichess"} 1`,
 		`threefold_rate_limit_pauses_total{site="chess.com"} 1`,
 	} {
-		if !strings.Contains(string(body), want) {
+		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+func TestChessComMetricsLogCountsPauses(t *testing.T) {
+	var buf bytes.Buffer
+	body := metricsBody(t, func(d *dashboard) {
+		log := slog.New(d.ChessComMetricsLog(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelError})))
+		log.Warn("chesscom: 429 too many requests; waiting", "url", "u")
+		log.With("component", "x").Warn("chesscom: 429 too many requests; waiting", "url", "u")
+		log.Warn("lichess: rate limited, pausing account", "pause", time.Minute)
+		log.Error("something else")
+	})
+	if strings.Contains(buf.String(), "429") || !strings.Contains(buf.String(), "something else") {
+		t.Fatalf("the wrapped handler's level is not kept:\n%s", buf.String())
+	}
+	if want := `threefold_rate_limit_pauses_total{site="chess.com"} 2`; !strings.Contains(body, want) {
+		t.Errorf("/metrics lacks %s", want)
+	}
+	if strings.Contains(body, `site="lichess"`) {
+		t.Errorf("a Lichess line counted:\n%s", body)
 	}
 }

@@ -157,25 +157,21 @@ func startFEN(fen string) string {
 	return fen
 }
 
-// MetricsLog wraps a log handler so that the Lichess client's reconnects
-// and 429 pauses, and chess.com's 429s, are counted in /metrics from their
-// log lines. watch and bot use the Lichess client's hooks instead
-// (LichessReconnect, LichessRateLimit) and ChessComMetricsLog; the demo
-// still counts from the log.
-func (d *dashboard) MetricsLog(h slog.Handler) slog.Handler {
-	return &metricsLog{Handler: h, m: d.Metrics, lichess: true}
-}
+// ChessComRateLimit is chesscom.Options.OnRateLimit: it counts the 429
+// pauses in /metrics.
+func (d *dashboard) ChessComRateLimit(time.Duration) { d.Metrics.RateLimitPause("chess.com") }
 
-// ChessComMetricsLog counts chess.com's 429 pauses from its log lines (the
-// chess.com client has no hook for them).
+// ChessComMetricsLog counts chess.com's 429 pauses from its log lines.
+//
+// Deprecated: set chesscom.Options.OnRateLimit to ChessComRateLimit; this
+// goes when watch uses the hook.
 func (d *dashboard) ChessComMetricsLog(h slog.Handler) slog.Handler {
 	return &metricsLog{Handler: h, m: d.Metrics}
 }
 
 type metricsLog struct {
 	slog.Handler
-	m       *web.Metrics
-	lichess bool // count the Lichess lines too
+	m *web.Metrics
 }
 
 func (l *metricsLog) Enabled(ctx context.Context, level slog.Level) bool {
@@ -183,21 +179,7 @@ func (l *metricsLog) Enabled(ctx context.Context, level slog.Level) bool {
 }
 
 func (l *metricsLog) Handle(ctx context.Context, r slog.Record) error {
-	switch {
-	case !l.lichess && strings.HasPrefix(r.Message, "lichess: "):
-	case strings.HasPrefix(r.Message, "lichess: stream reconnecting"), strings.HasPrefix(r.Message, "lichess: stream silent"):
-		stream := "lichess"
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "stream" {
-				stream = a.Value.String()
-				return false
-			}
-			return true
-		})
-		l.m.Reconnect(stream)
-	case strings.HasPrefix(r.Message, "lichess: rate limited"):
-		l.m.RateLimitPause("lichess")
-	case strings.HasPrefix(r.Message, "chesscom: 429"):
+	if strings.HasPrefix(r.Message, "chesscom: 429") {
 		l.m.RateLimitPause("chess.com")
 	}
 	if !l.Handler.Enabled(ctx, r.Level) {
@@ -207,9 +189,9 @@ func (l *metricsLog) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (l *metricsLog) WithAttrs(as []slog.Attr) slog.Handler {
-	return &metricsLog{Handler: l.Handler.WithAttrs(as), m: l.m, lichess: l.lichess}
+	return &metricsLog{Handler: l.Handler.WithAttrs(as), m: l.m}
 }
 
 func (l *metricsLog) WithGroup(name string) slog.Handler {
-	return &metricsLog{Handler: l.Handler.WithGroup(name), m: l.m, lichess: l.lichess}
+	return &metricsLog{Handler: l.Handler.WithGroup(name), m: l.m}
 }
