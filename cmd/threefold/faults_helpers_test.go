@@ -297,3 +297,32 @@ func newHook(t *testing.T, policy func(int) hookAction) (*idReceiver, *httptest.
 	t.Cleanup(srv.Close)
 	return rc, srv
 }
+
+// textsStreamer is a Lichess whose broadcast round stream delivers the
+// given PGN texts, as the client hands them to the listener, and ends.
+type textsStreamer struct{ texts []string }
+
+func (s textsStreamer) StreamGame(context.Context, string, func(lichess.SpectatorEvent) error) error {
+	return nil
+}
+
+func (s textsStreamer) StreamGamesByUsers(context.Context, []string, func(lichess.GameSummary) error) error {
+	return nil
+}
+
+func (s textsStreamer) StreamTV(context.Context, string, func(lichess.TVEvent) error) error {
+	return nil
+}
+
+func (s textsStreamer) StreamBroadcastTour(context.Context, string, func(string) error) error {
+	return nil
+}
+
+func (s textsStreamer) StreamBroadcastRound(ctx context.Context, _ string, fn func(string) error) error {
+	for _, t := range s.texts {
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
