@@ -41,6 +41,10 @@ type wiring struct {
 	hookTimeout          time.Duration
 	out                  io.Writer
 	log                  *slog.Logger
+	// catchUp is the period of the webhook's catch-up from the store
+	// (runWatch: catchUpPeriod); 0: none, what was refused waits for the
+	// next start.
+	catchUp time.Duration
 	// started, if set, is called once the watcher and the store exist.
 	started func(*listener.Watcher, *store.Store)
 }
@@ -73,9 +77,17 @@ func (wc wiring) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	resumed := make(chan struct{})
-	go func() { defer close(resumed); dw.resume(deliverCtx) }()
+	catchUpCtx, stopCatchUp := context.WithCancel(deliverCtx)
+	defer stopCatchUp()
 	q := notify.NewQueue(hook.Name, dw, 1000, log)
+	var resumes sync.WaitGroup
+	resumes.Add(1)
+	go func() { defer resumes.Done(); dw.resume(deliverCtx) }()
+	if wc.catchUp > 0 {
+		resumes.Add(1)
+		go func() { defer resumes.Done(); dw.catchUpLoop(catchUpCtx, q, wc.catchUp) }()
+	}
+	resumed := make(chan struct{})
 	sinks := notify.Fanout{notify.NewJSONLines(wc.out), q}
 	w := listener.NewWatcher(listener.WatcherOptions{Logger: log,
 		Alert: delivery.Gate(ctx, st, log, func(a threefold.Alert) {
@@ -91,6 +103,8 @@ func (wc wiring) run(ctx context.Context) error {
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	q.Close(drain)
+	stopCatchUp()
+	go func() { resumes.Wait(); close(resumed) }()
 	select {
 	case <-resumed:
 	case <-drain.Done():

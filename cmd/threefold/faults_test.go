@@ -44,9 +44,10 @@ type faultCase struct {
 	// restart: run the wiring a second time on the finished round (what a
 	// webhook had not accepted is sent at the next start).
 	restart  bool
-	logWants []string // each must appear in the log
-	minOpens int      // the round's stream was requested at least this often (the fault struck)
-	needsFix string   // the row fails until this fix lands (t.Skip)
+	logWants []string      // each must appear in the log
+	minOpens int           // the round's stream was requested at least this often (the fault struck)
+	needsFix string        // the row fails until this fix lands (t.Skip)
+	catchUp  time.Duration // the webhook's catch-up period (0: none)
 }
 
 func TestWatchFaultMatrix(t *testing.T) {
@@ -106,6 +107,12 @@ func TestWatchFaultMatrix(t *testing.T) {
 			}
 			return hookAccept
 		}, logWants: []string{"HTTP 500"}},
+		{name: "webhook returns 500 beyond its retries (caught up from the store)", catchUp: 20 * time.Millisecond, hook: func(n int) hookAction {
+			if n <= 9 {
+				return hookFail
+			}
+			return hookAccept
+		}, logWants: []string{"alert not delivered"}},
 		{name: "webhook returns 500 beyond its retries (sent at the next start)", restart: true, hook: func(n int) hookAction {
 			if n <= 9 { // the first alert's 6 attempts and the second's first 3
 				return hookFail
@@ -174,7 +181,7 @@ func runFaultCase(t *testing.T, fc faultCase) {
 	start := func(out *syncBuffer) (*listener.Watcher, chan error) {
 		ready := make(chan *listener.Watcher, 1)
 		wc := wiring{lichessURL: r.fake.URL, roundURL: r.url, clk: r.clk, dsn: dsn, hookURL: hs.URL + "/hook",
-			hookTimeout: timeout, out: out, log: log,
+			hookTimeout: timeout, out: out, log: log, catchUp: fc.catchUp,
 			started: func(w *listener.Watcher, _ *store.Store) { ready <- w }}
 		done := make(chan error, 1)
 		go func() { done <- wc.run(ctx) }()
@@ -214,7 +221,16 @@ func runFaultCase(t *testing.T, fc faultCase) {
 	for _, wait := range waits {
 		wait()
 	}
-	// Every alert is raised; wait until the webhook has them (or gave up).
+	if fc.catchUp > 0 {
+		// What the webhook refused is sent again from the store while the
+		// run goes on.
+		if err := r.waitFor(ctx, "the catch-up", func() bool {
+			_, acc := rc.snapshot()
+			return len(acc) >= len(r.want)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r.bc.Finish()
 	var runErr error
 	if err := r.waitFor(ctx, "the end of the run", func() bool {
