@@ -188,6 +188,9 @@ func (d *durableWebhook) catchUpLoop(ctx context.Context, q *notify.Queue, perio
 type gameRecorder struct {
 	st  *store.Store
 	log *slog.Logger
+	// saveState writes a source's state: st.SaveSourceState, or in group
+	// mode the write fenced by the source's lease.
+	saveState func(ctx context.Context, source string, state []byte) error
 
 	mu    sync.Mutex
 	games map[[2]string]*recordedGame
@@ -202,7 +205,7 @@ type recordedGame struct {
 }
 
 func newGameRecorder(st *store.Store, log *slog.Logger) *gameRecorder {
-	return &gameRecorder{st: st, log: log, games: map[[2]string]*recordedGame{}, srcs: map[string]map[string]int{}}
+	return &gameRecorder{st: st, log: log, saveState: st.SaveSourceState, games: map[[2]string]*recordedGame{}, srcs: map[string]map[string]int{}}
 }
 
 // wrap returns src recording every snapshot once the watcher has applied
@@ -283,7 +286,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s listener.Sna
 		err = r.st.SaveProgress(ctx, s.Game.Site, s.Game.ID, len(s.Moves))
 	}
 	if err == nil && state != nil {
-		err = r.st.SaveSourceState(ctx, source, state)
+		err = r.saveState(ctx, source, state)
 	}
 	if err != nil && ctx.Err() == nil {
 		r.log.Warn("game not recorded in the store", "game", s.Game.ID, "source", source, "err", err)

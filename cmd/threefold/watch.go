@@ -26,6 +26,7 @@ func newWatchCmd(env *environment) *cobra.Command {
 	var (
 		jsonOut bool
 		once    bool
+		group   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "watch SOURCE...",
@@ -51,14 +52,26 @@ not reported again, and what a webhook had not accepted is sent to it first
 how far each was processed are stored too. With http.addr set, the dashboard,
 /metrics and /healthz are served.
 
+With --group (or watch.group: true), this process is one instance of a group
+sharing store.dsn (PostgreSQL, for instances on several machines): each source
+is followed by the one instance holding its lease (at most watch.stream_budget
+sources and watch.game_budget single Lichess games per instance, within
+Lichess's per-address stream limits); leases are renewed every lease_ttl/3, and
+the sources of an instance that died are taken over by the others within about
+watch.lease_ttl, resumed without sending again what was sent. Alerts reach the
+webhooks through the store's outbox, each once, sent by whichever instance is
+up. A source that ended is not started again; an instance ends when all its
+sources have ended. threefold status shows the group.
+
 SOURCE is one of:
 ` + listener.SourceForms,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWatch(cmd.Context(), env, args, jsonOut, once)
+			return runWatch(cmd.Context(), env, args, jsonOut, once, group)
 		},
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "write alerts as JSON lines (the alert JSON of the README)")
 	cmd.Flags().BoolVar(&once, "once", false, "read PGN files and folders once and stop, instead of following them")
+	cmd.Flags().BoolVar(&group, "group", false, "be one instance of a group sharing store.dsn (watch.group)")
 	return cmd
 }
 
@@ -74,10 +87,13 @@ func newWatchLogger(cfg *config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once bool) error {
+func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once, group bool) error {
 	cfg, err := env.loadConfig()
 	if err != nil {
 		return err
+	}
+	if group {
+		cfg.Watch.Group = true
 	}
 	log := newWatchLogger(cfg, env.stderr)
 	raw := append(append([]string(nil), args...), cfg.Watch.Sources...)
@@ -183,6 +199,16 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	defer stopCatchUp()
 	var queues []*notify.Queue
 	var resumes sync.WaitGroup
+	var grp *groupSession
+	if cfg.Watch.Group {
+		// Group mode: the webhooks are sent to by the outbox relay of
+		// every instance, not by this process's queues.
+		grp, err = joinGroup(ctx, st, cfg, hooks, log)
+		if err != nil {
+			return fmt.Errorf("watch: %w", err)
+		}
+		hooks = nil
+	}
 	for _, h := range hooks {
 		dw, err := newDurableWebhook(ctx, st, h.Name, h, log)
 		if err != nil {
@@ -198,25 +224,38 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if d != nil {
 		sinks = append(sinks, d)
 	}
-	w := listener.NewWatcher(listener.WatcherOptions{
-		Logger: log,
-		Alert: delivery.Gate(ctx, st, log, func(a threefold.Alert) {
-			if err := sinks.Send(ctx, a); err != nil {
-				log.Error("alert not written", "alert", a.ID, "err", err)
-			}
-		}),
-	})
+	local := func(a threefold.Alert) {
+		if err := sinks.Send(ctx, a); err != nil {
+			log.Error("alert not written", "alert", a.ID, "err", err)
+		}
+	}
+	alert := delivery.Gate(ctx, st, log, local)
+	if grp != nil {
+		alert = grp.relay.Gate(deliverCtx, local)
+	}
+	w := listener.NewWatcher(listener.WatcherOptions{Logger: log, Alert: alert})
 	rec := newGameRecorder(st, log)
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name()
+		kind := leaseKind(s)
 		if d != nil {
 			s = d.Tap(s)
 		}
 		sources[i] = rec.wrap(s)
+		if grp != nil {
+			sources[i] = grp.member.wrap(sources[i], kind)
+		}
+	}
+	if grp != nil {
+		rec.saveState = grp.saveState
+		grp.start(ctx, deliverCtx)
 	}
 	log.Info("watching", "sources", strings.Join(names, "; "))
 	runErr := w.Run(ctx, sources...)
+	if grp != nil {
+		grp.close(10 * time.Second)
+	}
 
 	// Deliver what is queued (and what the resume still sends), but not
 	// forever: what is left is sent at the next start.

@@ -18,6 +18,27 @@ type watchConfig struct {
 	// DGTMaxFailures ends a DGT LiveChess source after this many connection
 	// attempts in a row that never reach the server (0: retry forever).
 	DGTMaxFailures int `mapstructure:"dgt_max_failures"`
+
+	// Group makes this instance one of a group sharing store.dsn
+	// (PostgreSQL; SQLite works for the instances of one machine): each
+	// source is followed by the one instance holding its lease, and alerts
+	// reach the webhooks through the store's outbox. See group.go.
+	Group bool `mapstructure:"group"`
+	// LeaseTTL is the lifetime of a lease from its last renewal (renewed
+	// every LeaseTTL/3): a source whose instance died is taken over by
+	// another within about this time.
+	LeaseTTL time.Duration `mapstructure:"lease_ttl"`
+	// StreamBudget is the most sources (broadcast rounds, users, TV
+	// channels, chess.com and DGT sources…) one instance follows at once:
+	// Lichess allows few "events"-like streams per IP address.
+	StreamBudget int `mapstructure:"stream_budget"`
+	// GameBudget is the most single Lichess games (a spectator game stream
+	// each) one instance follows at once.
+	GameBudget int `mapstructure:"game_budget"`
+	// OutboxHold is how long one instance's claim of an outbox row lasts
+	// (its send is cancelled at half of it): an alert whose instance died
+	// while sending it is sent by another after this time.
+	OutboxHold time.Duration `mapstructure:"outbox_hold"`
 }
 
 // webhookConfig is one entry of watch.webhooks. The URL is a secret: it
@@ -33,5 +54,9 @@ func defaultWatchConfig() watchConfig {
 	var c watchConfig
 	c.QueueSize = 1000
 	c.FilePollInterval = 2 * time.Second
+	c.LeaseTTL = 30 * time.Second
+	c.StreamBudget = 4 // Lichess: 4 "events"-like streams per IP
+	c.GameBudget = 8   // Lichess: 8 spectator game streams per IP
+	c.OutboxHold = 2 * time.Minute
 	return c
 }
