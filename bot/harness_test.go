@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/bot/uci/ucitest"
+	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/rules"
@@ -79,24 +79,6 @@ func fakePick(fen string, moves, searchmoves []string) string {
 	return best.UCI()
 }
 
-// syncBuffer is a log sink safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // harness is a bot running against the fake Lichess, on a fake clock that
 // a ticker moves 20 times faster than real time (keep-alives, watchdogs,
 // backoff and 429 pauses all run on it).
@@ -106,7 +88,7 @@ type harness struct {
 	fake    *lichesstest.Server
 	client  *lichess.Client
 	cfg     bot.Config
-	logs    *syncBuffer
+	logs    *testlog.Buffer
 	records string
 	ctx     context.Context // ends with the test (with a deadline)
 	cancel  context.CancelFunc
@@ -142,7 +124,7 @@ func newHarness(t *testing.T, o harnessOpt) *harness {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	clk := lichesstest.NewClock(time.Time{})
 	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy})
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	token := o.token
 	if token == "" {

@@ -1,47 +1,28 @@
 package lichess_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 type env struct {
 	t    *testing.T
 	fake *lichesstest.Server
 	c    *lichess.Client
 	clk  *lichesstest.Clock // nil when real time
-	logs *syncBuffer
+	logs *testlog.Buffer
 	ctx  context.Context
 }
 
@@ -56,7 +37,7 @@ type envOpts struct {
 // are checked for every token the fake knows.
 func newEnv(t *testing.T, o envOpts) *env {
 	t.Helper()
-	e := &env{t: t, logs: &syncBuffer{}}
+	e := &env{t: t, logs: &testlog.Buffer{}}
 	if o.clock {
 		e.clk = lichesstest.NewClock(time.Time{})
 		o.fake.Clock = e.clk

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,24 +17,6 @@ import (
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/web"
 )
-
-// lockedBuffer collects output written from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func botConfigFile(t *testing.T, fake *lichesstest.Server, token, extra string) (file, dataDir string) {
 	t.Helper()
@@ -56,7 +37,7 @@ func TestBotCommandPlaysAndStops(t *testing.T) {
 	file, dataDir := botConfigFile(t, fake, lichesstest.BotToken, "bot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stderr lockedBuffer
+	var stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- Main(ctx, []string{"--config", file, "bot"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
@@ -183,7 +164,7 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 		"http:\n  addr: 127.0.0.1:0\nbot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stderr lockedBuffer
+	var stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- Main(ctx, []string{"--config", file, "bot"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)

@@ -30,34 +30,17 @@ type demoRun struct {
 	lines  chan string
 	done   chan struct{} // closed when Main has returned
 	code   int
-	stderr *safeBuffer
+	stderr *syncBuffer
 
 	mu  sync.Mutex
 	all []string
-}
-
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func startDemo(t *testing.T, args ...string) *demoRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	d := &demoRun{cancel: cancel, lines: make(chan string, 1024), done: make(chan struct{}), stderr: &safeBuffer{}}
+	d := &demoRun{cancel: cancel, lines: make(chan string, 1024), done: make(chan struct{}), stderr: &syncBuffer{}}
 	go func() {
 		d.code = Main(ctx, append([]string{"demo"}, args...), strings.NewReader(""), pw, d.stderr)
 		pw.Close()

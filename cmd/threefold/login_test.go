@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -59,29 +58,11 @@ func loginEnv(t *testing.T) (*lichesstest.Server, *fakeBrowser, string) {
 	return fake, b, home
 }
 
-// syncWriter is an output buffer safe to read while Main writes.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 func runLogin(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var out, errOut syncWriter
+	var out, errOut syncBuffer
 	code := Main(ctx, args, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
@@ -150,7 +131,7 @@ func TestLoginWithoutBrowserPrintsTheAddress(t *testing.T) {
 	file := filepath.Join(home, "elsewhere", "tok")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var out, errOut syncWriter
+	var out, errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(ctx, []string{"login", "--lichess-url", fake.URL, "--token-file", file}, strings.NewReader(""), &out, &errOut)

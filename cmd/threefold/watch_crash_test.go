@@ -291,13 +291,13 @@ func (rc *receiver) accepted() int {
 // watchProcess is one run of the binary.
 type watchProcess struct {
 	cmd            *exec.Cmd
-	stdout, stderr *safeBuffer
+	stdout, stderr *syncBuffer
 	done           chan error
 }
 
 func startWatch(t *testing.T, bin, cfg, roundURL string) *watchProcess {
 	t.Helper()
-	p := &watchProcess{stdout: &safeBuffer{}, stderr: &safeBuffer{}, done: make(chan error, 1)}
+	p := &watchProcess{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(bin, "watch", "--json", "--config", cfg, roundURL)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	p.cmd.Env = append(os.Environ(), "THREEFOLD_LICHESS_TOKEN=", "HOME="+t.TempDir())

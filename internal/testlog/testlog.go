@@ -1,0 +1,31 @@
+// Package testlog holds the log sink the tests of this module share: a
+// buffer that goroutines may write to (a logger, a program's stdout or
+// stderr) while the test reads what has been written so far. It is for
+// tests only; nothing in a program imports it.
+package testlog
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Buffer is a bytes.Buffer safe for concurrent writers and readers. The
+// zero value is empty and ready to use; it must not be copied after use.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p; it never fails.
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns everything written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
