@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -280,7 +281,7 @@ func (g *dgtGame) update(raw []string) (changed, newGame bool) {
 		old := g.moves
 		g.raw, g.moves, g.pos, g.stuck = nil, nil, rules.StartPosition(), false
 		g.add(raw)
-		return newGame || !equalStrings(old, g.moves), newGame
+		return newGame || !slices.Equal(old, g.moves), newGame
 	}
 	before := len(g.moves)
 	g.add(raw[len(g.raw):])
@@ -306,16 +307,4 @@ func (g *dgtGame) add(toks []string) {
 		g.pos.Play(m)
 		g.moves = append(g.moves, tok)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
