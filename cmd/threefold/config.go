@@ -167,27 +167,10 @@ func underKnownPrefix(k string, set map[string]bool) bool {
 	return false
 }
 
-// configKeys lists the dotted keys of a config struct type, leaves only.
-func configKeys(t reflect.Type, prefix string) []string {
-	var keys []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("mapstructure")
-		if name == "" || name == "-" {
-			continue
-		}
-		key := prefix + name
-		if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(time.Duration(0)) {
-			keys = append(keys, configKeys(f.Type, key+".")...)
-			continue
-		}
-		keys = append(keys, key)
-	}
-	return keys
-}
-
-func flattenConfig(v reflect.Value, prefix string) map[string]any {
-	out := map[string]any{}
+// configLeaves calls visit with the dotted key and the value of every
+// leaf of a config struct (a field with a mapstructure tag that is not a
+// struct itself), in declaration order.
+func configLeaves(v reflect.Value, prefix string, visit func(key string, v reflect.Value)) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -197,12 +180,24 @@ func flattenConfig(v reflect.Value, prefix string) map[string]any {
 		}
 		key := prefix + name
 		if f.Type.Kind() == reflect.Struct {
-			for k, val := range flattenConfig(v.Field(i), key+".") {
-				out[k] = val
-			}
+			configLeaves(v.Field(i), key+".", visit)
 			continue
 		}
-		out[key] = v.Field(i).Interface()
+		visit(key, v.Field(i))
 	}
+}
+
+// configKeys lists the dotted keys of a config struct type, leaves only.
+func configKeys(t reflect.Type, prefix string) []string {
+	var keys []string
+	configLeaves(reflect.Zero(t), prefix, func(key string, _ reflect.Value) { keys = append(keys, key) })
+	return keys
+}
+
+// flattenConfig maps the dotted key of each leaf of a config struct to its
+// value.
+func flattenConfig(v reflect.Value, prefix string) map[string]any {
+	out := map[string]any{}
+	configLeaves(v, prefix, func(key string, f reflect.Value) { out[key] = f.Interface() })
 	return out
 }

@@ -74,11 +74,7 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 		}
 		f = store.GameFilter{Source: opts.source, Event: opts.event, Player: opts.player, Since: since}
 	}
-	cfg, err := env.loadConfig()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, storeOptions{mustExist: true})
+	cfg, st, err := env.openStoreToRead(ctx)
 	if err != nil {
 		return err
 	}

@@ -89,6 +89,21 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 2h, 3d) or a date or time (2026-11-29, 2026-11-29T14:00:00Z)", s)
 }
 
+// openStoreToRead loads the config and opens the store it names for a
+// command that only reads (history, export, status): a store that does not
+// exist yet is reported, not created.
+func (env *environment) openStoreToRead(ctx context.Context) (*config, *store.Store, error) {
+	cfg, err := env.loadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := openStore(ctx, cfg, storeOptions{mustExist: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, st, nil
+}
+
 func runHistory(ctx context.Context, env *environment, opts historyOptions, now time.Time) error {
 	since, err := parseSince(opts.since, now)
 	if err != nil {
@@ -104,11 +119,7 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 	if opts.alertsOnly && opts.gamesOnly {
 		return usagef("--alerts and --games: give one or neither")
 	}
-	cfg, err := env.loadConfig()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, storeOptions{mustExist: true})
+	_, st, err := env.openStoreToRead(ctx)
 	if err != nil {
 		return err
 	}

@@ -56,11 +56,7 @@ func runStatus(ctx context.Context, env *environment, opts statusOptions, now ti
 	if opts.limit < 0 {
 		return usagef("--limit %d: want 0 (all) or more", opts.limit)
 	}
-	cfg, err := env.loadConfig()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, storeOptions{mustExist: true})
+	_, st, err := env.openStoreToRead(ctx)
 	if err != nil {
 		return err
 	}
