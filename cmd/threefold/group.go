@@ -384,6 +384,8 @@ type groupSession struct {
 	in     *store.Instance
 	member *groupMember
 	relay  *delivery.Relay
+	sinks  map[string]delivery.Sink
+	hold   time.Duration
 	log    *slog.Logger
 
 	cancel context.CancelFunc
@@ -410,11 +412,26 @@ func joinGroup(ctx context.Context, st *store.Store, cfg *config, hooks []*notif
 	for _, h := range hooks {
 		sinks[h.Name] = h
 	}
-	g := &groupSession{st: st, in: in, member: newGroupMember(st, in, log), log: log,
+	g := &groupSession{st: st, in: in, member: newGroupMember(st, in, log), log: log, sinks: sinks, hold: wc.OutboxHold,
 		relay: delivery.NewRelay(st, delivery.RelayConfig{Claimer: in.ID(), Sinks: sinks, Hold: wc.OutboxHold, Log: log})}
 	log.Info("group: joined", "instance", in.ID(), "lease_ttl", in.LeaseTTL(),
 		"stream_budget", wc.StreamBudget, "game_budget", wc.GameBudget)
 	return g, nil
+}
+
+// pending counts the outbox rows of the relay's sinks not sent yet.
+func (g *groupSession) pending(ctx context.Context) int {
+	gs, err := g.st.Status(ctx, time.Now())
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, o := range gs.Outbox {
+		if _, ok := g.sinks[o.Sink]; ok {
+			n += o.Pending
+		}
+	}
+	return n
 }
 
 // saveState is the recorder's SaveSourceState: fenced by the source's
@@ -437,17 +454,32 @@ func (g *groupSession) start(ctx, deliverCtx context.Context) {
 	go func() { defer g.wg.Done(); _ = g.relay.Run(rctx) }()
 }
 
-// close sends what the outbox holds (for at most drain), stops the relay
-// and the lease loop, and leaves the group: the leases still held are
-// free for the others at once.
+// close sends what the outbox holds, stops the relay and the lease loop,
+// and leaves the group: the leases still held are free for the others at
+// once. It waits (at most drain) until no alert is pending: rows claimed
+// by an instance that died are due again when their hold runs out, and
+// the last instance of a group that ends must send them.
 func (g *groupSession) close(drain time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	for ctx.Err() == nil {
 		n, err := g.relay.Once(ctx)
-		if err != nil || n == 0 {
+		if err != nil {
 			break
 		}
+		if n > 0 {
+			continue
+		}
+		if g.pending(ctx) == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	if n := g.pending(context.Background()); n > 0 {
+		g.log.Warn("group: alerts still pending in the outbox at the end; an instance of the group sends them", "alerts", n)
 	}
 	if g.cancel != nil {
 		g.cancel()

@@ -254,7 +254,8 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	log.Info("watching", "sources", strings.Join(names, "; "))
 	runErr := w.Run(ctx, sources...)
 	if grp != nil {
-		grp.close(10 * time.Second)
+		// Up to an outbox hold more: the claims of a dead instance.
+		grp.close(grp.hold + 10*time.Second)
 	}
 
 	// Deliver what is queued (and what the resume still sends), but not
