@@ -353,9 +353,10 @@ func (db *demoBoards) play(ctx context.Context, round *lichesstest.Broadcast, pa
 
 // playBotGames starts one game after another for the bot from the
 // positions of demoBotStarts, plays the scripted opponent's side, and feeds
-// each game to the watcher and the dashboard as it goes (the bot package
-// does not publish its games' states; the fake server's view of the game
-// is the same one Lichess would stream).
+// each game to the watcher and the dashboard as it goes, from the fake
+// server's view of the game (the one Lichess would stream) rather than
+// bot.Options.OnGame, so that the opponent shows as the recorded player it
+// replays.
 func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGame, w *listener.Watcher, d *dashboard, pace time.Duration) error {
 	src := "lichess bot " + lichesstest.BotUser
 	d.Hub.SourceStatus(src, false, errors.New("connecting"))
