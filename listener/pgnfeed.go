@@ -91,6 +91,10 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 		}
 		if len(games) == 1 && url != "" && g.Err == nil {
 			f.remember(fg, text)
+		} else if fg != nil {
+			// This text is not a prefix the next one can extend: the next
+			// text of this game must be parsed whole again.
+			fg.cached = false
 		}
 	}
 	return nil
