@@ -29,8 +29,8 @@ func (s *Store) PutAlert(ctx context.Context, a threefold.Alert) (bool, error) {
 	(id, kind, source, site, game_id, white, black, white_key, black_key, source_key, ply, observed_at, stored_at, body)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO NOTHING`),
-		a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black,
-		key(a.Game.White), key(a.Game.Black), key(a.Source), a.Ply, nanos(a.ObservedAt), nanos(s.now()), string(body))
+		text(a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black,
+			key(a.Game.White), key(a.Game.Black), key(a.Source), a.Ply, nanos(a.ObservedAt), nanos(s.now()), string(body))...)
 	if err != nil {
 		return false, s.wrap(err, "put alert %s", a.ID)
 	}

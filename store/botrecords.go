@@ -79,7 +79,7 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 	ON CONFLICT (site, game_id) DO UPDATE SET white = excluded.white, black = excluded.black,
 	white_key = excluded.white_key, black_key = excluded.black_key,
 	result = excluded.result, termination = excluded.termination, ended_at = excluded.ended_at, body = excluded.body`),
-		r.Site, r.GameID, playerName(r.White), playerName(r.Black), key(playerName(r.White)), key(playerName(r.Black)), r.Result, r.Termination, nanos(r.EndedAt), string(body))
+		text(r.Site, r.GameID, playerName(r.White), playerName(r.Black), key(playerName(r.White)), key(playerName(r.Black)), r.Result, r.Termination, nanos(r.EndedAt), string(body))...)
 	if err != nil {
 		return s.wrap(err, "put bot record %s", r.GameID)
 	}

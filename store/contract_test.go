@@ -109,6 +109,37 @@ func runContract(t *testing.T, fresh newDB) {
 		}
 	})
 
+	t.Run("InvalidUTF8FromTheNetwork", func(t *testing.T) {
+		// Names and tags come from the network; PostgreSQL refuses invalid
+		// UTF-8 and NUL bytes in text, so the store repairs them.
+		s := open(t)
+		a := testAlert("lichess", "bad\xffid", threefold.KindThreefold, 12, epoch)
+		a.Game.White, a.Game.Black = "Caf\xe9", "nul\x00byte"
+		if isNew, err := s.PutAlert(ctx, a); err != nil || !isNew {
+			t.Fatalf("put: new %v, err %v", isNew, err)
+		}
+		g := Game{Ref: a.Game, Source: a.Source, Event: "Open \xff", Moves: []string{"e4"}}
+		if err := s.PutGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateGame(ctx, GameUpdate{Site: g.Ref.Site, ID: g.Ref.ID, Moves: []string{"e4", "e5"}}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Game(ctx, g.Ref.Site, g.Ref.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Ref.White != "Caf\uFFFD" || got.Ref.Black != "nul\uFFFDbyte" || len(got.Moves) != 2 {
+			t.Fatalf("stored game %+v", got)
+		}
+		if err := s.SaveProgress(ctx, g.Ref.Site, g.Ref.ID, 2); err != nil {
+			t.Fatal(err)
+		}
+		if ply, ok, err := s.LoadProgress(ctx, g.Ref.Site, g.Ref.ID); err != nil || !ok || ply != 2 {
+			t.Fatalf("progress %d %v %v", ply, ok, err)
+		}
+	})
+
 	t.Run("ConcurrentPutAlertStoresOnce", func(t *testing.T) {
 		s := open(t)
 		a := testAlert("lichess", "concurrent", threefold.KindFivefold, 40, epoch)

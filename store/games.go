@@ -82,9 +82,9 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	termination = excluded.termination,
 	finished = excluded.finished,
 	updated_at = excluded.updated_at`),
-		g.Ref.Site, g.Ref.ID, g.Source, g.Ref.URL, g.Ref.White, g.Ref.Black, g.Event, g.StartFEN,
-		g.Notation, string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
-		g.Audience, key(g.Ref.White), key(g.Ref.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))
+		text(g.Ref.Site, g.Ref.ID, g.Source, g.Ref.URL, g.Ref.White, g.Ref.Black, g.Event, g.StartFEN,
+			g.Notation, string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
+			g.Audience, key(g.Ref.White), key(g.Ref.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))...)
 	return s.wrap(err, "put game %s/%s", g.Ref.Site, g.Ref.ID)
 }
 
@@ -106,7 +106,7 @@ func (s *Store) UpdateGame(ctx context.Context, u GameUpdate) error {
 	}
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
 	termination = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
-		string(moves), len(u.Moves), u.Result, u.Termination, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)
+		text(string(moves), len(u.Moves), u.Result, u.Termination, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
 	if err != nil {
 		return s.wrap(err, "update game %s/%s", u.Site, u.ID)
 	}
@@ -185,7 +185,7 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 
 // Game returns the stored game with the site and id.
 func (s *Store) Game(ctx context.Context, site, id string) (Game, error) {
-	row := s.db.QueryRowContext(ctx, s.q("SELECT "+gameColumns+" FROM games WHERE site = ? AND game_id = ?"), site, id)
+	row := s.db.QueryRowContext(ctx, s.q("SELECT "+gameColumns+" FROM games WHERE site = ? AND game_id = ?"), text(site, id)...)
 	g, err := scanGame(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, fmt.Errorf("store: game %s/%s: %w", site, id, ErrNotFound)
@@ -221,7 +221,7 @@ func scanGame(r scanner) (Game, error) {
 func (s *Store) SaveProgress(ctx context.Context, site, gameID string, ply int) error {
 	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO game_progress (site, game_id, ply, updated_at)
 	VALUES (?, ?, ?, ?) ON CONFLICT (site, game_id) DO UPDATE SET ply = excluded.ply, updated_at = excluded.updated_at`),
-		site, gameID, ply, nanos(s.now()))
+		text(site, gameID, ply, nanos(s.now()))...)
 	return s.wrap(err, "save progress %s/%s", site, gameID)
 }
 
@@ -229,7 +229,7 @@ func (s *Store) SaveProgress(ctx context.Context, site, gameID string, ply int) 
 // false if none was.
 func (s *Store) LoadProgress(ctx context.Context, site, gameID string) (int, bool, error) {
 	var ply int
-	err := s.db.QueryRowContext(ctx, s.q("SELECT ply FROM game_progress WHERE site = ? AND game_id = ?"), site, gameID).Scan(&ply)
+	err := s.db.QueryRowContext(ctx, s.q("SELECT ply FROM game_progress WHERE site = ? AND game_id = ?"), text(site, gameID)...).Scan(&ply)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}

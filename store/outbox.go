@@ -33,8 +33,8 @@ func (s *Store) PutAlertOutbox(ctx context.Context, a threefold.Alert, sinks []s
 		(id, kind, source, site, game_id, white, black, white_key, black_key, source_key, ply, observed_at, stored_at, body)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`),
-			a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black,
-			key(a.Game.White), key(a.Game.Black), key(a.Source), a.Ply, nanos(a.ObservedAt), now, string(body))
+			text(a.ID, string(a.Kind), a.Source, a.Game.Site, a.Game.ID, a.Game.White, a.Game.Black,
+				key(a.Game.White), key(a.Game.Black), key(a.Source), a.Ply, nanos(a.ObservedAt), now, string(body))...)
 		if err != nil {
 			return err
 		}

@@ -72,6 +72,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
@@ -523,3 +524,15 @@ func (e *redactedError) Error() string {
 }
 
 func (e *redactedError) Unwrap() error { return e.err }
+
+// text returns the arguments of a statement with every string made valid
+// UTF-8 without NUL bytes (each bad byte becomes U+FFFD): PostgreSQL
+// refuses both in text columns, and names and tags come from the network.
+func text(args ...any) []any {
+	for i, a := range args {
+		if s, ok := a.(string); ok && (!utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0) {
+			args[i] = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+		}
+	}
+	return args
+}
