@@ -170,6 +170,82 @@ func pidOfClient(t *testing.T, addr string, pids []int64) int64 {
 	return 0
 }
 
+// groupStatusOut is what the test reads of `threefold status --json`.
+type groupStatusOut struct {
+	Instances []struct {
+		ID    string         `json:"id"`
+		PID   int64          `json:"pid"`
+		Alive bool           `json:"alive"`
+		Held  map[string]int `json:"held"`
+	} `json:"instances"`
+	Leases []struct {
+		Kind    string `json:"kind"`
+		Name    string `json:"name"`
+		Holder  string `json:"holder"`
+		Expired bool   `json:"expired"`
+	} `json:"leases"`
+	Sources []struct {
+		Name   string `json:"name"`
+		Holder string `json:"holder"`
+	} `json:"sources"`
+}
+
+// checkGroupStatus runs `threefold status --json` (the real binary) and
+// checks that it shows alive instances alive and dead dead, and every
+// round leased to an alive instance other than dead, held as the
+// instances' counts say.
+func checkGroupStatus(t *testing.T, bin, cfg string, rounds int, alive []int64, dead string) {
+	t.Helper()
+	cmd := exec.Command(bin, "status", "--json", "--config", cfg)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("threefold status: %v", err)
+	}
+	var gs groupStatusOut
+	if err := json.Unmarshal(out, &gs); err != nil {
+		t.Fatalf("threefold status --json: %v\n%s", err, out)
+	}
+	live := map[string]bool{}
+	pids := map[int64]bool{}
+	for _, in := range gs.Instances {
+		switch {
+		case in.ID == dead && in.Alive:
+			t.Errorf("status: the killed instance %s shown alive", in.ID)
+		case in.ID != dead && !in.Alive:
+			t.Errorf("status: instance %s shown dead", in.ID)
+		case in.Alive:
+			live[in.ID] = true
+			pids[in.PID] = true
+		}
+	}
+	for _, pid := range alive {
+		if !pids[pid] {
+			t.Errorf("status: instance of pid %d not shown alive\n%s", pid, out)
+		}
+	}
+	held := map[string]int{}
+	n := 0
+	for _, l := range gs.Leases {
+		if l.Kind != store.LeaseSource {
+			continue
+		}
+		n++
+		if l.Expired || !live[l.Holder] {
+			t.Errorf("status: %s held by %q (expired %v), want an alive instance", l.Name, l.Holder, l.Expired)
+		}
+		held[l.Holder]++
+	}
+	if n != rounds || len(gs.Sources) != rounds {
+		t.Errorf("status: %d source leases and %d sources, want %d\n%s", n, len(gs.Sources), rounds, out)
+	}
+	for _, in := range gs.Instances {
+		if in.Alive && in.Held[store.LeaseSource] != held[in.ID] {
+			t.Errorf("status: instance %s holds %d sources, its leases say %d", in.ID, in.Held[store.LeaseSource], held[in.ID])
+		}
+	}
+}
+
 func groupFailover(t *testing.T, bin, dsn string, sending bool) {
 
 	var rb [4]byte
@@ -261,8 +337,14 @@ watch:
 		}
 		return true
 	})
+	var pids []int64
+	for pid := range procs {
+		pids = append(pids, pid)
+	}
+	checkGroupStatus(t, bin, cfg, len(rounds), pids, "")
 
 	// The broadcast: one move on every board per tick.
+	pace := 15 * time.Millisecond
 	play := func(tick int) {
 		for _, r := range rounds {
 			b := r.board
@@ -278,7 +360,7 @@ watch:
 				t.Fatalf("%s: %v", b.chapter, err)
 			}
 		}
-		time.Sleep(15 * time.Millisecond) // the pace of the broadcast, not an assertion
+		time.Sleep(pace) // the pace of the broadcast, not an assertion
 	}
 	for tick := 1; tick <= killTick; tick++ {
 		play(tick)
@@ -360,7 +442,9 @@ watch:
 	t.Logf("killed instance %s at tick %d of %d holding %v, after %d of %d alerts", victim.ID, killTick, lastTick,
 		victimRounds, rc.accepted(), len(want))
 
-	// The rounds go on while the others take the victim's over.
+	// The rounds go on while the others take the victim's over, slower,
+	// so that the takers follow moves live as well as from the snapshot.
+	pace = 120 * time.Millisecond
 	var driver sync.WaitGroup
 	driver.Add(1)
 	go func() {
@@ -409,6 +493,11 @@ watch:
 		}
 		return taken == len(victimRounds)
 	})
+	pids = pids[:0]
+	for pid := range procs {
+		pids = append(pids, pid)
+	}
+	checkGroupStatus(t, bin, cfg, len(rounds), pids, victim.ID)
 	t.Logf("failover: %v from the SIGKILL to the last of the victim's %d games processed by a taker (lease TTL %v, heartbeat %v)",
 		failover, len(victimGames), groupLeaseTTL, groupLeaseTTL/3)
 	// Within the lease time: the victim's leases expire at most a TTL
