@@ -47,6 +47,10 @@ type wiring struct {
 	catchUp time.Duration
 	// started, if set, is called once the watcher and the store exist.
 	started func(*listener.Watcher, *store.Store)
+	// more are further targets (URLs) followed besides roundURL.
+	more []string
+	// gate, if set, wraps the store the alerts are stored in (to time it).
+	gate func(*store.Store) delivery.Store
 }
 
 // run mirrors runWatch for one Lichess target and one json webhook.
@@ -54,11 +58,15 @@ func (wc wiring) run(ctx context.Context) error {
 	log := wc.log
 	lc := lichess.NewClient(lichess.Options{BaseURL: wc.lichessURL, Clock: wc.clk, Logger: log})
 	defer lc.Close()
-	target, err := listener.ParseTarget(wc.roundURL, listener.ParseOptions{LichessBase: wc.lichessURL})
-	if err != nil {
-		return err
+	var targets []listener.Target
+	for _, u := range append([]string{wc.roundURL}, wc.more...) {
+		target, err := listener.ParseTarget(u, listener.ParseOptions{LichessBase: wc.lichessURL})
+		if err != nil {
+			return err
+		}
+		targets = append(targets, target)
 	}
-	sources, err := listener.Sources([]listener.Target{target}, listener.Deps{LichessBase: wc.lichessURL, Lichess: lc, Logger: log})
+	sources, err := listener.Sources(targets, listener.Deps{LichessBase: wc.lichessURL, Lichess: lc, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -89,8 +97,12 @@ func (wc wiring) run(ctx context.Context) error {
 	}
 	resumed := make(chan struct{})
 	sinks := notify.Fanout{notify.NewJSONLines(wc.out), q}
+	var gated delivery.Store = st
+	if wc.gate != nil {
+		gated = wc.gate(st)
+	}
 	w := listener.NewWatcher(listener.WatcherOptions{Logger: log,
-		Alert: delivery.Gate(ctx, st, log, func(a threefold.Alert) {
+		Alert: delivery.Gate(ctx, gated, log, func(a threefold.Alert) {
 			if err := sinks.Send(ctx, a); err != nil {
 				log.Error("alert not written", "alert", a.ID, "err", err)
 			}
@@ -99,7 +111,10 @@ func (wc wiring) run(ctx context.Context) error {
 		wc.started(w, st)
 	}
 	rec := newGameRecorder(st, log)
-	runErr := w.Run(ctx, rec.wrap(sources[0]))
+	for i, src := range sources {
+		sources[i] = rec.wrap(src)
+	}
+	runErr := w.Run(ctx, sources...)
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	q.Close(drain)
