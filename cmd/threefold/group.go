@@ -118,23 +118,28 @@ func (l *leasedSource) Run(ctx context.Context, emit listener.Emit) error {
 		}()
 		l.m.log.Info("group: lease won, following the source", "kind", l.kind, "source", l.name)
 		err := l.src.Run(runCtx, emit)
-		lost := runCtx.Err() != nil
+		stopped := r.isStopped()
 		cancel()
+		// A source that returned nil ended by itself (even if a stop
+		// came at the same moment): nobody follows it again.
+		ended := err == nil && ctx.Err() == nil
 		l.mu.Lock()
 		l.running = false
+		if ended {
+			l.done = true
+		}
 		l.mu.Unlock()
 		close(r.stopped)
 		if ctx.Err() != nil {
 			return nil
 		}
-		if lost {
+		if !ended && stopped {
 			l.m.log.Info("group: lease lost or given back, source stopped", "kind", l.kind, "source", l.name)
 			l.m.poke()
 			continue
 		}
-		// The source ended by itself: nobody follows it again.
 		fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		if err == nil {
+		if ended {
 			if ferr := l.m.markFinished(fctx, l); ferr != nil {
 				l.m.log.Warn("group: source ended but its end could not be recorded", "source", l.name, "err", ferr)
 			}
@@ -158,9 +163,9 @@ func (l *leasedSource) finish() {
 	})
 }
 
-// stop ends the current run (the lease is lost or given back) and waits
-// until it returned, or ctx is done.
-func (l *leasedSource) stop(ctx context.Context) {
+// stop ends the current run (the lease is lost or given back); with wait,
+// it waits until the run returned, or ctx is done.
+func (l *leasedSource) stop(ctx context.Context, wait bool) {
 	l.mu.Lock()
 	r, running := l.cur, l.running
 	l.mu.Unlock()
@@ -168,22 +173,37 @@ func (l *leasedSource) stop(ctx context.Context) {
 		return
 	}
 	r.once.Do(func() { close(r.stop) })
+	if !wait {
+		return
+	}
 	select {
 	case <-r.stopped:
 	case <-ctx.Done():
 	}
 }
 
-// assign starts a run: the instance holds the lease now.
+// isStopped reports whether a stop was asked for.
+func (r run) isStopped() bool {
+	select {
+	case <-r.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// assign starts a run: the instance holds the lease now. A source that is
+// running or has ended is left alone.
 func (l *leasedSource) assign() {
 	r := run{stop: make(chan struct{}), stopped: make(chan struct{}), once: new(sync.Once)}
 	l.mu.Lock()
+	if l.running || l.done {
+		l.mu.Unlock()
+		return
+	}
 	l.running, l.cur = true, r
 	l.mu.Unlock()
-	select {
-	case l.start <- r: // one run at a time: the slot is free
-	default:
-	}
+	l.start <- r // never blocks: Run takes each run before the next assign
 }
 
 func (l *leasedSource) state() (running, done bool) {
@@ -204,17 +224,13 @@ type finishedState struct {
 	Finished bool `json:"finished"`
 }
 
-// markFinished records that l's source ended, fenced by its lease, then
-// removes the lease for good.
+// markFinished records that l's source ended, then removes the lease for
+// good.
 func (m *groupMember) markFinished(ctx context.Context, l *leasedSource) error {
+	// The end is a fact about the source, whoever records it: the write
+	// is not fenced (the lease may have run out while the source ended).
 	state, _ := json.Marshal(finishedState{Finished: true})
-	var err error
-	if l.kind == store.LeaseSource {
-		err = m.in.SaveSourceState(ctx, l.name, state)
-	} else {
-		err = m.st.SaveSourceState(ctx, l.name, state)
-	}
-	if err != nil {
+	if err := m.st.SaveSourceState(ctx, l.name, state); err != nil {
 		return fmt.Errorf("group: record the end of %s: %w", l.name, err)
 	}
 	if err := m.in.Finish(ctx, l.kind, l.name); err != nil && !errors.Is(err, store.ErrLeaseHeld) {
@@ -249,7 +265,7 @@ func (m *groupMember) run(ctx context.Context) {
 			for _, ls := range lost {
 				if l := m.byKey[[2]string{ls.Kind, ls.Name}]; l != nil {
 					m.log.Warn("group: lease lost", "kind", ls.Kind, "source", ls.Name)
-					l.stop(ctx)
+					l.stop(ctx, false) // never hold up the heartbeats
 				}
 			}
 			m.poke()
@@ -317,7 +333,7 @@ func (m *groupMember) balance(ctx context.Context) {
 			case running && !m.in.Holds(kind, l.name):
 				// The lease ran out (heartbeats failed): stop at once.
 				m.log.Warn("group: lease expired, source stopped", "kind", kind, "source", l.name)
-				l.stop(ctx)
+				l.stop(ctx, true)
 				idle = append(idle, l)
 			case running:
 				held = append(held, l)
@@ -337,7 +353,7 @@ func (m *groupMember) balance(ctx context.Context) {
 			// Give one back per pass, so the group settles without
 			// everyone letting go at once.
 			l := held[rand.IntN(len(held))]
-			l.stop(ctx)
+			l.stop(ctx, true)
 			if err := m.in.Release(ctx, kind, l.name); err != nil && ctx.Err() == nil {
 				m.log.Warn("group: lease not given back", "source", l.name, "err", err)
 			} else {
