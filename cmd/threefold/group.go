@@ -253,7 +253,7 @@ func (m *groupMember) endedElsewhere(ctx context.Context, l *leasedSource) bool 
 // run offers the sources, then every period (or when poked) stops the
 // sources whose lease is gone, takes leases up to the fair share and gives
 // back what is beyond it, until ctx is done. It also renews the leases
-// (KeepAlive) and, at the end, leaves the group.
+// (KeepAlive); groupSession.close leaves the group.
 func (m *groupMember) run(ctx context.Context) {
 	var keep sync.WaitGroup
 	keep.Add(1)
