@@ -440,23 +440,3 @@ func TestDashboardHooksCountReconnectsAndPauses(t *testing.T) {
 		}
 	}
 }
-
-func TestChessComMetricsLogCountsPauses(t *testing.T) {
-	var buf bytes.Buffer
-	body := metricsBody(t, func(d *dashboard) {
-		log := slog.New(d.ChessComMetricsLog(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelError})))
-		log.Warn("chesscom: 429 too many requests; waiting", "url", "u")
-		log.With("component", "x").Warn("chesscom: 429 too many requests; waiting", "url", "u")
-		log.Warn("lichess: rate limited, pausing account", "pause", time.Minute)
-		log.Error("something else")
-	})
-	if strings.Contains(buf.String(), "429") || !strings.Contains(buf.String(), "something else") {
-		t.Fatalf("the wrapped handler's level is not kept:\n%s", buf.String())
-	}
-	if want := `threefold_rate_limit_pauses_total{site="chess.com"} 2`; !strings.Contains(body, want) {
-		t.Errorf("/metrics lacks %s", want)
-	}
-	if strings.Contains(body, `site="lichess"`) {
-		t.Errorf("a Lichess line counted:\n%s", body)
-	}
-}

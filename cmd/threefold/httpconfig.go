@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -160,38 +159,3 @@ func startFEN(fen string) string {
 // ChessComRateLimit is chesscom.Options.OnRateLimit: it counts the 429
 // pauses in /metrics.
 func (d *dashboard) ChessComRateLimit(time.Duration) { d.Metrics.RateLimitPause("chess.com") }
-
-// ChessComMetricsLog counts chess.com's 429 pauses from its log lines.
-//
-// Deprecated: set chesscom.Options.OnRateLimit to ChessComRateLimit; this
-// goes when watch uses the hook.
-func (d *dashboard) ChessComMetricsLog(h slog.Handler) slog.Handler {
-	return &metricsLog{Handler: h, m: d.Metrics}
-}
-
-type metricsLog struct {
-	slog.Handler
-	m *web.Metrics
-}
-
-func (l *metricsLog) Enabled(ctx context.Context, level slog.Level) bool {
-	return level >= slog.LevelInfo || l.Handler.Enabled(ctx, level)
-}
-
-func (l *metricsLog) Handle(ctx context.Context, r slog.Record) error {
-	if strings.HasPrefix(r.Message, "chesscom: 429") {
-		l.m.RateLimitPause("chess.com")
-	}
-	if !l.Handler.Enabled(ctx, r.Level) {
-		return nil
-	}
-	return l.Handler.Handle(ctx, r)
-}
-
-func (l *metricsLog) WithAttrs(as []slog.Attr) slog.Handler {
-	return &metricsLog{Handler: l.Handler.WithAttrs(as), m: l.m}
-}
-
-func (l *metricsLog) WithGroup(name string) slog.Handler {
-	return &metricsLog{Handler: l.Handler.WithGroup(name), m: l.m}
-}

@@ -130,7 +130,6 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 				log.Warn("dashboard stopped with an error", "err", err)
 			}
 		}()
-		log = slog.New(d.ChessComMetricsLog(log.Handler()))
 		log.Info("dashboard", "url", redactToken(d.URL))
 	}
 
@@ -145,8 +144,12 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 			if deps.ChessCom != nil {
 				continue
 			}
-			c, err := chesscom.New(chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
-				UserAgent: "threefold/" + strings.Fields(versionString())[1], Logger: log})
+			co := chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
+				UserAgent: "threefold/" + strings.Fields(versionString())[1], Logger: log}
+			if d != nil {
+				co.OnRateLimit = d.ChessComRateLimit
+			}
+			c, err := chesscom.New(co)
 			if err != nil {
 				return usagef("watch: chess.com: %w (set chesscom.contact in the config file, or THREEFOLD_CHESSCOM_CONTACT)", err)
 			}
