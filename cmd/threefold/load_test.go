@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -53,12 +54,26 @@ func TestLoad(t *testing.T) {
 	nBoards := envInt("THREEFOLD_LOADTEST_BOARDS", 500)
 	maxPlies := envInt("THREEFOLD_LOADTEST_PLIES", 120)
 	games := loadCorpus(t, nGames+nBoards, maxPlies)
+	var rows []string
 	t.Run("sqlite", func(t *testing.T) {
-		runLoad(t, "sqlite:"+filepath.Join(t.TempDir(), "threefold.db"), games[:nBoards], games[nBoards:], maxPlies)
+		rows = append(rows, runLoad(t, "sqlite:"+filepath.Join(t.TempDir(), "threefold.db"), games[:nBoards], games[nBoards:], maxPlies))
 	})
 	t.Run("postgres", func(t *testing.T) {
-		runLoad(t, postgresDSN(t), games[:nBoards], games[nBoards:], maxPlies)
+		rows = append(rows, runLoad(t, postgresDSN(t), games[:nBoards], games[nBoards:], maxPlies))
 	})
+	// For the README ("Running several instances").
+	fmt.Printf("\nOne `threefold watch` instance, %d games moving at once (%d boards of one broadcast round + %d games), %d CPU cores (%s/%s):\n\n",
+		nGames+nBoards, nBoards, nGames, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	fmt.Println("| store | games followed | moves processed/s | alert latency p50 | alert latency p99 | CPU per game | heap per game | webhook queue overflow |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Println(r)
+	}
+	fmt.Printf("\nMoves/s: plies of every board and game taken in (parsed, replayed, checked, the game recorded) per second of wall time. "+
+		"Latency: from the move arriving (the snapshot's observed_at) to the alert committed in the store. CPU and heap: of the whole test "+
+		"process, fake Lichess and feeders included (an upper bound). The %d broadcast boards come over one HTTP stream and 8 games over "+
+		"spectator streams (Lichess's per-IP limit); the other games are fed through listener.Watcher.Apply.\n", nBoards)
+	fmt.Printf("\nReproduce: `THREEFOLD_LOADTEST=1 THREEFOLD_TEST_POSTGRES_DSN=... go test -run TestLoad -v -timeout 20m ./cmd/threefold/`\n")
 }
 
 func envInt(name string, def int) int {
@@ -72,7 +87,8 @@ func envInt(name string, def int) int {
 type loadGame struct {
 	white, black string
 	san, uci     []string
-	alerts       int // expected alerts over its plies (package rules alone)
+	alerts       int      // expected alerts over its plies (package rules alone)
+	kinds        []string // them, as kind@ply
 }
 
 func loadCorpus(t *testing.T, n, maxPlies int) []*loadGame {
@@ -106,7 +122,8 @@ func loadCorpus(t *testing.T, n, maxPlies int) []*loadGame {
 			lg.uci = append(lg.uci, m.UCI())
 			pos.Play(m)
 		}
-		lg.alerts = countAlerts(t, lg.san)
+		lg.kinds = expectedKinds(t, lg.san)
+		lg.alerts = len(lg.kinds)
 		out = append(out, lg)
 		if len(out) == n {
 			return out
@@ -118,10 +135,12 @@ func loadCorpus(t *testing.T, n, maxPlies int) []*loadGame {
 	return out
 }
 
-// countAlerts counts the alerts of a game as expectedAlerts computes them.
-func countAlerts(t *testing.T, san []string) int {
+// expectedKinds lists the alerts of a game as expectedAlerts computes them,
+// up to the ply where the game is drawn by 9.6 (fivefold, 75 moves): the
+// corpus has games played on after it, and the watcher raises nothing there.
+func expectedKinds(t *testing.T, san []string) []string {
 	g := rules.NewGame(rules.StartPosition())
-	n := 0
+	var out []string
 	prevFifty, prevSeventy := false, false
 	for ply := 0; ply <= len(san); ply++ {
 		if ply > 0 {
@@ -130,21 +149,27 @@ func countAlerts(t *testing.T, san []string) int {
 			}
 		}
 		v := g.Verdict()
-		if v.Count >= 3 || len(v.ClaimMoves) > 0 {
-			n++
+		switch {
+		case v.Count >= 3:
+			out = append(out, fmt.Sprintf("%s@%d", threefold.KindThreefold, ply))
+		case len(v.ClaimMoves) > 0:
+			out = append(out, fmt.Sprintf("%s@%d", threefold.KindClaimByMove, ply))
 		}
 		if v.Count == 5 {
-			n++
+			out = append(out, fmt.Sprintf("%s@%d", threefold.KindFivefold, ply))
 		}
 		if v.FiftyMoves && !prevFifty {
-			n++
+			out = append(out, fmt.Sprintf("%s@%d", threefold.KindFiftyMoves, ply))
 		}
 		if v.SeventyFiveMoves && !prevSeventy {
-			n++
+			out = append(out, fmt.Sprintf("%s@%d", threefold.KindSeventyFiveMoves, ply))
 		}
 		prevFifty, prevSeventy = v.FiftyMoves, v.SeventyFiveMoves
+		if v.Count >= 5 || v.SeventyFiveMoves {
+			break // the game is drawn (9.6): nothing is raised after
+		}
 	}
-	return n
+	return out
 }
 
 // timedStore measures, for every alert stored, the time from the move
@@ -183,7 +208,8 @@ func heapInUse() uint64 {
 	return m.HeapAlloc
 }
 
-func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) {
+// runLoad runs one load and returns its row of the README table.
+func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) string {
 	const spectated = 8 // Lichess's spectator streams per IP
 	fake := lichesstest.New(lichesstest.Options{})
 	defer fake.Close()
@@ -308,12 +334,17 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 	}
 	// The webhook gets every alert too (not timed: it is not the durable
 	// point).
+	// Every alert is stored by now (the Gate stores before apply returns);
+	// the webhook gets each of them too (not timed: not the durable point).
+	ts.mu.Lock()
+	storedNow := len(ts.lat)
+	ts.mu.Unlock()
 	hookWait, stopHookWait := context.WithTimeout(ctx, 3*time.Minute) // the catch-up runs every minute
 	defer stopHookWait()
 	var accepted map[string]int
 	for {
 		_, accepted = rc.snapshot()
-		if len(accepted) >= wantAlerts || hookWait.Err() != nil {
+		if len(accepted) >= storedNow || hookWait.Err() != nil {
 			break
 		}
 		select {
@@ -324,7 +355,7 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 	hookTime := time.Since(start)
 	cancel()
 	<-done
-	if len(accepted) < wantAlerts {
+	if len(accepted) < storedNow {
 		st, err := store.Open(context.Background(), store.Config{DSN: dsn})
 		if err != nil {
 			t.Fatal(err)
@@ -343,10 +374,47 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 				missing++
 			}
 		}
-		t.Errorf("the webhook has %d of %d alerts (%d stored, %d of them not at the webhook)", len(accepted), wantAlerts, len(stored), missing)
+		t.Errorf("the webhook has %d of %d alerts stored (%d of them not at the webhook)", len(accepted), len(stored), missing)
 	}
 	t.Logf("webhook had every alert %v after the first tick", hookTime.Round(time.Millisecond))
 
+	if len(ts.lat) != wantAlerts {
+		// Which games differ, and how.
+		byGame := map[string][]string{}
+		want := map[string][]string{}
+		for i, cb := range cbs {
+			want[cb.url] = boards[i].kinds
+		}
+		for i := range spec {
+			want[spec[i].ID()] = games[i].kinds
+		}
+		for i, g := range applied {
+			want[fmt.Sprintf("https://lichess.org/ap%06d", i)] = g.kinds
+		}
+		st, err := store.Open(context.Background(), store.Config{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := st.Alerts(context.Background(), store.AlertFilter{})
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range stored {
+			byGame[a.Game.ID] = append(byGame[a.Game.ID], fmt.Sprintf("%s@%d", a.Kind, a.Ply))
+		}
+		shown := 0
+		for id, w := range want {
+			got := byGame[id]
+			sort.Strings(got)
+			ws := slices.Clone(w)
+			sort.Strings(ws)
+			if !slices.Equal(got, ws) && shown < 8 {
+				t.Logf("game %s: alerts %v, want %v", id, got, ws)
+				shown++
+			}
+		}
+	}
 	ts.mu.Lock()
 	lat := slices.Clone(ts.lat)
 	ts.mu.Unlock()
@@ -370,9 +438,20 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 	}
 	t.Logf("load (%s): %d games followed (%d broadcast boards on 1 stream, %d spectated over HTTP, %d through Watcher.Apply), %d plies, %d alerts",
 		backend, followed, len(boards), spectated, len(applied), totalPlies, len(lat))
-	fmt.Printf("| %s | %d | %.0f | %v | %v | %.2f ms | %.1f KiB |\n", backend, followed,
+	// The queue logs its drops at 1, 10, 100, … (dropped_total).
+	drops := 0
+	for _, m := range regexp.MustCompile(`alert queue full.*dropped_total=(\d+)`).FindAllStringSubmatch(logBuf.String(), -1) {
+		n, _ := strconv.Atoi(m[1])
+		drops = max(drops, n)
+	}
+	overflow := "none"
+	if drops > 0 {
+		overflow = fmt.Sprintf("≥%d of %d alerts dropped by the queue (size 1000), sent from the store by the catch-up: all at the webhook %v after the first move",
+			drops, len(lat), hookTime.Round(time.Second))
+	}
+	return fmt.Sprintf("| %s | %d | %.0f | %v | %v | %.1f ms | %.1f KiB | %s |", backend, followed,
 		float64(totalPlies)/elapsed.Seconds(), pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond),
-		float64(cpu.Microseconds())/1000/float64(followed), heapPer/1024)
+		float64(cpu.Microseconds())/1000/float64(followed), heapPer/1024, overflow)
 }
 
 type discard struct{}
