@@ -46,7 +46,6 @@ type faultCase struct {
 	restart  bool
 	logWants []string      // each must appear in the log
 	minOpens int           // the round's stream was requested at least this often (the fault struck)
-	needsFix string        // the row fails until this fix lands (t.Skip)
 	catchUp  time.Duration // the webhook's catch-up period (0: none)
 	// restartsPG: the row restarts PostgreSQL (see restartPostgres).
 	restartsPG bool
@@ -127,9 +126,7 @@ func TestWatchFaultMatrix(t *testing.T) {
 		{name: "PostgreSQL restarted mid-run", dsn: postgresDSN, restartsPG: true,
 			events: map[int]func(*testing.T, *faultRound) func(){3: restartPostgres, 6: awaitRestart}},
 		{name: "PostgreSQL down while alerts are raised", dsn: postgresDSN, unstored: true, restartsPG: true, events: at(3, restartPostgres)},
-		{name: "invalid UTF-8 on PostgreSQL", dsn: postgresDSN, needsFix: "PostgreSQL refuses invalid UTF-8 " +
-			"(SQLSTATE 22021), so every alert and game of a board with such a tag is not stored; make text from the network valid " +
-			"UTF-8 before it is stored (strings.ToValidUTF8(v, \"\\uFFFD\") on every text value the store writes, or on PGN tag values in package pgn/listener)",
+		{name: "invalid UTF-8 on PostgreSQL", dsn: postgresDSN,
 			setup: func(t *testing.T, r *faultRound) {
 				r.edit = func(b *crashBoard, pgn string) string {
 					return strings.Replace(pgn, "[White \""+b.white, "[White \""+b.white+" \xff", 1)
@@ -149,9 +146,6 @@ func at(tick int, f func(*testing.T, *faultRound) func()) map[int]func(*testing.
 }
 
 func runFaultCase(t *testing.T, fc faultCase) {
-	if fc.needsFix != "" {
-		t.Skip("needs fix: " + fc.needsFix)
-	}
 	if fc.restartsPG && os.Getenv("THREEFOLD_TEST_PG_RESTART") != "1" {
 		t.Skip("restarting PostgreSQL disturbs other tests that use it: set THREEFOLD_TEST_PG_RESTART=1 and run this row alone")
 	}
@@ -474,10 +468,6 @@ func freeDisk(t *testing.T, r *faultRound) func() {
 // delivers it) must not leave the broadcast feed in a state from which the
 // correct texts that follow cannot recover.
 func TestBroadcastFeedRecoversAfterMalformedText(t *testing.T) {
-	t.Skip("needs fix: listener/pgnfeed.go feedText: when a full parse does not call remember (more than one game " +
-		"in the text, a parse error, no GameURL), set fg.cached = false for every game it fed; otherwise the next text " +
-		"takes the incremental path against the prefix remembered before, and its tail is appended to moves the full " +
-		"parse already extended (a duplicated move, the game stuck at 'needs attention')")
 	r := newFaultRound(t, "feed")
 	b := r.boards[0]
 	full := func(n int) string { return strings.TrimSpace(b.pgnAt(n, "*")) + "\n" }
