@@ -68,22 +68,11 @@ func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) e
 		records = append(records, &bot.JSONLines{Path: bc.RecordFile})
 	}
 
-	runCtx, stopRun := context.WithCancel(ctx)
-	defer stopRun()
-	var d *dashboard
-	if cfg.HTTP.Addr != "" {
-		d, err = startDashboard(runCtx, cfg.HTTP, log)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			stopRun()
-			if err := d.Wait(); err != nil {
-				log.Warn("dashboard stopped with an error", "err", err)
-			}
-		}()
-		log.Info("dashboard", "url", redactToken(d.URL))
+	d, stopDashboard, err := serveDashboard(ctx, cfg.HTTP, log)
+	if err != nil {
+		return err
 	}
+	defer stopDashboard()
 	lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log}
 	if d != nil {
 		lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit

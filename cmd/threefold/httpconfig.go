@@ -38,6 +38,28 @@ type dashboard struct {
 	errs [2]error
 }
 
+// serveDashboard starts the dashboard when http.addr is set (d is nil
+// when it is not) and returns the function that stops it and waits for
+// it, to be called when the command's work is over.
+func serveDashboard(ctx context.Context, hc httpConfig, log *slog.Logger) (d *dashboard, stop func(), err error) {
+	if hc.Addr == "" {
+		return nil, func() {}, nil
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	d, err = startDashboard(runCtx, hc, log)
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	log.Info("dashboard", "url", redactToken(d.URL))
+	return d, func() {
+		cancel()
+		if err := d.Wait(); err != nil {
+			log.Warn("dashboard stopped with an error", "err", err)
+		}
+	}, nil
+}
+
 // startDashboard listens on cfg.Addr and serves the dashboard until ctx is
 // done; Wait then returns when everything has stopped. An address beyond
 // localhost without a token is refused (a usage error).

@@ -114,24 +114,13 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		return err
 	}
 
-	// runCtx ends the dashboard: when ctx ends, or when the sources are
-	// over (watch --once) and the queues drained.
-	runCtx, stopRun := context.WithCancel(ctx)
-	defer stopRun()
-	var d *dashboard
-	if cfg.HTTP.Addr != "" {
-		d, err = startDashboard(runCtx, cfg.HTTP, log)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			stopRun()
-			if err := d.Wait(); err != nil {
-				log.Warn("dashboard stopped with an error", "err", err)
-			}
-		}()
-		log.Info("dashboard", "url", redactToken(d.URL))
+	// The dashboard ends when ctx ends, or when the sources are over
+	// (watch --once) and the queues drained.
+	d, stopDashboard, err := serveDashboard(ctx, cfg.HTTP, log)
+	if err != nil {
+		return err
 	}
+	defer stopDashboard()
 
 	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, Logger: log}
