@@ -48,6 +48,10 @@ func (g *Game) Replay(visit func(ply int, san string, tracker *rules.Game)) (*ru
 	return tracker, nil
 }
 
+// MoveNumber returns the move number PGN writes before the half-move that makes ply (1-based) from
+// start: "19." before a White move, "19..." before a Black one.
+func MoveNumber(start *rules.Position, ply int) string { return moveNumber(start, ply-1) }
+
 // moveNumber returns the move number PGN writes before the half-move at index i (0-based) from start.
 func moveNumber(start *rules.Position, i int) string {
 	if start.Turn() == rules.Black {

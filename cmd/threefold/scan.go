@@ -469,18 +469,7 @@ func (r *scanReport) moveLabel(p int) string {
 
 // numbered writes san, the move that makes ply p, with its move number.
 func (r *scanReport) numbered(p int, san string) string {
-	first := r.start.Turn()
-	num := r.start.FullmoveNumber()
-	offset := 0
-	if first == rules.Black {
-		offset = 1
-	}
-	idx := p - 1 + offset // half-moves counted from White's move of the start move number
-	n := num + idx/2
-	if idx%2 == 0 {
-		return fmt.Sprintf("%d.%s", n, san)
-	}
-	return fmt.Sprintf("%d...%s", n, san)
+	return pgn.MoveNumber(&r.start, p) + san
 }
 
 func plural(n int, one, many string) string {
