@@ -56,6 +56,9 @@ type Alert struct {
 	Claimant      string    `json:"claimant"`                 // "white" or "black": the side to move
 	Move          string    `json:"move,omitempty"`           // UCI of the declared move (claim_by_move)
 	MoveSAN       string    `json:"move_san,omitempty"`
+	// OtherMovesSAN: further moves that may be declared as well
+	// (claim_by_move), in SAN; Move is the first of them all.
+	OtherMovesSAN []string  `json:"other_moves_san,omitempty"`
 	SAN           string    `json:"san"` // SAN of the last move played ("" at ply 0)
 	Game          GameRef   `json:"game"`
 	Source        string    `json:"source"`

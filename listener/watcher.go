@@ -416,6 +416,9 @@ func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans *san
 		a.MoveSAN = pos.SAN(m)
 		a.Occurrences = t.game.OccurrencesOf(m)
 		a.Count = len(a.Occurrences) + 1 // with the declared move
+		for _, o := range v.ClaimMoves[1:] {
+			a.OtherMovesSAN = append(a.OtherMovesSAN, pos.SAN(o))
+		}
 	}
 	if a.Occurrences == nil {
 		a.Occurrences = []int{}

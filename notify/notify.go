@@ -94,6 +94,9 @@ func Headline(a threefold.Alert) string {
 		if mv == "" {
 			mv = a.Move
 		}
+		for _, o := range a.OtherMovesSAN {
+			mv += " or " + o
+		}
 		what = a.Claimant + " may claim a draw by declaring " + mv + " (FIDE 9.2.1)"
 	case threefold.KindFivefold:
 		what = "position occurred the fifth time: the game is drawn (FIDE 9.6.1)"
