@@ -619,6 +619,9 @@ func (r *Reader) token(t []byte) bool {
 	case "1-0", "0-1", "1/2-1/2", "*":
 		r.result = resultString(t)
 		return true
+	case "½-½": // as some exporters write a draw
+		r.result = "1/2-1/2"
+		return true
 	}
 	if t[0] == '.' { // "..." written apart from its move number
 		for len(t) > 0 && t[0] == '.' {

@@ -202,6 +202,14 @@ func TestReaderFeatures(t *testing.T) {
 			},
 		},
 		{
+			name:  "a draw written as ½-½",
+			input: "[Event \"A\"]\n\n1. e4 e5 ½-½\n\n[Event \"B\"]\n\n1. d4 *\n",
+			want: []want{
+				{tags: []Tag{{"Event", "A"}}, moves: mv("e4 e5"), result: "1/2-1/2"},
+				{line: 5, tags: []Tag{{"Event", "B"}}, moves: mv("d4"), result: "*"},
+			},
+		},
+		{
 			name:  "result missing at EOF",
 			input: "[Event \"A\"]\n\n1. e4 e5 2. Nf3",
 			want:  []want{{tags: []Tag{{"Event", "A"}}, moves: mv("e4 e5 Nf3")}},
