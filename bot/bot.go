@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -42,8 +43,8 @@ type API interface {
 type Options struct {
 	API    API
 	Config Config
-	Logger *slog.Logger  // default slog.Default()
-	Clock  lichess.Clock // default lichess.RealClock
+	Logger *slog.Logger // default slog.Default()
+	Clock  clock.Clock  // default clock.Real
 	// Records receives every finished game; default: a JSONLines sink on
 	// Config.RecordFile when it is set, else none (the log still has it).
 	Records RecordSink
@@ -80,7 +81,7 @@ type Bot struct {
 	api      API
 	cfg      Config
 	log      *slog.Logger
-	clock    lichess.Clock
+	clock    clock.Clock
 	records  RecordSink
 	newMover func() Mover
 	baseURL  string
@@ -123,7 +124,7 @@ func New(opts Options) (*Bot, error) {
 		b.log = slog.Default()
 	}
 	if b.clock == nil {
-		b.clock = lichess.RealClock{}
+		b.clock = clock.Real
 	}
 	if b.baseURL == "" {
 		b.baseURL = lichess.DefaultBaseURL

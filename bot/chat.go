@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -148,7 +149,7 @@ type chatMsg struct {
 type chatter struct {
 	api      chatAPI
 	gameID   string
-	clock    lichess.Clock
+	clock    clock.Clock
 	interval time.Duration
 	log      *slog.Logger
 
@@ -159,7 +160,7 @@ type chatter struct {
 	done   chan struct{}
 }
 
-func newChatter(api chatAPI, gameID string, clock lichess.Clock, interval time.Duration, log *slog.Logger) *chatter {
+func newChatter(api chatAPI, gameID string, clock clock.Clock, interval time.Duration, log *slog.Logger) *chatter {
 	return &chatter{api: api, gameID: gameID, clock: clock, interval: interval, log: log,
 		sent: map[string]bool{}, queue: make(chan chatMsg, 16), done: make(chan struct{})}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -34,7 +35,7 @@ type game struct {
 	url    string
 	api    gameAPI
 	cfg    *Config
-	clock  lichess.Clock
+	clock  clock.Clock
 	log    *slog.Logger
 	mover  Mover
 	sink   RecordSink
@@ -63,12 +64,12 @@ type game struct {
 	resigned   bool
 	drawOffer  bool // a draw offer was pending in the last state
 	finished   bool
-	timer      lichess.Timer
+	timer      clock.Timer
 	timerFor   string // "claim" or "retry"
 	timerPly   int
 	pendingDec Decision
 	// The opponent left: claim the win when Lichess allows it.
-	goneTimer  lichess.Timer
+	goneTimer  clock.Timer
 	goneClaims int
 }
 
@@ -571,7 +572,7 @@ func (g *game) doResign(ctx context.Context) {
 // finish records the game and says goodbye.
 func (g *game) finish(ctx context.Context) {
 	g.finished = true
-	for _, t := range []*lichess.Timer{&g.timer, &g.goneTimer} {
+	for _, t := range []*clock.Timer{&g.timer, &g.goneTimer} {
 		if *t != nil {
 			(*t).Stop()
 			*t = nil

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -64,7 +65,7 @@ func (m *memAPI) ClaimVictory(context.Context, string) error { return nil }
 func newMemGame(api *memAPI, mover Mover, botColor rules.Color) *game {
 	cfg := DefaultConfig()
 	cfg.Chat.MinInterval = 0
-	g := &game{id: "mem", me: "bot", api: api, cfg: &cfg, clock: lichess.RealClock{}, log: discardLogger(),
+	g := &game{id: "mem", me: "bot", api: api, cfg: &cfg, clock: clock.Real, log: discardLogger(),
 		mover: mover, stop: make(chan struct{})}
 	g.init()
 	return g

@@ -13,6 +13,7 @@ import (
 
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/bot/uci/ucitest"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -84,7 +85,7 @@ func fakePick(fen string, moves, searchmoves []string) string {
 // backoff and 429 pauses all run on it).
 type harness struct {
 	t       *testing.T
-	clk     *lichesstest.Clock
+	clk     *clock.Fake
 	fake    *lichesstest.Server
 	client  *lichess.Client
 	cfg     bot.Config
@@ -122,7 +123,7 @@ func testConfig(dir string) bot.Config {
 func newHarness(t *testing.T, o harnessOpt) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	clk := lichesstest.NewClock(time.Time{})
+	clk := clock.NewFake(time.Time{})
 	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy})
 	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -312,7 +312,7 @@ func (c *chatRecorder) Chat(_ context.Context, _, room, text string) error {
 
 func TestChatterSaysEachEventOnce(t *testing.T) {
 	rec := &chatRecorder{lines: make(chan string, 10)}
-	ch := newChatter(rec, "g1", lichess.RealClock{}, 0, discardLogger())
+	ch := newChatter(rec, "g1", clock.Real, 0, discardLogger())
 	done := make(chan struct{})
 	go func() { ch.run(context.Background()); close(done) }()
 	line := ChatLine{Room: "both", Text: "twice at {plies}"}
@@ -440,7 +440,7 @@ func TestJSONLines(t *testing.T) {
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func TestChatterRateLimit(t *testing.T) {
-	clk := lichesstest.NewClock(time.Time{})
+	clk := clock.NewFake(time.Time{})
 	rec := &chatRecorder{lines: make(chan string, 10)}
 	ch := newChatter(rec, "g1", clk, 2*time.Second, discardLogger())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // DefaultBaseURL is the public PubAPI host. Every endpoint lives under /pub/.
@@ -39,35 +40,6 @@ const (
 	defaultCacheEntries   = 4096
 	maxRedirects          = 10
 )
-
-// Clock is the time source of a Client and its poller: every pause (429,
-// backoff, poll interval) goes through Sleep, so tests never sleep.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits for d, or returns ctx.Err() as soon as ctx is done.
-	Sleep(ctx context.Context, d time.Duration) error
-}
-
-// SystemClock returns the wall clock.
-func SystemClock() Clock { return systemClock{} }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
-func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 // Options configure a Client. Only Contact (or a UserAgent that already
 // names a contact) is required.
@@ -87,8 +59,8 @@ type Options struct {
 	// Contact (an e-mail address or a URL) chess.com can reach the operator
 	// at. Required unless UserAgent contains "contact" already.
 	Contact string
-	// Clock for every pause, default SystemClock().
-	Clock Clock
+	// Clock for every pause (429, backoff, poll interval), default clock.Real.
+	Clock clock.Clock
 	// Logger, default slog.Default().
 	Logger *slog.Logger
 	// RateLimitPause is how long to wait after a 429 without Retry-After,
@@ -115,7 +87,7 @@ type Client struct {
 	base        string // scheme://host[/prefix], no trailing slash
 	hc          *http.Client
 	ua          string
-	clock       Clock
+	clock       clock.Clock
 	log         *slog.Logger
 	pause       time.Duration
 	maxAttempts int
@@ -205,7 +177,7 @@ func New(opts Options) (*Client, error) {
 		gone:        make(map[string]bool),
 	}
 	if c.clock == nil {
-		c.clock = SystemClock()
+		c.clock = clock.Real
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -551,7 +523,7 @@ func (c *Client) do(ctx context.Context, u string) (*rawResponse, error) {
 			if c.onRateLimit != nil {
 				c.onRateLimit(wait)
 			}
-			if err := c.clock.Sleep(ctx, wait); err != nil {
+			if err := clock.Sleep(ctx, c.clock, wait); err != nil {
 				return nil, err
 			}
 		case status >= 500:
@@ -572,7 +544,7 @@ func (c *Client) do(ctx context.Context, u string) (*rawResponse, error) {
 func (c *Client) backoff(ctx context.Context, u string, failures int, why string) error {
 	wait := c.retry.Delay(failures - 1)
 	c.log.Warn("chesscom: request failed; retrying", "url", u, "error", why, "attempt", failures, "wait", wait)
-	return c.clock.Sleep(ctx, wait)
+	return clock.Sleep(ctx, c.clock, wait)
 }
 
 func (c *Client) meta(u string, resp *http.Response) Meta {

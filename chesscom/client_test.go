@@ -16,6 +16,7 @@ import (
 
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/chesscom/chesscomtest"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +32,7 @@ func newFake(t *testing.T) *chesscomtest.Server {
 	return s
 }
 
-func newClient(t *testing.T, s *chesscomtest.Server, clock chesscom.Clock) *chesscom.Client {
+func newClient(t *testing.T, s *chesscomtest.Server, clock clock.Clock) *chesscom.Client {
 	t.Helper()
 	hc := s.Client()
 	t.Cleanup(hc.CloseIdleConnections)
@@ -318,15 +319,13 @@ func TestNotModifiedReturnsCachedValueWithoutDecoding(t *testing.T) {
 }
 
 // waitSleep receives the next Sleep of clock or fails.
-func waitSleep(t *testing.T, clock *fakeClock, done <-chan error) *sleeper {
+func waitSleep(t *testing.T, clock *clock.Fake, done <-chan error) *sleeper {
 	t.Helper()
-	select {
-	case s := <-clock.sleeps:
-		return s
-	case err := <-done:
+	s, ended, err := nextSleep(clock, done)
+	if ended {
 		t.Fatalf("returned before sleeping: %v", err)
 	}
-	return nil
+	return s
 }
 
 func TestRateLimitWaitsThroughClock(t *testing.T) {
@@ -370,7 +369,7 @@ func TestRateLimitWaitsThroughClock(t *testing.T) {
 			if n := len(s.Requests()); n != 1 {
 				t.Errorf("%d requests during the wait, want 1 (the 429)", n)
 			}
-			close(sl.release)
+			sl.release()
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
@@ -397,7 +396,7 @@ func TestRateLimitGivesUp(t *testing.T) {
 	if !errors.As(err, &rl) {
 		t.Fatalf("err = %v, want *RateLimitError", err)
 	}
-	if got := len(clock.Slept()); got != chesscom.DefaultMaxAttempts-1 {
+	if got := len(clock.Waits()); got != chesscom.DefaultMaxAttempts-1 {
 		t.Errorf("%d waits, want %d", got, chesscom.DefaultMaxAttempts-1)
 	}
 }
@@ -467,7 +466,7 @@ func TestServerErrorsRetriedWithBackoff(t *testing.T) {
 			if n := len(s.RequestsTo(p)); n != tt.wantReqs {
 				t.Errorf("%d requests, want %d", n, tt.wantReqs)
 			}
-			slept := clock.Slept()
+			slept := clock.Waits()
 			if len(slept) != min(tt.faults, chesscom.DefaultMaxAttempts-1) {
 				t.Fatalf("waits = %v", slept)
 			}
@@ -495,8 +494,8 @@ func TestNetworkErrorRetried(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "after 3 attempts") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(clock.Slept()) != 2 {
-		t.Errorf("waits = %v, want 2", clock.Slept())
+	if len(clock.Waits()) != 2 {
+		t.Errorf("waits = %v, want 2", clock.Waits())
 	}
 }
 

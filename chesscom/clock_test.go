@@ -2,63 +2,47 @@ package chesscom_test
 
 import (
 	"context"
-	"sync"
 	"time"
+
+	"github.com/threefold-chess/threefold/clock"
 )
 
-// sleeper is one Sleep call waiting for the test.
-type sleeper struct {
-	d       time.Duration
-	release chan struct{}
-}
-
-// fakeClock records every Sleep. In auto mode Sleep returns at once (the
-// fake time moves on by d); otherwise each Sleep is handed to the test on
-// sleeps and returns when the test releases it (or ctx ends).
-type fakeClock struct {
-	auto   bool
-	sleeps chan *sleeper
-
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-func newFakeClock(auto bool) *fakeClock {
-	return &fakeClock{auto: auto, sleeps: make(chan *sleeper), now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.slept = append(c.slept, d)
-	c.mu.Unlock()
-	if !c.auto {
-		s := &sleeper{d: d, release: make(chan struct{})}
-		select {
-		case c.sleeps <- s:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		select {
-		case <-s.release:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+// newFakeClock returns a fake clock at 2026-11-29 12:00 UTC. On an auto
+// clock every wait ends at once; otherwise the test receives each wait
+// with nextSleep and ends it with release.
+func newFakeClock(auto bool) *clock.Fake {
+	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	if auto {
+		return clock.NewAutoFake(start)
 	}
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-	return ctx.Err()
+	return clock.NewFake(start)
 }
 
-func (c *fakeClock) Slept() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.slept...)
+// sleeper is one wait of the client under test, handed to the test.
+type sleeper struct {
+	d   time.Duration
+	clk *clock.Fake
+}
+
+// release ends the wait, moving the fake time on by its length.
+func (s *sleeper) release() { s.clk.Advance(s.d) }
+
+// nextSleep returns the next wait the client begins on clk, or, when done
+// delivers first (the call returned instead of waiting), ended and its
+// error.
+func nextSleep(clk *clock.Fake, done <-chan error) (s *sleeper, ended bool, err error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan time.Duration, 1)
+	go func() {
+		if d, err := clk.NextWait(ctx); err == nil {
+			got <- d
+		}
+	}()
+	select {
+	case d := <-got:
+		return &sleeper{d: d, clk: clk}, false, nil
+	case err := <-done:
+		return nil, true, err
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // DefaultPollInterval is used when Poll is given an interval <= 0.
@@ -125,7 +127,7 @@ func (c *Client) Poll(ctx context.Context, target Target, interval time.Duration
 			}
 			seq++
 		}
-		if err := c.clock.Sleep(ctx, interval); err != nil {
+		if err := clock.Sleep(ctx, c.clock, interval); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/chesscom/chesscomtest"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 const interval = 17 * time.Minute // distinct from every 429 pause and backoff
@@ -19,7 +20,7 @@ const interval = 17 * time.Minute // distinct from every 429 pause and backoff
 // interval sleep arrives, the pass is complete.
 type pollRun struct {
 	t       *testing.T
-	clock   *fakeClock
+	clock   *clock.Fake
 	updates chan chesscom.Update
 	done    chan error
 	cancel  context.CancelFunc
@@ -28,7 +29,7 @@ type pollRun struct {
 	ended   bool
 }
 
-func startPoll(t *testing.T, c *chesscom.Client, clock *fakeClock, target chesscom.Target, fn func(chesscom.Update) error) *pollRun {
+func startPoll(t *testing.T, c *chesscom.Client, clock *clock.Fake, target chesscom.Target, fn func(chesscom.Update) error) *pollRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &pollRun{t: t, clock: clock, updates: make(chan chesscom.Update, 64), done: make(chan error, 1), cancel: cancel}
@@ -61,22 +62,21 @@ func (r *pollRun) stop() error {
 func (r *pollRun) pass() (ups []chesscom.Update, other []time.Duration) {
 	r.t.Helper()
 	if r.pending != nil {
-		close(r.pending.release)
+		r.pending.release()
 		r.pending = nil
 	}
 	for {
-		select {
-		case s := <-r.clock.sleeps:
-			if s.d != interval {
-				other = append(other, s.d)
-				close(s.release)
-				continue
-			}
-			r.pending = s
-		case err := <-r.done:
+		s, ended, err := nextSleep(r.clock, r.done)
+		if ended {
 			r.ended, r.err = true, err
 			r.t.Fatalf("Poll returned: %v", err)
 		}
+		if s.d != interval {
+			other = append(other, s.d)
+			s.release()
+			continue
+		}
+		r.pending = s
 		break
 	}
 	for {
@@ -93,17 +93,16 @@ func (r *pollRun) pass() (ups []chesscom.Update, other []time.Duration) {
 func (r *pollRun) end() error {
 	r.t.Helper()
 	if r.pending != nil {
-		close(r.pending.release)
+		r.pending.release()
 		r.pending = nil
 	}
 	for {
-		select {
-		case s := <-r.clock.sleeps:
-			close(s.release)
-		case err := <-r.done:
+		s, ended, err := nextSleep(r.clock, r.done)
+		if ended {
 			r.ended, r.err = true, err
 			return err
 		}
+		s.release()
 	}
 }
 
@@ -533,7 +532,7 @@ func TestPollRateLimitWaitsWithoutRequests(t *testing.T) {
 	if got := len(s.Requests()); got != n {
 		t.Errorf("%d requests sent during the 429 wait", got-n)
 	}
-	close(sl.release)
+	sl.release()
 	sl = waitSleep(t, clock, done)
 	if sl.d != interval {
 		t.Fatalf("slept %s, want the interval", sl.d)

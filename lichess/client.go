@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // DefaultBaseURL is the real Lichess.
@@ -55,7 +56,7 @@ type Options struct {
 	UserAgent string
 	// Account is the Lichess user id, used in the User-Agent and logs.
 	Account string
-	Clock   Clock        // default RealClock
+	Clock   clock.Clock  // default clock.Real
 	Logger  *slog.Logger // default slog.Default()
 	Backoff Backoff
 	// Streams is the per-IP stream budget. Share one between all clients of
@@ -87,7 +88,7 @@ type Client struct {
 	http      *http.Client
 	ua        string
 	account   string
-	clk       Clock
+	clk       clock.Clock
 	log       *slog.Logger
 	backoff   Backoff
 	budget    *StreamBudget
@@ -154,7 +155,7 @@ func NewClient(opts Options) *Client {
 		}
 	}
 	if c.clk == nil {
-		c.clk = RealClock{}
+		c.clk = clock.Real
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -415,7 +416,7 @@ func (c *Client) call(ctx context.Context, r request, out any) error {
 		}
 		d := c.backoff.Delay(attempt)
 		c.log.Info("lichess: retrying", "op", r.op, "attempt", attempt+1, "wait", d, "err", c.redact(err.Error()))
-		if err := sleep(ctx, c.clk, d); err != nil {
+		if err := clock.Sleep(ctx, c.clk, d); err != nil {
 			return fmt.Errorf("lichess: %s: %w", r.op, err)
 		}
 	}

@@ -7,7 +7,7 @@
 // with a keep-alive watchdog that reconnect with jittered backoff and resume
 // exactly, so a consumer never sees an event twice and never misses the state
 // after a reconnect; stream opens are kept within Lichess's per-IP limits by
-// a shared [StreamBudget]. Time comes from an injected [Clock] and the token
+// a shared [StreamBudget]. Time comes from an injected clock.Clock and the token
 // never reaches a log line, an error or a panic. The fake server for tests
 // lives in package lichesstest.
 package lichess

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // governor serialises the requests of one account (Lichess asks for one
@@ -11,7 +13,7 @@ import (
 // paused after a 429. The holder of the slot waits out a pause, so the
 // others queue behind it and nothing is sent before the pause ends.
 type governor struct {
-	clk   Clock
+	clk   clock.Clock
 	slot  chan struct{} // capacity 1
 	mu    sync.Mutex
 	until time.Time
@@ -28,7 +30,7 @@ func (g *governor) acquire(ctx context.Context) error {
 		if wait <= 0 {
 			return nil
 		}
-		if err := sleep(ctx, g.clk, wait); err != nil {
+		if err := clock.Sleep(ctx, g.clk, wait); err != nil {
 			<-g.slot
 			return context.Cause(ctx)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -21,7 +22,7 @@ type env struct {
 	t    *testing.T
 	fake *lichesstest.Server
 	c    *lichess.Client
-	clk  *lichesstest.Clock // nil when real time
+	clk  *clock.Fake // nil when real time
 	logs *testlog.Buffer
 	ctx  context.Context
 }
@@ -39,7 +40,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 	t.Helper()
 	e := &env{t: t, logs: &testlog.Buffer{}}
 	if o.clock {
-		e.clk = lichesstest.NewClock(time.Time{})
+		e.clk = clock.NewFake(time.Time{})
 		o.fake.Clock = e.clk
 		o.client.Clock = e.clk
 	}

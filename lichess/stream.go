@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // Keep-alive periods of Lichess streams. A stream that sends no byte for
@@ -98,7 +100,7 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 			c.onReconnect(spec.name, err)
 		}
 		streamObserved(ctx, false, err)
-		if err := sleep(ctx, c.clk, d); err != nil {
+		if err := clock.Sleep(ctx, c.clk, d); err != nil {
 			return fmt.Errorf("lichess: stream %s: %w", spec.name, err)
 		}
 	}
@@ -125,7 +127,7 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 	// for the headers included, from the moment the governor lets the
 	// request go) cancels the connection. Reads reset it.
 	limit := time.Duration(WatchdogFactor) * spec.keepAlive
-	var timer Timer
+	var timer clock.Timer
 	watchDone := make(chan struct{})
 	req := spec.req()
 	req.stream = true

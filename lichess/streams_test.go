@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
@@ -434,7 +435,7 @@ func TestSilentStreamIsReconnected(t *testing.T) {
 	}
 }
 
-func hasTimerLeft(c *lichesstest.Clock, d time.Duration) bool {
+func hasTimerLeft(c *clock.Fake, d time.Duration) bool {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return c.WaitTimer(ctx, d) == nil

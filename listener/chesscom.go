@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/chesscom"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -30,7 +31,7 @@ type ChessComSource struct {
 	Target   chesscom.Target
 	Interval time.Duration
 	Logger   *slog.Logger
-	Clock    Clock
+	Clock    clock.Clock
 }
 
 // Name implements Source.

@@ -6,45 +6,14 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/chesscom/chesscomtest"
+	"github.com/threefold-chess/threefold/clock"
 )
-
-// stepClock is a chesscom.Clock whose Sleep never waits: it records the
-// pause and, for each poll interval, runs the test's next step.
-type stepClock struct {
-	mu       sync.Mutex
-	now      time.Time
-	interval time.Duration
-	sleeps   []time.Duration
-	steps    []func()
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.sleeps = append(c.sleeps, d)
-	c.now = c.now.Add(d)
-	var step func()
-	if d == c.interval && len(c.steps) > 0 {
-		step, c.steps = c.steps[0], c.steps[1:]
-	}
-	c.mu.Unlock()
-	if step != nil {
-		step()
-	}
-	return ctx.Err()
-}
 
 func TestChessComSource(t *testing.T) {
 	srv := chesscomtest.New("/chesscom")
@@ -58,8 +27,10 @@ func TestChessComSource(t *testing.T) {
 		snapsAtStep = append(snapsAtStep, len(c.snaps))
 		c.mu.Unlock()
 	}
-	clock := &stepClock{now: chesscomtest.Epoch, interval: time.Hour}
-	clock.steps = []func(){
+	// The client waits on clk; at each poll interval the test runs its next
+	// step.
+	clk := clock.NewFake(chesscomtest.Epoch)
+	steps := []func(){
 		func() { // a move pair: the claim by declared move becomes possible at ply 51
 			mark()
 			if _, err := srv.AppendMoves(game, "25. Be4 Qh5 26. Bf3", ""); err != nil {
@@ -80,7 +51,7 @@ func TestChessComSource(t *testing.T) {
 		},
 	}
 	client, err := chesscom.New(chesscom.Options{BaseURL: srv.URL(), HTTPClient: srv.Client(), Contact: "test@example.org",
-		Clock: clock, Logger: slog.New(slog.DiscardHandler)})
+		Clock: clk, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +60,22 @@ func TestChessComSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := &ChessComSource{Client: client, Target: target, Interval: time.Hour}
-	err = src.Run(context.Background(), c.emit)
+	ran, ended := context.WithCancel(context.Background())
+	go func() {
+		defer ended()
+		err = src.Run(context.Background(), c.emit)
+	}()
+	for {
+		d, werr := clk.NextWait(ran)
+		if werr != nil {
+			break // Run returned
+		}
+		if d == src.Interval && len(steps) > 0 {
+			steps[0]()
+			steps = steps[1:]
+		}
+		clk.Advance(d)
+	}
 	if err == nil || !errors.Is(err, chesscom.ErrGone) {
 		t.Fatalf("Run: %v, want the 410 to end the source", err)
 	}
@@ -97,8 +83,8 @@ func TestChessComSource(t *testing.T) {
 	if !slices.Equal(snapsAtStep, []int{2, 3, 3, 4}) {
 		t.Errorf("snapshots before each step %v, want [2 3 3 4]", snapsAtStep)
 	}
-	if !slices.Contains(clock.sleeps, 30*time.Second) {
-		t.Errorf("sleeps %v: the 429's Retry-After was not honoured", clock.sleeps)
+	if !slices.Contains(clk.Waits(), 30*time.Second) {
+		t.Errorf("sleeps %v: the 429's Retry-After was not honoured", clk.Waits())
 	}
 	var saw304 bool
 	for _, r := range srv.RequestsTo(games) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -32,7 +33,7 @@ import (
 // over the board: snapshots carry AudienceArbiters.
 type DGTSource struct {
 	URL    string // ws://host:port/api/v1.0
-	Clock  Clock
+	Clock  clock.Clock
 	Logger *slog.Logger
 	Dialer *websocket.Dialer // default websocket.DefaultDialer
 	// MaxFailures ends Run with an error after this many connection attempts
@@ -81,10 +82,7 @@ type dgtGame struct {
 
 // Run implements Source.
 func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
-	clock := s.Clock
-	if clock == nil {
-		clock = RealClock
-	}
+	clk := clock.Or(s.Clock)
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -97,7 +95,7 @@ func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
 	bo := backoff.Backoff{Policy: backoff.Policy{Initial: time.Second, Max: 30 * time.Second, NoJitter: true}}
 	failures := 0
 	for {
-		reached, err := s.session(ctx, clock, u.Host, boards, emit, log)
+		reached, err := s.session(ctx, clk, u.Host, boards, emit, log)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -119,7 +117,7 @@ func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
 			s.OnState(false, err)
 		}
 		log.Warn("dgt: connection lost; reconnecting", "url", s.URL, "err", err, "in", d)
-		if err := sleep(ctx, clock, d); err != nil {
+		if err := clock.Sleep(ctx, clk, d); err != nil {
 			return err
 		}
 	}
@@ -130,7 +128,7 @@ type stopError struct{ err error }
 
 func (e stopError) Error() string { return e.err.Error() }
 
-func (s *DGTSource) session(ctx context.Context, clock Clock, host string, boards map[string]*dgtGame, emit Emit, log *slog.Logger) (reached bool, err error) {
+func (s *DGTSource) session(ctx context.Context, clk clock.Clock, host string, boards map[string]*dgtGame, emit Emit, log *slog.Logger) (reached bool, err error) {
 	d := s.Dialer
 	if d == nil {
 		d = websocket.DefaultDialer
@@ -252,7 +250,7 @@ func (s *DGTSource) session(ctx context.Context, clock Clock, host string, board
 				Notation:   SAN,
 				Moves:      g.moves,
 				Result:     "*",
-				ObservedAt: clock.Now(),
+				ObservedAt: clk.Now(),
 				Audience:   AudienceArbiters,
 			})
 			if err != nil {

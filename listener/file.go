@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -26,7 +27,7 @@ import (
 type FileSource struct {
 	Path     string
 	Interval time.Duration // default 2s
-	Clock    Clock         // default RealClock
+	Clock    clock.Clock   // default clock.Real
 	Logger   *slog.Logger
 	// Once reads the files once and returns instead of following them.
 	Once bool
@@ -43,10 +44,7 @@ type fileStamp struct {
 // Run implements Source. A path that does not exist when Run starts is an
 // error; one that disappears later (a relay replacing it) is waited for.
 func (s *FileSource) Run(ctx context.Context, emit Emit) error {
-	clock := s.Clock
-	if clock == nil {
-		clock = RealClock
-	}
+	clk := clock.Or(s.Clock)
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -58,7 +56,7 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 	if _, err := os.Stat(s.Path); err != nil {
 		return fmt.Errorf("file source: %w", err)
 	}
-	feed := newPGNFeed("file", s.Name(), 0, AudienceArbiters, clock)
+	feed := newPGNFeed("file", s.Name(), 0, AudienceArbiters, clk)
 	seen := map[string]fileStamp{}
 	for {
 		files, err := s.list()
@@ -92,7 +90,7 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 		if s.Once {
 			return nil
 		}
-		if err := sleep(ctx, clock, interval); err != nil {
+		if err := clock.Sleep(ctx, clk, interval); err != nil {
 			return err
 		}
 	}

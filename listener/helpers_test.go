@@ -8,68 +8,25 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 )
 
-// fakeClock is a Clock that moves only when the test says so. Waiting
-// reports each call of After, so a test knows when a source has gone to
-// sleep.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	timers  []fakeTimer
-	waiting chan time.Duration
+// newFakeClock returns a fake clock at 2026-07-07 12:00 UTC.
+func newFakeClock() *clock.Fake {
+	return clock.NewFake(time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC))
 }
 
-type fakeTimer struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC), waiting: make(chan time.Duration, 1024)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	ch := make(chan time.Time, 1)
-	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
-	c.mu.Unlock()
-	c.waiting <- d
-	return ch
-}
-
-// Advance moves the clock on and fires the timers that are due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.timers[:0]
-	for _, t := range c.timers {
-		if !t.at.After(c.now) {
-			t.ch <- c.now
-			continue
-		}
-		kept = append(kept, t)
-	}
-	c.timers = kept
-}
-
-// WaitSleep waits until some goroutine calls After.
-func (c *fakeClock) WaitSleep(t *testing.T) time.Duration {
+// waitSleep waits until the source under test begins its next wait on clk
+// and returns how long it is.
+func waitSleep(t *testing.T, clk *clock.Fake) time.Duration {
 	t.Helper()
-	select {
-	case d := <-c.waiting:
-		return d
-	case <-time.After(30 * time.Second): // a hang guard, not a timed assertion
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang guard, not a timed assertion
+	defer cancel()
+	d, err := clk.NextWait(ctx)
+	if err != nil {
 		t.Fatal("nothing went to sleep on the fake clock")
-		return 0
 	}
+	return d
 }
 
 // collector gathers snapshots and the alerts a watcher raises from them.

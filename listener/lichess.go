@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -66,7 +67,7 @@ type LichessGameSource struct {
 	Client LichessStreamer
 	GameID string
 	Base   string // web base URL for links, default https://lichess.org
-	Clock  Clock
+	Clock  clock.Clock
 	Logger *slog.Logger
 	// OnState, if set, is told when the source's Lichess stream connects
 	// and when it is lost (and retried): see lichess.WithStreamObserver.
@@ -99,10 +100,7 @@ func (e *sharedEmit) call(s Snapshot) error {
 // Run implements Source.
 func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 	ctx = observe(ctx, s.OnState)
-	clock := s.Clock
-	if clock == nil {
-		clock = RealClock
-	}
+	clk := clock.Or(s.Clock)
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -119,7 +117,7 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 	)
 	snapshot := func() Snapshot {
 		st := Snapshot{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: UCI, Moves: moves,
-			Result: "*", ObservedAt: clock.Now(), Delay: spectatorDelay(desc.Speed), PlyAnchor: true}
+			Result: "*", ObservedAt: clk.Now(), Delay: spectatorDelay(desc.Speed), PlyAnchor: true}
 		if lichess.Finished(desc.Status.Name) || desc.Status.ID >= 25 {
 			st.Finished = true
 			st.Result = lichessResult(desc)
@@ -223,7 +221,7 @@ type LichessUsersSource struct {
 	Client LichessStreamer
 	Users  []string
 	Base   string
-	Clock  Clock
+	Clock  clock.Clock
 	Logger *slog.Logger
 	// OnState, if set, is told when the source's Lichess stream connects
 	// and when it is lost (and retried): see lichess.WithStreamObserver.
@@ -264,7 +262,7 @@ type LichessTVSource struct {
 	Client  LichessStreamer
 	Channel string
 	Base    string
-	Clock   Clock
+	Clock   clock.Clock
 	Logger  *slog.Logger
 	// OnState, if set, is told when the source's Lichess stream connects
 	// and when it is lost (and retried): see lichess.WithStreamObserver.
@@ -304,7 +302,7 @@ type gameGroup struct {
 	ctx    context.Context
 	client LichessStreamer
 	base   string
-	clock  Clock
+	clock  clock.Clock
 	log    *slog.Logger
 	shared *sharedEmit
 	parent string
@@ -315,11 +313,11 @@ type gameGroup struct {
 	failed  error
 }
 
-func newGameGroup(ctx context.Context, c LichessStreamer, base string, clock Clock, log *slog.Logger, emit Emit, parent string) *gameGroup {
+func newGameGroup(ctx context.Context, c LichessStreamer, base string, clk clock.Clock, log *slog.Logger, emit Emit, parent string) *gameGroup {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &gameGroup{ctx: ctx, client: c, base: base, clock: clock, log: log, shared: &sharedEmit{emit: emit},
+	return &gameGroup{ctx: ctx, client: c, base: base, clock: clk, log: log, shared: &sharedEmit{emit: emit},
 		parent: parent, running: map[string]context.CancelFunc{}}
 }
 
@@ -385,7 +383,7 @@ type LichessBroadcastSource struct {
 	Client LichessStreamer
 	// RoundID, or TourID for a whole tournament.
 	RoundID, TourID string
-	Clock           Clock
+	Clock           clock.Clock
 	Logger          *slog.Logger
 	Delay           time.Duration // default LichessBroadcastDelay
 	// OnState, if set, is told when the source's Lichess stream connects

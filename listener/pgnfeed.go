@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -27,7 +28,7 @@ type pgnFeed struct {
 	source   string
 	delay    time.Duration
 	audience string
-	clock    Clock
+	clock    clock.Clock
 	games    map[string]*feedGame
 	// intern holds one copy of every SAN token seen: a parsed token is a
 	// slice of its game's whole PGN text, and keeping it would keep that
@@ -54,11 +55,8 @@ type feedGame struct {
 	prefixHash uint64
 }
 
-func newPGNFeed(site, source string, delay time.Duration, audience string, clock Clock) *pgnFeed {
-	if clock == nil {
-		clock = RealClock
-	}
-	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock,
+func newPGNFeed(site, source string, delay time.Duration, audience string, clk clock.Clock) *pgnFeed {
+	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock.Or(clk),
 		games: make(map[string]*feedGame), intern: make(map[string]string), seed: maphash.MakeSeed()}
 }
 

@@ -101,31 +101,3 @@ type Source interface {
 	Name() string
 	Run(ctx context.Context, emit Emit) error
 }
-
-// Clock is the time a source or the watcher sees. Tests inject a fake one.
-type Clock interface {
-	Now() time.Time
-	// After behaves as time.After.
-	After(d time.Duration) <-chan time.Time
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
-// RealClock is the wall clock.
-var RealClock Clock = realClock{}
-
-// sleep waits d on clock c or until ctx is done.
-func sleep(ctx context.Context, c Clock, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.After(d):
-		return nil
-	}
-}

@@ -44,7 +44,7 @@ func TestFileSourceFollowsRelayFolder(t *testing.T) {
 	c := newCollector()
 	src := &FileSource{Path: dir, Interval: time.Second, Clock: clock}
 	stop := runSource(src, c.emit)
-	clock.WaitSleep(t) // first scan done
+	waitSleep(t, clock) // first scan done
 	if len(c.snaps) != 2 {
 		t.Fatalf("%d snapshots after the first scan, want 2", len(c.snaps))
 	}
@@ -65,7 +65,7 @@ func TestFileSourceFollowsRelayFolder(t *testing.T) {
 
 	// Nothing changed: the next poll reads nothing.
 	clock.Advance(time.Second)
-	clock.WaitSleep(t)
+	waitSleep(t, clock)
 	if len(c.snaps) != 2 {
 		t.Errorf("%d snapshots after an idle poll, want 2", len(c.snaps))
 	}
@@ -75,7 +75,7 @@ func TestFileSourceFollowsRelayFolder(t *testing.T) {
 	writeFile(t, board1, pgnOf(anandPGNHead, anandMoves, "*"), mod)
 	writeFile(t, board2, pgnOf("[Event \"OTB\"]\n[White \"B\"]\n[Black \"C\"]\n", anandMoves[:30], "*"), mod)
 	clock.Advance(time.Second)
-	clock.WaitSleep(t)
+	waitSleep(t, clock)
 	k := c.kinds(board1 + "#1")
 	if !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
 		t.Errorf("board 1 alerts %v, want claim_by_move 51 and threefold 52", k)
@@ -89,7 +89,7 @@ func TestFileSourceFollowsRelayFolder(t *testing.T) {
 	mod = mod.Add(time.Minute)
 	writeFile(t, board1, pgnOf(anandPGNHead, anandMoves, "1/2-1/2"), mod)
 	clock.Advance(time.Second)
-	clock.WaitSleep(t)
+	waitSleep(t, clock)
 	last := c.snaps[len(c.snaps)-1]
 	if !last.Finished || last.Result != "1/2-1/2" {
 		t.Errorf("last snapshot %+v, want finished 1/2-1/2", last)
@@ -134,7 +134,7 @@ func TestDGTSource(t *testing.T) {
 	// LiveChess goes away and comes back; the board's list is sent again in
 	// full, then the game goes on to the repetition.
 	srv.DropConnections()
-	clock.WaitSleep(t)
+	waitSleep(t, clock)
 	clock.Advance(time.Minute)
 	<-srv.Subscribed()
 	<-srv.Subscribed()
@@ -175,7 +175,7 @@ func TestDGTServerGoneForGood(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- src.Run(context.Background(), func(Snapshot) error { return nil }) }()
 	for i := 0; i < 2; i++ {
-		clock.WaitSleep(t)
+		waitSleep(t, clock)
 		clock.Advance(time.Minute)
 	}
 	err := <-done

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/chesscom"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // TargetKind says what a pasted source names.
@@ -242,7 +243,7 @@ type Deps struct {
 	ChessComPoll   time.Duration
 	FilePoll       time.Duration
 	DGTMaxFailures int
-	Clock          Clock
+	Clock          clock.Clock
 	Logger         *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
 	// connection (Lichess streams, DGT servers) when it connects and when

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // Every attempt at one alert carries the alert's id as its idempotency key.
@@ -32,7 +33,7 @@ func TestWebhookIdempotencyKey(t *testing.T) {
 		keys = nil
 		mu.Unlock()
 		a := threefold.Alert{ID: "0123456789abcdef01234567", Kind: threefold.KindThreefold, Ply: 12, Claimant: "white"}
-		h := &Webhook{Kind: kind, URL: srv.URL, Sleep: func(context.Context, time.Duration) error { return nil }}
+		h := &Webhook{Kind: kind, URL: srv.URL, Clock: clock.NewAutoFake(time.Time{})}
 		if err := h.Send(context.Background(), a); err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}

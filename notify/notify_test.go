@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 func sampleAlert() threefold.Alert {
@@ -68,7 +69,7 @@ type fakeService struct {
 	bodies  [][]byte
 	secret  string
 	srv     *httptest.Server
-	waits   []time.Duration
+	clock   *clock.Fake // every wait ends at once
 	logBuf  bytes.Buffer
 	logMu   sync.Mutex
 	logger  *slog.Logger
@@ -76,7 +77,7 @@ type fakeService struct {
 }
 
 func newFakeService(t *testing.T, script ...func(w http.ResponseWriter)) *fakeService {
-	f := &fakeService{script: script, secret: "T0P-SECRET-token-xyz"}
+	f := &fakeService{script: script, secret: "T0P-SECRET-token-xyz", clock: clock.NewAutoFake(time.Time{})}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
@@ -111,12 +112,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 func (f *fakeService) webhook(kind Kind) *Webhook {
 	return &Webhook{Kind: kind, URL: f.hookURL, Name: string(kind) + " webhook 1", Logger: f.logger,
-		Sleep: func(_ context.Context, d time.Duration) error {
-			f.mu.Lock()
-			f.waits = append(f.waits, d)
-			f.mu.Unlock()
-			return nil
-		}}
+		Clock: f.clock}
 }
 
 func status(code int, header map[string]string, body string) func(http.ResponseWriter) {
@@ -172,8 +168,8 @@ func TestWebhookRetries(t *testing.T) {
 			if len(f.bodies) != tc.wantPosts {
 				t.Errorf("posts = %d, want %d", len(f.bodies), tc.wantPosts)
 			}
-			if !equalDurations(f.waits, tc.wantWaits) {
-				t.Errorf("waits = %v, want %v", f.waits, tc.wantWaits)
+			if waits := f.clock.Waits(); !equalDurations(waits, tc.wantWaits) {
+				t.Errorf("waits = %v, want %v", waits, tc.wantWaits)
 			}
 			if strings.Contains(f.logBuf.String(), f.secret) || strings.Contains(f.logBuf.String(), f.srv.URL) {
 				t.Errorf("log shows the webhook URL:\n%s", f.logBuf.String())
@@ -236,7 +232,7 @@ func TestWebhookUnreachableHidesURL(t *testing.T) {
 	var logs bytes.Buffer
 	w := &Webhook{Kind: Slack, URL: u, Name: "slack webhook 1", MaxAttempts: 2,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
-		Sleep:  func(context.Context, time.Duration) error { return nil }}
+		Clock:  clock.NewAutoFake(time.Time{})}
 	err := w.Send(context.Background(), sampleAlert())
 	if err == nil {
 		t.Fatal("no error from a closed server")

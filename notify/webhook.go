@@ -16,6 +16,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // Kind is the kind of a webhook: the shape of its body and the way its
@@ -45,8 +46,8 @@ type Webhook struct {
 	Name   string       // "discord webhook 1"
 	Client *http.Client // default: a client with a 30 s timeout
 	Logger *slog.Logger
-	// Sleep waits between attempts; tests inject one that returns at once.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// Clock times the waits between attempts; default clock.Real.
+	Clock clock.Clock
 	// MaxAttempts bounds the attempts for one alert (default 6).
 	MaxAttempts int
 	// MaxWait caps one wait asked for by the service (default 10 min).
@@ -79,10 +80,7 @@ func (w *Webhook) Send(ctx context.Context, a threefold.Alert) error {
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}
 	}
-	sleep := w.Sleep
-	if sleep == nil {
-		sleep = sleepCtx
-	}
+	clk := clock.Or(w.Clock)
 	log := w.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -125,7 +123,7 @@ func (w *Webhook) Send(ctx context.Context, a threefold.Alert) error {
 			failures++
 			log.Warn("webhook failed; retrying", "webhook", w.name(), "err", err, "wait", wait, "alert", a.ID)
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := clock.Sleep(ctx, clk, wait); err != nil {
 			return fmt.Errorf("notify: %s: %w", w.name(), err)
 		}
 	}
@@ -196,17 +194,6 @@ func retryAfter(kind Kind, h http.Header, body []byte) time.Duration {
 		}
 	}
 	return 0
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 func (w *Webhook) body(a threefold.Alert) ([]byte, error) {

@@ -12,18 +12,14 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 // newDB makes a fresh, empty database for one test and returns the Config
 // that opens it; it removes the database when the test ends.
 type newDB func(t *testing.T) Config
 
-// fakeClock is a clock that moves one second per reading.
-type fakeClock struct{ n atomic.Int64 }
-
 var epoch = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-func (c *fakeClock) now() time.Time { return epoch.Add(time.Duration(c.n.Add(1)) * time.Second) }
 
 func openTest(t *testing.T, cfg Config) *Store {
 	t.Helper()
@@ -76,8 +72,9 @@ func runContract(t *testing.T, fresh newDB) {
 	ctx := context.Background()
 	open := func(t *testing.T) *Store {
 		cfg := fresh(t)
-		clock := &fakeClock{}
-		cfg.Now = clock.now
+		clk := clock.NewFake(epoch)
+		clk.SetStep(time.Second) // every timestamp distinct
+		cfg.Now = clk.Now
 		return openTest(t, cfg)
 	}
 

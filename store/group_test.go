@@ -11,27 +11,8 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 )
-
-// manualClock is a clock that moves only when a test moves it.
-type manualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newManualClock() *manualClock { return &manualClock{t: epoch} }
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // backends runs f on a fresh SQLite file and on a fresh PostgreSQL schema.
 // f opens as many stores (connection pools: instances) on it as it likes.
@@ -40,7 +21,7 @@ func backends(t *testing.T, f func(t *testing.T, cfg Config)) {
 	t.Run("postgres", func(t *testing.T) { f(t, freshPostgres(t)) })
 }
 
-func openWithClock(t *testing.T, cfg Config, c *manualClock) *Store {
+func openWithClock(t *testing.T, cfg Config, c *clock.Fake) *Store {
 	cfg.Now = c.Now
 	return openTest(t, cfg)
 }
@@ -57,7 +38,7 @@ func join(t *testing.T, s *Store, id string, budget map[string]int) *Instance {
 func TestLeaseLifecycle(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		sa, sb := openWithClock(t, cfg, clock), openWithClock(t, cfg, clock)
 		a, b := join(t, sa, "a", nil), join(t, sb, "b", nil)
 		const src = "lichess broadcast round abcd1234"
@@ -179,7 +160,7 @@ func TestLeaseLifecycle(t *testing.T) {
 func TestGameResumesFromProgressAfterTakeover(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		sa, sb := openWithClock(t, cfg, clock), openWithClock(t, cfg, clock)
 		a, b := join(t, sa, "a", nil), join(t, sb, "b", nil)
 		name := GameLeaseName("lichess", "q7ZvsdUF")
@@ -217,7 +198,7 @@ func TestGameResumesFromProgressAfterTakeover(t *testing.T) {
 func TestLeaseBudget(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		sa, sb := openWithClock(t, cfg, clock), openWithClock(t, cfg, clock)
 		a := join(t, sa, "a", map[string]int{LeaseSource: 2})
 		b := join(t, sb, "b", nil)
@@ -289,7 +270,7 @@ func TestLeaseBudget(t *testing.T) {
 func TestConcurrentBudget(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		s := openWithClock(t, cfg, clock)
 		in := join(t, s, "a", map[string]int{LeaseSource: 3})
 		names := make([]string, 20)
@@ -349,7 +330,7 @@ type grant struct {
 func TestLeaseNeverHeldByTwo(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		const (
 			instances = 4
 			rounds    = 60
@@ -488,7 +469,7 @@ func TestLeaseNeverHeldByTwo(t *testing.T) {
 func TestStatus(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		sa, sb := openWithClock(t, cfg, clock), openWithClock(t, cfg, clock)
 		a := join(t, sa, "a", map[string]int{LeaseSource: 4})
 		b := join(t, sb, "b", nil)
@@ -553,7 +534,7 @@ func TestStatus(t *testing.T) {
 
 func TestKeepAlive(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	clock := newManualClock()
+	clock := clock.NewFake(epoch)
 	cfg := Config{DataDir: t.TempDir()}
 	sa, sb := openWithClock(t, cfg, clock), openWithClock(t, cfg, clock)
 	a, b := join(t, sa, "a", nil), join(t, sb, "b", nil)

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 )
 
 func TestOutboxLifecycle(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		sa, sb := openWithClock(t, cfg, clock), openWithClock(t, cfg, clock)
 		sinks := []string{"webhook-0", "discord-1"}
 		a1 := testAlert("lichess", "g1", threefold.KindThreefold, 20, epoch)
@@ -124,7 +125,7 @@ func TestOutboxLifecycle(t *testing.T) {
 func TestOutboxConcurrentClaimers(t *testing.T) {
 	backends(t, func(t *testing.T, cfg Config) {
 		ctx := context.Background()
-		clock := newManualClock()
+		clock := clock.NewFake(epoch)
 		s := openWithClock(t, cfg, clock)
 		const alerts = 150
 		sinks := []string{"w0", "w1"}

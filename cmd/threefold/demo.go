@@ -16,6 +16,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
@@ -222,7 +223,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	run("broadcast", func() error { return boards.play(ctx, round, o.pace) })
 	run("blitz game", func() error {
 		for ply := ffStart; ply < len(ff.uci); ply++ {
-			if err := sleepCtx(ctx, o.pace); err != nil {
+			if err := clock.Sleep(ctx, clock.Real, o.pace); err != nil {
 				return err
 			}
 			if err := spect.Move(ff.uci[ply]); err != nil {
@@ -266,17 +267,6 @@ func (r demoRecords) WriteRecord(_ context.Context, rec bot.Record) error {
 	r.out.printf("bot game %s (%s vs %s) over: %s, %s after %d plies.", rec.GameID, rec.White.Name, rec.Black.Name,
 		rec.Result, strings.ReplaceAll(string(rec.Termination), "_", " "), rec.Plies)
 	return nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // demoBoards is the broadcast round: recorded games advanced one move per
@@ -323,7 +313,7 @@ func (db *demoBoards) pgn() string {
 
 func (db *demoBoards) play(ctx context.Context, round *lichesstest.Broadcast, pace time.Duration) error {
 	for {
-		if err := sleepCtx(ctx, pace); err != nil {
+		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
 			return err
 		}
 		live := 0
@@ -370,7 +360,7 @@ func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGam
 		if err := playBotGame(ctx, fake, games[start.game], start.ply, start.botWhite, n+1, w, d, pace); err != nil {
 			return err
 		}
-		if err := sleepCtx(ctx, 3*pace); err != nil {
+		if err := clock.Sleep(ctx, clock.Real, 3*pace); err != nil {
 			return err
 		}
 	}
@@ -420,7 +410,7 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 		if (len(st.Moves)%2 == 0) == botWhite {
 			continue // the bot's turn
 		}
-		if err := sleepCtx(ctx, pace); err != nil {
+		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
 			return err
 		}
 		m, err := opp.move(ctx, st.Moves)

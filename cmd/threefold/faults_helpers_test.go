@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
@@ -35,7 +36,7 @@ import (
 // wiring is one run of the watch wiring against one broadcast round.
 type wiring struct {
 	lichessURL, roundURL string
-	clk                  lichess.Clock
+	clk                  clock.Clock
 	dsn                  string
 	hookURL              string
 	hookTimeout          time.Duration
@@ -78,7 +79,7 @@ func (wc wiring) run(ctx context.Context) error {
 
 	hook := &notify.Webhook{Kind: notify.JSON, URL: wc.hookURL, Name: "json webhook 1", Logger: log,
 		Client: &http.Client{Timeout: wc.hookTimeout},
-		Sleep:  func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+		Clock:  clock.NewAutoFake(time.Time{})}
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopDeliver()
 	dw, err := newDurableWebhook(ctx, st, hook.Name, hook, log)
@@ -204,7 +205,7 @@ func (rc *idReceiver) snapshot() (raw int, accepted map[string]int) {
 type faultRound struct {
 	t        *testing.T
 	fake     *lichesstest.Server
-	clk      *lichesstest.Clock
+	clk      *clock.Fake
 	bc       *lichesstest.Broadcast
 	id       string
 	url      string
@@ -220,7 +221,7 @@ type faultRound struct {
 
 func newFaultRound(t *testing.T, name string) *faultRound {
 	t.Helper()
-	clk := lichesstest.NewClock(time.Time{})
+	clk := clock.NewFake(time.Time{})
 	fake := lichesstest.New(lichesstest.Options{Clock: clk})
 	t.Cleanup(fake.Close)
 	id := "fault001"

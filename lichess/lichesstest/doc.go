@@ -2,7 +2,7 @@
 // mounted under a path prefix (so a client that builds absolute URLs
 // fails), that speaks the endpoints package lichess uses and answers with
 // the real payloads recorded in testdata/ (see Recorded). It keeps real
-// keep-alive intervals on an injectable clock (share a *Clock with the
+// keep-alive intervals on an injectable clock (share a clock.Fake with the
 // client to drive keep-alives, watchdogs, backoff and 429 pauses), plays
 // scripted games by the rules of package rules (the bot under test plays
 // one side through the bot API; the fake checks it is that side's turn and
@@ -41,7 +41,7 @@
 //
 // A bot test, typically:
 //
-//	clk := lichesstest.NewClock(time.Time{})
+//	clk := clock.NewFake(time.Time{})
 //	fake := lichesstest.New(lichesstest.Options{Clock: clk})
 //	defer fake.Close()
 //	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken,

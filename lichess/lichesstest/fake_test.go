@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
@@ -268,7 +269,7 @@ func TestOAuthChecksTheVerifier(t *testing.T) {
 // A challenge accepted becomes a game in which the challenger follows its
 // script, waiting on the server's clock where the script says so.
 func TestScriptedChallengeWithWaits(t *testing.T) {
-	clk := lichesstest.NewClock(time.Time{})
+	clk := clock.NewFake(time.Time{})
 	fake := lichesstest.New(lichesstest.Options{Clock: clk})
 	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken, Clock: clk})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

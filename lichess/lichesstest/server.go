@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -67,7 +68,7 @@ type Options struct {
 	// requests outside it get 404, so absolute-URL bugs fail.
 	Prefix string
 	// Clock drives keep-alives and scripted waits; default the real clock.
-	Clock lichess.Clock
+	Clock clock.Clock
 	// LegacyCastling writes castling as e1g1 in streams; by default the
 	// fake writes king-to-rook (e1h1) as Lichess does since 2025.
 	LegacyCastling bool
@@ -100,7 +101,7 @@ type Server struct {
 	Prefix string
 
 	opts    Options
-	clk     lichess.Clock
+	clk     clock.Clock
 	hs      *httptest.Server
 	mu      sync.Mutex
 	changed chan struct{}
@@ -146,7 +147,7 @@ func New(opts Options) *Server {
 	}
 	opts.Prefix = "/" + strings.Trim(opts.Prefix, "/")
 	if opts.Clock == nil {
-		opts.Clock = lichess.RealClock{}
+		opts.Clock = clock.Real
 	}
 	if opts.OAuthUser == "" {
 		opts.OAuthUser = BotUser

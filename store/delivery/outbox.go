@@ -10,6 +10,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -41,9 +42,9 @@ type RelayConfig struct {
 	// Poll is how often Run looks for due rows when nothing woke it;
 	// default 1 s.
 	Poll time.Duration
-	// Now is the clock of retry times; default time.Now.
-	Now func() time.Time
-	Log *slog.Logger
+	// Clock times retries and the Poll; default clock.Real.
+	Clock clock.Clock
+	Log   *slog.Logger
 }
 
 // Relay sends the outbox of a group's database to the durable sinks: it
@@ -60,7 +61,7 @@ type Relay struct {
 	batch   int
 	backoff func(int) time.Duration
 	poll    time.Duration
-	now     func() time.Time
+	clock   clock.Clock
 	log     *slog.Logger
 	wake    chan struct{}
 
@@ -74,7 +75,7 @@ const maxUnstored = 1000
 // NewRelay returns a relay over st.
 func NewRelay(st OutboxStore, cfg RelayConfig) *Relay {
 	r := &Relay{st: st, claimer: cfg.Claimer, sinks: cfg.Sinks, hold: cfg.Hold, batch: cfg.Batch,
-		backoff: cfg.Backoff, poll: cfg.Poll, now: cfg.Now, log: cfg.Log, wake: make(chan struct{}, 1)}
+		backoff: cfg.Backoff, poll: cfg.Poll, clock: clock.Or(cfg.Clock), log: cfg.Log, wake: make(chan struct{}, 1)}
 	if r.hold <= 0 {
 		r.hold = 5 * time.Minute
 	}
@@ -87,9 +88,6 @@ func NewRelay(st OutboxStore, cfg RelayConfig) *Relay {
 	}
 	if r.poll <= 0 {
 		r.poll = time.Second
-	}
-	if r.now == nil {
-		r.now = time.Now
 	}
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
@@ -142,14 +140,14 @@ func (r *Relay) Wake() {
 // Run passes over the outbox (Once) when woken and every Poll until ctx
 // is done, then returns ctx's error. Errors of a pass are logged.
 func (r *Relay) Run(ctx context.Context) error {
-	t := time.NewTimer(0)
+	t := r.clock.NewTimer(0)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-r.wake:
-		case <-t.C:
+		case <-t.C():
 		}
 		for {
 			n, err := r.Once(ctx)
@@ -221,7 +219,7 @@ func (r *Relay) sendAll(ctx context.Context, name string, items []store.OutboxIt
 		if ctx.Err() != nil {
 			return ctx.Err() // the claims run out; another pass or instance sends them
 		}
-		retry := r.now().Add(r.backoff(it.Attempts))
+		retry := r.clock.Now().Add(r.backoff(it.Attempts))
 		r.log.Warn("sink refused an alert; it will be tried again", "sink", name, "alert", it.Alert.ID,
 			"attempts", it.Attempts, "retry_at", retry, "err", err)
 		for _, rest := range items[i:] {

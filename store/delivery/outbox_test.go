@@ -13,25 +13,9 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/store"
 )
-
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // groupDB is the database a test's instances share: a SQLite file (the
 // store's tests run the outbox on both backends; here the relay's logic is
@@ -40,7 +24,7 @@ func groupDB(t *testing.T) store.Config {
 	return store.Config{DataDir: t.TempDir()}
 }
 
-func openAt(t *testing.T, cfg store.Config, c *testClock) *store.Store {
+func openAt(t *testing.T, cfg store.Config, c *clock.Fake) *store.Store {
 	t.Helper()
 	cfg.Now = c.Now
 	s, err := store.Open(context.Background(), cfg)
@@ -51,15 +35,15 @@ func openAt(t *testing.T, cfg store.Config, c *testClock) *store.Store {
 	return s
 }
 
-func relay(st OutboxStore, claimer string, c *testClock, sinks map[string]Sink) *Relay {
-	return NewRelay(st, RelayConfig{Claimer: claimer, Sinks: sinks, Hold: time.Minute, Now: c.Now,
+func relay(st OutboxStore, claimer string, c *clock.Fake, sinks map[string]Sink) *Relay {
+	return NewRelay(st, RelayConfig{Claimer: claimer, Sinks: sinks, Hold: time.Minute, Clock: c,
 		Backoff: func(int) time.Duration { return 10 * time.Second }})
 }
 
 func TestRelayDeliversEachAlertToEachSinkOnce(t *testing.T) {
 	ctx := context.Background()
 	cfg := groupDB(t)
-	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	w0, w1 := &fakeSink{}, &fakeSink{}
 	sinks := map[string]Sink{"w0": w0, "w1": w1}
 	ra := relay(openAt(t, cfg, c), "a", c, sinks)
@@ -91,7 +75,7 @@ func TestRelayDeliversEachAlertToEachSinkOnce(t *testing.T) {
 func TestRelayRetriesARefusingSinkInOrder(t *testing.T) {
 	ctx := context.Background()
 	cfg := groupDB(t)
-	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	up, flaky := &fakeSink{}, &fakeSink{refuse: map[string]bool{alert(2).ID: true}}
 	r := relay(openAt(t, cfg, c), "a", c, map[string]Sink{"up": up, "flaky": flaky})
 	gate := r.Gate(ctx, func(threefold.Alert) {})
@@ -128,7 +112,7 @@ func TestRelayRetriesARefusingSinkInOrder(t *testing.T) {
 func TestRelayTakesOverADeadClaimer(t *testing.T) {
 	ctx := context.Background()
 	cfg := groupDB(t)
-	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	dead := openAt(t, cfg, c)
 	w := &fakeSink{}
 	rb := relay(openAt(t, cfg, c), "b", c, map[string]Sink{"w": w})
@@ -159,7 +143,7 @@ func (outboxBroken) PutAlertOutbox(context.Context, threefold.Alert, []string) (
 
 func TestRelaySendsDirectlyWhatTheStoreRefused(t *testing.T) {
 	ctx := context.Background()
-	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	w := &fakeSink{}
 	r := relay(outboxBroken{openAt(t, groupDB(t), c)}, "a", c, map[string]Sink{"w": w})
 	var local int
@@ -188,9 +172,9 @@ func (n notifySink) Send(_ context.Context, a threefold.Alert) error {
 
 func TestRelayRunIsWokenAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	s := notifySink{got: make(chan string, 1)}
-	r := NewRelay(openAt(t, groupDB(t), c), RelayConfig{Claimer: "a", Sinks: map[string]Sink{"n": s}, Poll: time.Hour, Now: c.Now})
+	r := NewRelay(openAt(t, groupDB(t), c), RelayConfig{Claimer: "a", Sinks: map[string]Sink{"n": s}, Poll: time.Hour, Clock: c})
 	done := make(chan error)
 	go func() { done <- r.Run(ctx) }()
 	r.Gate(ctx, func(threefold.Alert) {})(alert(7))
@@ -260,7 +244,7 @@ func (c *countingSink) Send(_ context.Context, a threefold.Alert) error {
 func TestRelayGroupOnPostgres(t *testing.T) {
 	cfg := postgresGroup(t)
 	ctx := context.Background()
-	c := &testClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	w0, w1 := &countingSink{}, &countingSink{}
 	sinks := map[string]Sink{"w0": w0, "w1": w1}
 	var relays []*Relay
