@@ -6,40 +6,70 @@ import "fmt"
 // repetition rule (FIDE 9.2, 9.6.1) and the move-count rules (9.3, 9.6.2)
 // say about the current position.
 //
-// Only positions since the last irreversible move (a pawn move, a capture,
-// a loss of castling rights) are kept: no earlier position can ever occur
-// again, so memory stays bounded by the longest reversible stretch, not by
-// the length of the game. Each ply costs a constant amount of work plus a
-// scan of that stretch with 64-bit hashes (confirmed with the exact Key).
-// History before the start position is unknown and is not invented: the
-// start position counts as the first occurrence of itself.
+// Only what the rule needs is kept: the distinct positions since the last
+// irreversible move (a pawn move, a capture, a loss of castling rights; no
+// earlier position can ever occur again), each once with its count and the
+// plies of its first five occurrences and of its latest. A game that
+// shuffles back and forth for thousands of plies keeps a handful of
+// entries. Each ply costs a constant amount of work: positions are indexed
+// by a 64-bit hash and confirmed with the exact Key. The list of moves
+// played is kept too unless DropMoves was called. History before the start
+// position is unknown and is not invented: the start position counts as the
+// first occurrence of itself.
 //
 // Ply numbering: ply 0 is the start position, ply n the position after the
 // n-th half-move. A Game is not safe for concurrent use.
 type Game struct {
 	start       Position
 	pos         Position
+	ply         int
 	moves       []Move
-	window      []occurrence // positions since the last irreversible move; window[i] is at ply windowStart+i
-	windowStart int
-	index       []int32    // open-addressing table: 1 + index in window of the latest occurrence of a position, 0 if empty
-	twice       [2][]int32 // by side to move: window indexes of the second occurrence of each position seen twice
+	dropMoves   bool
+	seen        []seenPosition // the distinct positions since the last irreversible move, in order of first occurrence
+	cur         int32          // index in seen of the current position
+	index       []int32        // open-addressing table: 1 + index in seen of a position, 0 if empty
+	twice       [2][]int32     // by side to move: indexes in seen of the positions that occurred at least twice
 	fivefoldPly int
 }
 
-type occurrence struct {
+// keptPlies is how many first occurrences of a position keep their ply:
+// up to the fifth, which ends the game (9.6.1). The latest is kept too.
+const keptPlies = 5
+
+// seenPosition is one distinct position of the current reversible stretch.
+type seenPosition struct {
 	hash  uint64
 	key   Key
-	prev  int32 // index in window of the previous occurrence of the same position, or -1
-	count int32 // how many times the position had occurred up to and including this ply
-	slot  int32 // the slot of the index that points to the position
+	count int32            // occurrences so far
+	slot  int32            // the slot of the index that points to it
+	first [keptPlies]int32 // the plies of its first occurrences (count of them, at most keptPlies)
+	last  int32            // the ply of its latest occurrence
 }
 
-const minIndexSize = 64
+// plies returns the plies of the occurrences kept: every one up to the
+// sixth, then the first five and the latest.
+func (e *seenPosition) plies() []int {
+	n := min(int(e.count), keptPlies)
+	out := make([]int, n, n+1)
+	for i := range out {
+		out[i] = int(e.first[i])
+	}
+	if int(e.count) > keptPlies {
+		out = append(out, int(e.last))
+	}
+	return out
+}
+
+const (
+	minIndexSize = 64
+	// maxIdleSeen bounds the capacity kept for the distinct positions
+	// across an irreversible move: a long stretch gives its memory back.
+	maxIdleSeen = 1024
+)
 
 // NewGame starts tracking a game from start.
 func NewGame(start Position) *Game {
-	g := &Game{start: start, pos: start, fivefoldPly: -1, window: make([]occurrence, 0, 32)}
+	g := &Game{start: start, pos: start, fivefoldPly: -1, seen: make([]seenPosition, 0, 32)}
 	g.record(true)
 	return g
 }
@@ -51,7 +81,7 @@ func (g *Game) Start() Position { return g.start }
 func (g *Game) Position() Position { return g.pos }
 
 // Ply returns the number of half-moves played.
-func (g *Game) Ply() int { return len(g.moves) }
+func (g *Game) Ply() int { return g.ply }
 
 // Turn returns the side to move in the current position.
 func (g *Game) Turn() Color { return g.pos.turn }
@@ -60,8 +90,14 @@ func (g *Game) Turn() Color { return g.pos.turn }
 // in the current position (cheaper than Position().HalfmoveClock()).
 func (g *Game) HalfmoveClock() int { return int(g.pos.halfmove) }
 
-// Moves returns the moves played so far. The slice must not be modified.
+// Moves returns the moves played so far, or nil after DropMoves. The slice
+// must not be modified.
 func (g *Game) Moves() []Move { return g.moves }
+
+// DropMoves stops keeping the list of moves played (Moves returns nil from
+// then on), for callers that keep the moves themselves or need only the
+// verdicts: the memory of the game then no longer grows with its length.
+func (g *Game) DropMoves() { g.moves, g.dropMoves = nil, true }
 
 // Play makes the move m if it is legal in the current position.
 func (g *Game) Play(m Move) error {
@@ -97,60 +133,72 @@ func (g *Game) play(m Move) {
 	irreversible := p.board[m.From()].Type() == Pawn || p.board[m.To()] != NoPiece
 	castle := p.castle
 	p.Play(m)
-	g.moves = append(g.moves, m)
+	g.ply++
+	if !g.dropMoves {
+		g.moves = append(g.moves, m)
+	}
 	g.record(irreversible || p.castle != castle)
 }
 
-// record adds the current position to the window, first emptying it when
-// the move that led here was irreversible.
+// record counts the current position, first forgetting every position
+// when the move that led here was irreversible.
 func (g *Game) record(irreversible bool) {
 	if irreversible || g.index == nil {
 		g.resetWindow()
 	}
 	h := g.pos.hash
-	idx := int32(len(g.window))
-	g.window = append(g.window, occurrence{})
-	e := &g.window[idx]
-	e.hash, e.key, e.prev, e.count = h, g.pos.Key(), -1, 1
-	slot := g.lookup(h, &e.key)
+	key := g.pos.Key()
+	slot := g.lookup(h, &key)
+	ply := int32(g.ply)
 	if s := g.index[slot]; s != 0 {
-		e.prev, e.count = s-1, g.window[s-1].count+1
+		g.cur = s - 1
+		e := &g.seen[g.cur]
+		if e.count < keptPlies {
+			e.first[e.count] = ply
+		}
+		e.count++
+		e.last = ply
+		if e.count == 2 {
+			t := g.pos.turn
+			g.twice[t] = append(g.twice[t], g.cur)
+		}
+		if e.count >= 5 && g.fivefoldPly < 0 {
+			g.fivefoldPly = g.ply
+		}
+		return
 	}
-	e.slot = int32(slot)
-	g.index[slot] = idx + 1
-	if e.count == 2 {
-		t := g.pos.turn
-		g.twice[t] = append(g.twice[t], idx)
-	}
-	if e.count >= 5 && g.fivefoldPly < 0 {
-		g.fivefoldPly = len(g.moves)
-	}
-	if 2*len(g.window) > len(g.index) {
+	g.cur = int32(len(g.seen))
+	g.seen = append(g.seen, seenPosition{hash: h, key: key, count: 1, slot: int32(slot), last: ply})
+	g.seen[g.cur].first[0] = ply
+	g.index[slot] = g.cur + 1
+	if 2*len(g.seen) > len(g.index) {
 		g.growIndex()
 	}
 }
 
 // resetWindow forgets every position: none can occur again. Only the
-// slots in use are cleared, so the cost follows the window, not the index.
+// slots in use are cleared, so the cost follows the positions kept, not
+// the index.
 func (g *Game) resetWindow() {
 	switch {
 	case g.index == nil:
 		g.index = make([]int32, minIndexSize)
 	case len(g.index) > minIndexSize:
-		g.index = g.index[:minIndexSize]
-		clear(g.index)
+		g.index = make([]int32, minIndexSize)
 	default:
-		for i := range g.window {
-			g.index[g.window[i].slot] = 0
+		for i := range g.seen {
+			g.index[g.seen[i].slot] = 0
 		}
 	}
-	g.window = g.window[:0]
-	g.windowStart = len(g.moves)
+	if cap(g.seen) > maxIdleSeen {
+		g.seen = make([]seenPosition, 0, 32)
+	}
+	g.seen = g.seen[:0]
 	g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
 }
 
-// lookup returns the slot of the index that holds the latest occurrence
-// of the position (h, key), or the empty slot where it would go.
+// lookup returns the slot of the index that holds the position (h, key),
+// or the empty slot where it would go.
 func (g *Game) lookup(h uint64, key *Key) int {
 	mask := uint64(len(g.index) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -158,24 +206,17 @@ func (g *Game) lookup(h uint64, key *Key) int {
 		if s == 0 {
 			return int(i)
 		}
-		if o := &g.window[s-1]; o.hash == h && o.key == *key {
+		if o := &g.seen[s-1]; o.hash == h && o.key == *key {
 			return int(i)
 		}
 	}
 }
 
-// growIndex doubles the index and re-enters the latest occurrence of
-// every position in the window.
+// growIndex doubles the index and re-enters every position.
 func (g *Game) growIndex() {
-	n := 2 * len(g.index)
-	if cap(g.index) >= n {
-		g.index = g.index[:n]
-		clear(g.index)
-	} else {
-		g.index = make([]int32, n)
-	}
-	for i := range g.window {
-		o := &g.window[i]
+	g.index = make([]int32, 2*len(g.index))
+	for i := range g.seen {
+		o := &g.seen[i]
 		o.slot = int32(g.lookup(o.hash, &o.key))
 		g.index[o.slot] = int32(i) + 1
 	}
@@ -183,22 +224,17 @@ func (g *Game) growIndex() {
 
 // Count returns how many times the current position has occurred,
 // including now.
-func (g *Game) Count() int { return int(g.window[len(g.window)-1].count) }
+func (g *Game) Count() int { return int(g.seen[g.cur].count) }
 
 // Occurrences returns the plies at which the current position occurred,
-// in ascending order; the last is the current ply.
-func (g *Game) Occurrences() []int {
-	last := len(g.window) - 1
-	plies := make([]int, g.window[last].count)
-	for i, j := last, len(plies)-1; i >= 0 && j >= 0; i, j = int(g.window[i].prev), j-1 {
-		plies[j] = g.windowStart + i
-	}
-	return plies
-}
+// in ascending order; the last is the current ply. Past the sixth
+// occurrence (the game was drawn at the fifth, 9.6.1) only the first five
+// and the current one are listed.
+func (g *Game) Occurrences() []int { return g.seen[g.cur].plies() }
 
 // OccurrencesOf returns the plies at which the position that m would
-// produce has already occurred (m must be legal). It is empty when that
-// position is new.
+// produce has already occurred (m must be legal), as Occurrences lists
+// them. It is empty when that position is new.
 func (g *Game) OccurrencesOf(m Move) []int {
 	next := g.pos
 	next.Play(m)
@@ -207,11 +243,7 @@ func (g *Game) OccurrencesOf(m Move) []int {
 	if s == 0 {
 		return nil
 	}
-	plies := make([]int, g.window[s-1].count)
-	for j, k := int(s-1), len(plies)-1; j >= 0 && k >= 0; j, k = int(g.window[j].prev), k-1 {
-		plies[k] = g.windowStart + j
-	}
-	return plies
+	return g.seen[s-1].plies()
 }
 
 // CanClaimThreefold reports whether the current position has occurred at
@@ -255,7 +287,7 @@ func (g *Game) claimMoves(buf []Move, first bool) []Move {
 	curOcc := cur.planes[0] | cur.planes[1] | cur.planes[2]
 	wantMeta := (cur.meta ^ 1) &^ (15 << 5) // other side to move, same castling, no e.p.
 	for _, i := range cands {
-		t := &g.window[i].key
+		t := &g.seen[i].key
 		if t.meta != wantMeta {
 			continue
 		}
@@ -308,7 +340,8 @@ type Verdict struct {
 	Fivefold bool
 	// FiftyMoves: the side to move may claim a draw under 9.3: the last 50
 	// moves of each side had no pawn move and no capture, or a declared
-	// move that is neither would complete them (FiftyMovesByMove).
+	// move that is neither would complete them (FiftyMovesByMove). Never at
+	// a mate or stalemate: the game ended there, with nothing to claim.
 	FiftyMoves       bool
 	FiftyMovesByMove bool
 	// SeventyFiveMoves: 75 moves of each side without pawn move or capture,
@@ -323,7 +356,7 @@ type Verdict struct {
 func (g *Game) Verdict() Verdict {
 	p := &g.pos
 	v := Verdict{
-		Ply:                  len(g.moves),
+		Ply:                  g.ply,
 		Turn:                 p.turn,
 		Count:                g.Count(),
 		Occurrences:          g.Occurrences(),
@@ -338,9 +371,13 @@ func (g *Game) Verdict() Verdict {
 	case Stalemate:
 		v.Stalemate = true
 	}
-	if p.halfmove >= 100 {
+	switch {
+	case v.Checkmate || v.Stalemate:
+		// The game ended with the move that led here (5.1.1, 5.2.1): there
+		// is nothing left to claim.
+	case p.halfmove >= 100:
 		v.FiftyMoves = true
-	} else if p.halfmove == 99 && !v.Checkmate && !v.Stalemate {
+	case p.halfmove == 99:
 		var arr [256]Move
 		for _, m := range p.LegalMoves(arr[:0]) {
 			if p.board[m.From()].Type() != Pawn && !p.IsCapture(m) {

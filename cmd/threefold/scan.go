@@ -150,19 +150,18 @@ func analyseGame(g *pgn.Game, file string) *scanReport {
 			}
 		}
 		if hm := t.HalfmoveClock(); hm >= 99 {
-			if r.FiftyMovesPly == nil && (hm >= 100 || t.Verdict().FiftyMoves) {
+			if (r.FiftyMovesPly == nil || ply < *r.FiftyMovesPly) && t.Verdict().FiftyMoves {
 				r.FiftyMovesPly = intp(ply)
 			}
-			if p := t.Position(); hm >= 150 && r.SeventyFiveMovesPly == nil && p.Status() != rules.Checkmate {
+			if p := t.Position(); hm >= 150 && (r.SeventyFiveMovesPly == nil || ply < *r.SeventyFiveMovesPly) && p.Status() != rules.Checkmate {
 				r.SeventyFiveMovesPly = intp(ply)
 			}
 		}
 	}
 	tracker, err := g.Replay(func(ply int, _ string, t *rules.Game) { check(ply, t) })
 	if tracker != nil {
-		if tracker.Ply() == 0 {
-			check(0, tracker)
-		}
+		// Ply 0 too: a [FEN] may start with the 50-move count already run out.
+		check(0, rules.NewGame(tracker.Start()))
 		r.Plies = tracker.Ply()
 		p := tracker.Position()
 		r.start = tracker.Start()

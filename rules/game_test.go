@@ -1,0 +1,137 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// TestShuffleGameStaysSmall: 10,000 plies of knights going back and forth
+// keep four positions, not one entry per ply, and no move list once
+// DropMoves was called.
+func TestShuffleGameStaysSmall(t *testing.T) {
+	g := NewGame(StartPosition())
+	g.DropMoves()
+	cycle := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
+	for i := 0; i < 10000; i++ {
+		if _, err := g.PlayUCI(cycle[i%4]); err != nil {
+			t.Fatalf("ply %d: %v", i+1, err)
+		}
+	}
+	if g.Ply() != 10000 {
+		t.Fatalf("Ply() = %d", g.Ply())
+	}
+	if len(g.seen) != 4 || cap(g.seen) > 32 || len(g.index) != minIndexSize {
+		t.Fatalf("tracker keeps %d positions (capacity %d, index %d) for 4 distinct ones", len(g.seen), cap(g.seen), len(g.index))
+	}
+	if g.Moves() != nil {
+		t.Fatalf("moves kept after DropMoves: %d", len(g.Moves()))
+	}
+	if g.Count() != 2501 || g.FivefoldPly() != 16 {
+		t.Fatalf("count %d, fivefold at %d", g.Count(), g.FivefoldPly())
+	}
+}
+
+// TestOccurrencesKept: every occurrence is listed up to the sixth; past
+// it, the first five and the current one.
+func TestOccurrencesKept(t *testing.T) {
+	g := NewGame(StartPosition())
+	cycle := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
+	want := map[int][]int{
+		8:  {0, 4, 8},
+		20: {0, 4, 8, 12, 16, 20},
+		28: {0, 4, 8, 12, 16, 28},
+	}
+	for i := 0; i < 28; i++ {
+		g.PlayUCI(cycle[i%4])
+		if w, ok := want[g.Ply()]; ok {
+			if got := g.Occurrences(); !reflect.DeepEqual(got, w) {
+				t.Errorf("ply %d: occurrences %v, want %v", g.Ply(), got, w)
+			}
+		}
+	}
+	if g.Count() != 8 {
+		t.Errorf("count %d, want 8", g.Count())
+	}
+	pos := g.Position()
+	m, _ := pos.ParseUCI("g1f3")
+	if got, w := g.OccurrencesOf(m), []int{1, 5, 9, 13, 17, 25}; !reflect.DeepEqual(got, w) {
+		t.Errorf("OccurrencesOf(Nf3) = %v, want %v", got, w)
+	}
+}
+
+// TestIrreversibleMoveForgets: after a pawn move no earlier position is
+// kept, and a long stretch gives its memory back.
+func TestIrreversibleMoveForgets(t *testing.T) {
+	// A stretch of many distinct positions: kings and knights wander.
+	p, err := ParseFEN("4k3/p7/8/8/8/8/P7/N3K1N1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(p)
+	var buf [256]Move
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 5000; i++ {
+		var quiet []Move
+		for _, m := range g.pos.LegalMoves(buf[:0]) {
+			if g.pos.board[m.From()].Type() != Pawn && !g.pos.IsCapture(m) {
+				quiet = append(quiet, m)
+			}
+		}
+		if len(quiet) == 0 {
+			break
+		}
+		g.Play(quiet[rng.IntN(len(quiet))])
+	}
+	if len(g.seen) < 100 {
+		t.Fatalf("only %d distinct positions; the walk is too short", len(g.seen))
+	}
+	pawn := "a2a3"
+	if g.Turn() == Black {
+		pawn = "a7a6"
+	}
+	if _, err := g.PlayUCI(pawn); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.seen) != 1 || cap(g.seen) > maxIdleSeen || len(g.index) != minIndexSize {
+		t.Fatalf("after pawn moves: %d positions, capacity %d, index %d", len(g.seen), cap(g.seen), len(g.index))
+	}
+}
+
+// TestVerdictFiftyMoves: the 50-move claim needs a game still going; at
+// a mate or stalemate there is nothing to claim.
+func TestVerdictFiftyMoves(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen    string
+		fifty, byMov bool
+	}{
+		{"clock at 100", "7k/8/6K1/8/8/8/8/6Q1 w - - 100 80", true, false},
+		{"clock at 99, a quiet move completes it", "7k/8/6K1/8/8/8/8/6Q1 w - - 99 80", true, true},
+		{"clock at 100, mated", "7k/6Q1/6K1/8/8/8/8/8 b - - 100 80", false, false},
+		{"clock at 120, stalemated", "7k/8/6QK/8/8/8/8/8 b - - 120 90", false, false},
+		{"clock at 98", "7k/8/6K1/8/8/8/8/6Q1 w - - 98 80", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := NewGame(p).Verdict()
+			if v.FiftyMoves != tc.fifty || v.FiftyMovesByMove != tc.byMov {
+				t.Fatalf("FiftyMoves %v, by move %v; want %v, %v", v.FiftyMoves, v.FiftyMovesByMove, tc.fifty, tc.byMov)
+			}
+		})
+	}
+	// The clock reaches 100 with a mating move: no claim there.
+	p, err := ParseFEN("7k/8/6K1/8/8/8/8/1Q6 w - - 99 80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(p)
+	if _, err := g.PlaySAN("Qb8#"); err != nil {
+		t.Fatal(err)
+	}
+	if v := g.Verdict(); !v.Checkmate || v.FiftyMoves {
+		t.Fatalf("after Qb8#: checkmate %v, FiftyMoves %v", v.Checkmate, v.FiftyMoves)
+	}
+}
