@@ -25,6 +25,10 @@ const DefaultBaseURL = "https://lichess.org"
 // Defaults of Options.
 const (
 	DefaultRateLimitPause = time.Minute
+	// MaxRateLimitPause caps the pause a 429's ratelimit.seconds may ask
+	// for: the whole account waits, its games included, so a server (or a
+	// proxy) asking for years must not stop it for good.
+	MaxRateLimitPause     = time.Hour
 	DefaultMaxRetries     = 3
 	DefaultRequestTimeout = 30 * time.Second
 )
@@ -142,12 +146,14 @@ func NewClient(opts Options) *Client {
 	}
 	if c.http == nil {
 		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	} else if c.http.Timeout != 0 {
-		// A client timeout would cut every stream: calls get RequestTimeout.
+	} else {
+		// A copy: a client timeout would cut every stream (calls get
+		// RequestTimeout instead), and the redirect guard is ours.
 		hc := *c.http
 		hc.Timeout = 0
 		c.http = &hc
 	}
+	guardRedirects(c.http)
 	if c.ua == "" {
 		c.ua = "threefold"
 		if c.account != "" {
@@ -160,6 +166,7 @@ func NewClient(opts Options) *Client {
 	if c.log == nil {
 		c.log = slog.Default()
 	}
+	warnInsecure(c.log, c.base)
 	if c.budget == nil {
 		c.budget = NewStreamBudget(0, 0)
 	}
@@ -321,6 +328,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
+		if errors.Is(err, ErrRedirectRefused) {
+			return nil, fmt.Errorf("lichess: %s: %w", r.op, errors.Unwrap(err)) // the *url.Error's cause: ours
+		}
 		return nil, &netError{op: r.op, msg: c.redact(err.Error())}
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -338,9 +348,14 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 		pause := c.pause
-		if rl.Seconds > 0 && time.Duration(rl.Seconds)*time.Second > pause {
-			pause = time.Duration(rl.Seconds) * time.Second
+		if rl.Seconds > 0 {
+			asked := MaxRateLimitPause
+			if rl.Seconds < int64(MaxRateLimitPause/time.Second) {
+				asked = time.Duration(rl.Seconds) * time.Second
+			}
+			pause = max(pause, asked)
 		}
+		pause = min(pause, max(c.pause, MaxRateLimitPause))
 		c.gov.pauseFor(pause)
 		c.gov.release()
 		c.log.Warn("lichess: rate limited, pausing account", "op", r.op, "account", c.account, "pause", pause, "key", rl.Key)
@@ -364,7 +379,7 @@ func (e *netError) Error() string { return fmt.Sprintf("lichess: %s: %s", e.op, 
 
 type rateLimitBody struct {
 	Key     string `json:"key"`
-	Seconds int    `json:"seconds"`
+	Seconds int64  `json:"seconds"`
 }
 
 func parseErrorBody(data []byte) (string, rateLimitBody) {

@@ -22,6 +22,7 @@ func TestRateLimitPausesTheWholeAccount(t *testing.T) {
 		{"plain 429 pauses a minute", 0, time.Minute},
 		{"ratelimit body asks longer", 3600, time.Hour},
 		{"ratelimit body asks shorter: still a minute", 5, time.Minute},
+		{"ratelimit body asks for years: capped", 999999999, lichess.MaxRateLimitPause},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -62,7 +62,7 @@ func TestPGNKey(t *testing.T) {
 func TestParseErrorBody(t *testing.T) {
 	tests := []struct {
 		name, body, msg string
-		seconds         int
+		seconds         int64
 	}{
 		{"plain error", `{"error":"No such game"}`, "No such game", 0},
 		{"ratelimit", `{"error":"Too many","ratelimit":{"key":"bot.vsBot.day","seconds":3600}}`, "Too many", 3600},

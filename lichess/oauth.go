@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -54,6 +55,9 @@ func Login(ctx context.Context, opts LoginOptions) (*oauth2.Token, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	if u, err := url.Parse(base); err == nil && insecureBase(u) {
+		fmt.Fprintf(out, "Warning: %s is plain http to another machine: the token would travel unencrypted. Use https.\n", u.Scheme+"://"+u.Host)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("lichess: login: listen for the redirect: %w", err)
@@ -83,10 +87,14 @@ func Login(ctx context.Context, opts LoginOptions) (*oauth2.Token, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
+		if q.Get("state") != state {
+			// Not the answer to our request (another page, or someone
+			// probing the port): refuse it and keep waiting for ours.
+			http.Error(w, "this is not the answer threefold is waiting for (wrong state)", http.StatusBadRequest)
+			return
+		}
 		var res result
 		switch {
-		case q.Get("state") != state:
-			res.err = errors.New("lichess: login: the redirect carries the wrong state")
 		case q.Get("error") != "":
 			res.err = fmt.Errorf("lichess: login refused: %s %s", q.Get("error"), q.Get("error_description"))
 		case q.Get("code") == "":
@@ -130,11 +138,15 @@ func Login(ctx context.Context, opts LoginOptions) (*oauth2.Token, error) {
 	if res.err != nil {
 		return nil, res.err
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
+	var hc *http.Client
+	if opts.HTTPClient != nil {
+		c := *opts.HTTPClient
+		hc = &c
+	} else {
 		hc = &http.Client{Timeout: time.Minute}
 		defer hc.CloseIdleConnections()
 	}
+	guardRedirects(hc) // the code and its verifier go to Lichess only
 	tok, err := conf.Exchange(context.WithValue(ctx, oauth2.HTTPClient, hc), res.code, oauth2.VerifierOption(verifier))
 	if err != nil {
 		return nil, fmt.Errorf("lichess: login: code exchange: %w", err)

@@ -69,7 +69,7 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 	defer done()
 	attempt := 0
 	for n := 1; ; n++ {
-		gotLines, err := c.connectOnce(ctx, spec, n)
+		useful, err := c.connectOnce(ctx, spec, n)
 		var ce errConsumer
 		switch {
 		case errors.As(err, &ce):
@@ -90,8 +90,8 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		case fatal(err):
 			return fmt.Errorf("lichess: stream %s: %w", spec.name, err)
 		}
-		if gotLines {
-			attempt = 0
+		if useful {
+			attempt = 0 // the backoff starts again only after a connection that served
 		}
 		d := c.backoff.Delay(attempt)
 		attempt++
@@ -111,12 +111,25 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 func fatal(err error) bool {
 	var a *AuthError
 	var p *APIError
-	return errors.As(err, &a) || (errors.As(err, &p) && !p.Temporary()) || errors.Is(err, ErrTokenMissing)
+	return errors.As(err, &a) || (errors.As(err, &p) && !p.Temporary()) || errors.Is(err, ErrTokenMissing) || errors.Is(err, ErrRedirectRefused)
 }
 
+// errIncomplete is returned by a streamSpec.line that took a line but has
+// nothing to deliver yet (a PGN stream between two games): not an error,
+// not progress either.
+var errIncomplete = errors.New("incomplete")
+
 // connectOnce runs one connection. It returns nil on a clean EOF, and
-// whether at least one line (keep-alives included) was read.
-func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLines bool, err error) {
+// whether the connection was useful: at least one line understood (a
+// keep-alive, junk or a partial PGN game is not), or open for a whole
+// keep-alive period. A server that answers 200 with junk and closes is so
+// backed off like one that refuses the connection.
+func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (useful bool, err error) {
+	understood := false
+	var openedAt time.Time
+	defer func() {
+		useful = understood || (!openedAt.IsZero() && c.clk.Now().Sub(openedAt) >= spec.keepAlive)
+	}()
 	if err := acquirePool(ctx, spec.pool); err != nil {
 		return false, err
 	}
@@ -158,6 +171,7 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 		return false, err
 	}
 	defer resp.Body.Close()
+	openedAt = c.clk.Now()
 	timer.Reset(limit)
 	if spec.connected != nil {
 		if err := spec.connected(connCtx, n); err != nil {
@@ -190,7 +204,6 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 		}
 		if len(buf) > 0 || tooLong {
 			lineNo++
-			gotLines = true
 			line := bytes.TrimRight(buf, "\r\n")
 			switch {
 			case tooLong:
@@ -201,26 +214,30 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (gotLi
 			case !spec.raw && len(bytes.TrimSpace(line)) == 0:
 				// keep-alive
 			default:
-				if err := spec.line(line, lineNo); err != nil {
-					var ce errConsumer
-					if errors.As(err, &ce) {
-						return gotLines, err
-					}
+				err := spec.line(line, lineNo)
+				switch {
+				case err == nil:
+					understood = true
+				case errors.Is(err, errIncomplete):
+				case errors.As(err, new(errConsumer)):
+					understood = true
+					return false, err
+				default:
 					c.log.Warn("lichess: malformed stream line skipped", "stream", spec.name, "line", lineNo, "err", c.redact(err.Error()), "text", c.redact(excerpt(line)))
 				}
 			}
 		}
 		if rerr == io.EOF {
-			return gotLines, nil
+			return false, nil
 		}
 		if rerr != nil {
 			if cause := context.Cause(connCtx); errors.Is(cause, errSilent) {
-				return gotLines, errSilent
+				return false, errSilent
 			}
 			if ctx.Err() != nil {
-				return gotLines, ctx.Err()
+				return false, ctx.Err()
 			}
-			return gotLines, &netError{op: "stream " + spec.name, msg: c.redact(rerr.Error())}
+			return false, &netError{op: "stream " + spec.name, msg: c.redact(rerr.Error())}
 		}
 	}
 }

@@ -690,10 +690,10 @@ func (c *Client) streamPGN(ctx context.Context, name, path string, over func(con
 		},
 		connected: func(context.Context, int) error { sp = pgnSplitter{}; return nil },
 		line: func(line []byte, _ int) error {
-			if pgn, ok := sp.add(line); ok {
+			if pgn, ok := sp.add(line); ok && pgn != "" {
 				return emit(pgn)
 			}
-			return nil
+			return errIncomplete
 		},
 		ended: func(ctx context.Context) (bool, error) {
 			if err := emit(sp.flush()); err != nil {
