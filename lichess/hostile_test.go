@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -140,7 +141,7 @@ func TestJunkAnswersAreBackedOff(t *testing.T) {
 		io.WriteString(w, "<html>not json</html>\n{\"type\":\n")
 	}))
 	defer junk.Close()
-	clk := lichesstest.NewClock(time.Time{})
+	clk := clock.NewFake(time.Time{})
 	reconnecting := make(chan struct{}, 1)
 	c := lichess.NewClient(lichess.Options{BaseURL: junk.URL, Token: lichesstest.BotToken, Clock: clk, Logger: slog.New(slog.DiscardHandler),
 		Backoff:     lichess.Backoff{Initial: time.Second, Max: time.Minute, Rand: func() float64 { return 1 }},
