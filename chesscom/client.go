@@ -117,20 +117,37 @@ type cacheEntry struct {
 
 // Meta describes the response a value came from.
 type Meta struct {
-	URL          string        // the URL finally read (after redirects)
-	NotModified  bool          // a 304: the value is the one decoded before
-	ETag         string        // as sent by the server
-	LastModified time.Time     // zero if absent
+	URL string // the URL finally read (after redirects)
+	// NotModified: the value is the one decoded before, after a 304, or
+	// served from the client's cache without a request (Fresh).
+	NotModified bool
+	// Fresh: no request was sent, because the copy held was still within
+	// the max-age chess.com gave it.
+	Fresh        bool
+	ETag         string        // as sent by the server (chess.com sends weak ETags, W/"…")
+	LastModified time.Time     // zero if absent or unreadable (see parseHTTPTime)
 	Date         time.Time     // the server's Date header, zero if absent
 	MaxAge       time.Duration // Cache-Control max-age, 0 if absent
 	Age          time.Duration // the Age header (time spent in a cache), 0 if absent
 	FetchedAt    time.Time     // Clock.Now() when the response arrived
 }
 
-// Delay is the known bound on how old the data may be: the larger of the
-// response's Cache-Control max-age (a CDN may serve a copy that old) and
-// its Age header. chess.com data may be hours old; this says how many.
-func (m Meta) Delay() time.Duration { return max(m.MaxAge, m.Age) }
+// RefreshBound is how late the PubAPI says its data may be: "endpoints
+// refresh at most once every 12 hours" (chess.com's PubAPI documentation).
+const RefreshBound = 12 * time.Hour
+
+// Delay is the known bound on how old the data of the response may be
+// when it arrived. The data is at least as new as its Last-Modified, so it
+// is at most the time from Last-Modified to its arrival (FetchedAt, on the
+// client's clock); and never more than RefreshBound. Without a readable
+// Last-Modified it is RefreshBound: chess.com data may be hours old, and
+// this says how many.
+func (m Meta) Delay() time.Duration {
+	if m.LastModified.IsZero() {
+		return RefreshBound
+	}
+	return min(max(m.FetchedAt.Sub(m.LastModified), 0), RefreshBound)
+}
 
 // New returns a Client. It fails when the base URL is not an absolute
 // http(s) URL or when no contact is given.
@@ -298,6 +315,9 @@ type rawResponse struct {
 func fetch[T any](ctx context.Context, c *Client, ref string, decode func([]byte) (T, error)) (T, Meta, error) {
 	var zero T
 	u := c.URL(ref)
+	if v, m, ok := cached[T](c, u); ok {
+		return v, m, nil
+	}
 	raw, err := c.do(ctx, u)
 	if err != nil {
 		return zero, Meta{}, err
@@ -347,6 +367,31 @@ func fetch[T any](ctx context.Context, c *Client, ref string, decode func([]byte
 		c.store(key, &cacheEntry{etag: raw.etag, lastMod: raw.lastMod, value: v, meta: raw.meta})
 	}
 	return v, raw.meta, nil
+}
+
+// cached returns the value held for u when it is still fresh: fetched less
+// than its max-age ago (chess.com sends 5 s for what changes with every
+// move and 3600 s for what changes rarely). Reading it again sooner would
+// only get the same copy.
+func cached[T any](c *Client, u string) (T, Meta, bool) {
+	var zero T
+	now := c.clock.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.moved[u]; ok {
+		u = m
+	}
+	e := c.cache[u]
+	if e == nil || e.meta.MaxAge <= 0 || !now.Before(e.meta.FetchedAt.Add(e.meta.MaxAge)) {
+		return zero, Meta{}, false
+	}
+	v, ok := e.value.(T)
+	if !ok {
+		return zero, Meta{}, false
+	}
+	m := e.meta
+	m.NotModified, m.Fresh = true, true
+	return v, m, true
 }
 
 func (c *Client) store(key string, e *cacheEntry) {
@@ -549,10 +594,10 @@ func (c *Client) backoff(ctx context.Context, u string, failures int, why string
 
 func (c *Client) meta(u string, resp *http.Response) Meta {
 	m := Meta{URL: u, ETag: resp.Header.Get("ETag"), FetchedAt: c.clock.Now()}
-	if t, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
+	if t, ok := parseHTTPTime(resp.Header.Get("Last-Modified")); ok {
 		m.LastModified = t
 	}
-	if t, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+	if t, ok := parseHTTPTime(resp.Header.Get("Date")); ok {
 		m.Date = t
 	}
 	if n, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("Age")), 10, 64); err == nil && n > 0 {
@@ -569,6 +614,27 @@ func (c *Client) meta(u string, resp *http.Response) Meta {
 	return m
 }
 
+// chessComTime is the Last-Modified chess.com sends: a full weekday, a
+// four-digit year and a numeric offset after GMT ("Friday, 18-Oct-2024
+// 09:12:33 GMT+0000"), which is none of HTTP's three date formats.
+const chessComTime = "Monday, 02-Jan-2006 15:04:05 GMT-0700"
+
+// parseHTTPTime reads an HTTP date in any of the standard formats, or in
+// chess.com's own.
+func parseHTTPTime(h string) (time.Time, bool) {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return time.Time{}, false
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return t, true
+	}
+	if t, err := time.Parse(chessComTime, h); err == nil {
+		return t.UTC(), true
+	}
+	return time.Time{}, false
+}
+
 // retryAfter parses a Retry-After header: delta seconds or an HTTP date.
 func retryAfter(h string, now time.Time) (time.Duration, bool) {
 	h = strings.TrimSpace(h)
@@ -581,7 +647,7 @@ func retryAfter(h string, now time.Time) (time.Duration, bool) {
 		}
 		return time.Duration(min(n, 24*3600)) * time.Second, true
 	}
-	if t, err := http.ParseTime(h); err == nil {
+	if t, ok := parseHTTPTime(h); ok {
 		d := t.Sub(now)
 		return max(d, 0), true
 	}

@@ -278,13 +278,15 @@ func TestNotModifiedReturnsCachedValueWithoutDecoding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newFake(t)
 			s.SetValidators(tt.etag, tt.lastMod)
-			c := newClient(t, s, newFakeClock(true))
 			ctx := context.Background()
+			clock := newFakeClock(true)
+			c := newClient(t, s, clock)
 			g1, m1, err := c.PlayerGames(ctx, chesscomtest.Player)
 			if err != nil || m1.NotModified {
 				t.Fatalf("first: %v %+v", err, m1)
 			}
 			decodes := c.Decodes()
+			clock.Advance(5 * time.Second) // the max-age chess.com gives current games
 			g2, m2, err := c.PlayerGames(ctx, chesscomtest.Player)
 			if err != nil {
 				t.Fatal(err)
@@ -303,13 +305,16 @@ func TestNotModifiedReturnsCachedValueWithoutDecoding(t *testing.T) {
 			if last.Status != 304 || (last.IfNoneMatch != "") != tt.wantINM || (last.IfModifiedSince != "") != tt.wantI {
 				t.Errorf("conditional request = %+v", last)
 			}
-			if m2.MaxAge != 300*time.Second || m2.Delay() != 300*time.Second || m2.LastModified.IsZero() {
+			// The Last-Modified of the recordings is 12 h before the clock:
+			// chess.com's own format, read.
+			if m2.MaxAge != 5*time.Second || !m2.LastModified.Equal(chesscomtest.Epoch) || m2.Delay() != chesscom.RefreshBound || m2.Fresh {
 				t.Errorf("meta = %+v", m2)
 			}
 			// A change on the server is read and decoded again.
 			if _, err := s.AppendMoves("https://www.chess.com/game/daily/900000001", "25. Be4", ""); err != nil {
 				t.Fatal(err)
 			}
+			clock.Advance(5 * time.Second)
 			g3, m3, err := c.PlayerGames(ctx, chesscomtest.Player)
 			if err != nil || m3.NotModified || !strings.Contains(g3[0].PGN, "25. Be4 *") {
 				t.Fatalf("after change: err %v, meta %+v, pgn %q", err, m3, g3[0].PGN)
@@ -642,6 +647,91 @@ func TestOnRateLimitHook(t *testing.T) {
 			}
 			if !slices.Equal(pauses, tt.wantPauses) {
 				t.Errorf("OnRateLimit got %v, want %v", pauses, tt.wantPauses)
+			}
+		})
+	}
+}
+
+// TestFreshCopyIsNotRequestedAgain: within the max-age chess.com gave a
+// response, the copy held is the answer and nothing is sent; after it,
+// the copy is revalidated.
+func TestFreshCopyIsNotRequestedAgain(t *testing.T) {
+	tests := []struct {
+		name   string
+		path   string
+		read   func(c *chesscom.Client) (chesscom.Meta, error)
+		maxAge time.Duration
+	}{
+		{"current games, 5 s", "/pub/player/ivan_daily/games", func(c *chesscom.Client) (chesscom.Meta, error) {
+			_, m, err := c.PlayerGames(context.Background(), chesscomtest.Player)
+			return m, err
+		}, 5 * time.Second},
+		{"monthly archive, an hour", "/pub/player/ivan_daily/games/2026/11", func(c *chesscom.Client) (chesscom.Meta, error) {
+			_, m, err := c.MonthGames(context.Background(), chesscomtest.Player, 2026, 11)
+			return m, err
+		}, time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newFake(t)
+			clock := newFakeClock(true)
+			c := newClient(t, s, clock)
+			if _, err := tt.read(c); err != nil {
+				t.Fatal(err)
+			}
+			clock.Advance(tt.maxAge - time.Second)
+			m, err := tt.read(c)
+			if err != nil || !m.Fresh || !m.NotModified {
+				t.Fatalf("within max-age: err %v, meta %+v; want the held copy", err, m)
+			}
+			if n := len(s.RequestsTo(tt.path)); n != 1 {
+				t.Errorf("%d requests within max-age, want 1", n)
+			}
+			clock.Advance(time.Second)
+			m, err = tt.read(c)
+			if err != nil || m.Fresh || !m.NotModified {
+				t.Fatalf("after max-age: err %v, meta %+v; want a 304", err, m)
+			}
+			if reqs := s.RequestsTo(tt.path); len(reqs) != 2 || reqs[1].Status != 304 {
+				t.Errorf("requests %+v, want a second one answered 304", reqs)
+			}
+		})
+	}
+}
+
+// TestDelayIsTheStalenessBound: how old the data may be is the time since
+// its Last-Modified (chess.com's own format, or an HTTP date), at most the
+// documented 12 hours; without a readable Last-Modified, 12 hours.
+func TestDelayIsTheStalenessBound(t *testing.T) {
+	tests := []struct {
+		name    string
+		changed time.Duration // before the read; <0: no Last-Modified
+		want    time.Duration
+	}{
+		{"changed a minute ago", time.Minute, time.Minute},
+		{"changed 3 h ago", 3 * time.Hour, 3 * time.Hour},
+		{"changed two days ago", 48 * time.Hour, chesscom.RefreshBound},
+		{"no Last-Modified", -1, chesscom.RefreshBound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newFake(t)
+			clock := newFakeClock(true)
+			c := newClient(t, s, clock)
+			ctx := context.Background()
+			s.SetClock(clock.Now)
+			s.Set("/pub/player/x/games", []byte(`{"games":[]}`))
+			if tt.changed < 0 {
+				s.SetValidators(true, false)
+			} else {
+				clock.Advance(tt.changed)
+			}
+			_, m, err := c.PlayerGames(ctx, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Delay() != tt.want {
+				t.Errorf("Delay() = %s, want %s (meta %+v)", m.Delay(), tt.want, m)
 			}
 		})
 	}

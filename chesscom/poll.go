@@ -19,9 +19,11 @@ const DefaultPollInterval = 60 * time.Second
 // ArchiveWait is how long a daily game that left a player's current games
 // is looked for in the player's monthly archives (for its final PGN: the
 // last move may be the one that repeated) before it is reported in
-// Update.Gone; at least archivePasses passes are made. The archives are
-// revalidated with ETag, so the search costs two 304s a pass.
-const ArchiveWait = 6 * time.Hour
+// Update.Gone; at least archivePasses passes are made. It is the
+// documented RefreshBound: the archive may get the game that late. The
+// archives are revalidated with ETag (and not read at all while the copy
+// held is within its max-age), so the search costs at most two 304s a pass.
+const ArchiveWait = RefreshBound
 
 const archivePasses = 3
 
@@ -44,8 +46,9 @@ type Update struct {
 	// more will come for them.
 	Gone []string
 	// Delay is the known bound on how old the data of this delivery may be:
-	// the largest Meta.Delay of the responses the games came from
-	// (Cache-Control max-age or Age). chess.com data may be hours old.
+	// the largest Meta.Delay of the responses the games came from (the time
+	// since their Last-Modified, at most RefreshBound). chess.com data may
+	// be hours old.
 	Delay time.Duration
 	// ObservedAt is the client's Clock.Now() at the end of the pass.
 	ObservedAt time.Time
@@ -56,10 +59,12 @@ type Update struct {
 // Contract:
 //   - Each pass reads the target's resources one request at a time (the
 //     client is serial), revalidating with ETag / Last-Modified; a 304 costs
-//     no decoding and yields no update. A player target reads the player's
-//     current daily games (last_activity is the cheap change detector; a
-//     game that leaves the list is looked up in the monthly archive for its
-//     final PGN). A club target reads the club's matches, then every
+//     no decoding and yields no update, and a resource whose copy is still
+//     within the max-age chess.com gave it is not requested at all. A
+//     player target reads the player's current daily games (last_activity
+//     is the cheap change detector; a game that leaves the list is looked
+//     up in the monthly archive for its final PGN); with AfterTheGame it
+//     also reads the monthly archive for live games that ended. A club target reads the club's matches, then every
 //     in-progress match (and each match that just finished, one last time),
 //     then every board of those. A match target reads the match and its
 //     boards; a board whose games carry no PGN is filled from the white
@@ -154,6 +159,7 @@ type poller struct {
 	// player target
 	listed  map[string]bool      // games in the last list read
 	pending map[string]*vanished // games that left the list, looked for in the archives
+	since   time.Time            // AfterTheGame: live games that ended before this are not reported
 
 	// match / club / tournament targets
 	boardsDone  map[string]bool
@@ -224,6 +230,9 @@ func (p *poller) passPlayer(ctx context.Context, first bool) error {
 	if err != nil {
 		return err
 	}
+	if p.t.AfterTheGame {
+		p.findLiveGames(ctx, first)
+	}
 	if meta.NotModified && !first && len(p.pending) == 0 {
 		return nil
 	}
@@ -248,6 +257,38 @@ func (p *poller) passPlayer(ctx context.Context, first bool) error {
 		p.findFinished(ctx)
 	}
 	return nil
+}
+
+// findLiveGames reports the player's live games that ended since the
+// first pass (and up to RefreshBound before it, the documented lag of the
+// archive), from the monthly archives of now and of RefreshBound ago. A
+// live game is only in the archive, after it ended: it is reported once,
+// finished, marked AfterTheGame.
+func (p *poller) findLiveGames(ctx context.Context, first bool) {
+	now := p.c.clock.Now().UTC()
+	if first || p.since.IsZero() {
+		p.since = now.Add(-RefreshBound)
+	}
+	months := []time.Time{time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)}
+	if back := now.Add(-RefreshBound); back.Month() != now.Month() || back.Year() != now.Year() {
+		months = append(months, time.Date(back.Year(), back.Month(), 1, 0, 0, 0, 0, time.UTC))
+	}
+	for _, mo := range months {
+		games, meta, err := p.c.MonthGames(ctx, p.t.ID, mo.Year(), int(mo.Month()))
+		if err != nil {
+			if !errors.Is(err, ErrNotFound) && ctx.Err() == nil {
+				p.c.log.Warn("chesscom: archive read for live games failed", "target", p.t.String(), "error", err)
+			}
+			continue
+		}
+		for _, g := range games {
+			if g.TimeClass == "daily" || g.EndTime.IsZero() || g.EndTime.Before(p.since) {
+				continue
+			}
+			g.Finished, g.AfterTheGame = true, true
+			p.consider(g, meta)
+		}
+	}
 }
 
 // findFinished looks for vanished games in the current and the previous
@@ -343,15 +384,23 @@ func (p *poller) passMatch(ctx context.Context, u string, root bool) (string, er
 	if err != nil {
 		return "", err
 	}
+	// A live match's boards are built from its id: its games are live
+	// games, and the players' links are not needed to find them.
+	live := strings.Contains(u, "/pub/match/live/")
 	var boards []string
 	if root && p.t.Board != "" {
 		boards = []string{strings.TrimRight(u, "/") + "/" + p.t.Board}
 	} else {
-		boards = m.BoardURLs()
+		if !live {
+			boards = m.BoardURLs()
+		}
 		if len(boards) == 0 {
 			for i := 1; i <= m.Boards; i++ {
 				boards = append(boards, strings.TrimRight(u, "/")+"/"+strconv.Itoa(i))
 			}
+		}
+		if len(boards) == 0 {
+			boards = m.BoardURLs()
 		}
 	}
 	finished := m.Status == "finished"
@@ -381,7 +430,10 @@ func (p *poller) passMatch(ctx context.Context, u string, root bool) (string, er
 			if g.Match == "" {
 				g.Match = matchURL
 			}
-			if g.PGN == "" && !g.Finished {
+			// A daily game in progress may come without its PGN: the
+			// player's current daily games have it. A live game is never
+			// there (that endpoint holds daily games only).
+			if g.PGN == "" && !g.Finished && !live {
 				g = p.fillFromPlayer(ctx, g)
 			}
 			if g.PGN == "" {

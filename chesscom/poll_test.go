@@ -178,15 +178,17 @@ func TestPollPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.SetClock(clock.Now) // changes are stamped with the test's time
 	r := startPoll(t, c, clock, target, nil)
 
-	// First pass: every current game.
+	// First pass: every current game. The recordings were last modified
+	// 12 h ago: the data may be that old.
 	u := one(t, r.next())
 	if !u.First || u.Seq != 1 || len(u.Games) != 2 || u.Target != target {
 		t.Fatalf("first update = %+v", u)
 	}
-	if u.Delay != 300*time.Second {
-		t.Errorf("delay = %s, want the max-age 300s", u.Delay)
+	if u.Delay != chesscom.RefreshBound {
+		t.Errorf("delay = %s, want %s (Last-Modified 12 h before)", u.Delay, chesscom.RefreshBound)
 	}
 	if u.ObservedAt.IsZero() {
 		t.Error("ObservedAt is zero")
@@ -220,6 +222,10 @@ func TestPollPlayer(t *testing.T) {
 	}
 	if pgn := u.Games[0].PGN; !strings.HasPrefix(pgn, "[Event") || !strings.Contains(pgn, "1. e4 c5") || !strings.HasSuffix(pgn, "26. Bf3 *\n") {
 		t.Errorf("not a full snapshot: %q", pgn)
+	}
+	// Changed one interval before it was read: that old, no older.
+	if u.Delay != interval {
+		t.Errorf("delay = %s, want %s (changed at the start of the interval)", u.Delay, interval)
 	}
 
 	// Activity without a move (a draw offer): last_activity moves, PGN
@@ -283,7 +289,7 @@ func TestPollPlayerGameGoneWithoutFinalPGN(t *testing.T) {
 	takeGame(t, s, "/pub/player/ivan_daily/games", g1URL)
 	var gone []string
 	goneAt := 0
-	for pass := 2; pass < 40; pass++ {
+	for pass := 2; pass < 60; pass++ {
 		for _, u := range r.next() {
 			if len(u.Games) != 0 {
 				t.Errorf("games %v", gameURLs(u))
@@ -303,12 +309,19 @@ func TestPollPlayerGameGoneWithoutFinalPGN(t *testing.T) {
 	if goneAt-1 != wantPasses {
 		t.Errorf("gone after %d passes of looking, want %d", goneAt-1, wantPasses)
 	}
-	// Both archive months were read once per pass until then (revalidated
-	// with 304 after the first read), and never after.
+	// Both archive months were looked at once per pass until then, but
+	// read only when the copy held was older than its max-age (an hour):
+	// revalidated with 304 after the first read, and never after.
+	wantReads, last := 0, time.Duration(-1)
+	for p := 0; p < wantPasses; p++ {
+		if at := time.Duration(p) * interval; last < 0 || at-last >= time.Hour {
+			wantReads, last = wantReads+1, at
+		}
+	}
 	for _, m := range []string{"11", "10"} {
 		reqs := s.RequestsTo("/pub/player/ivan_daily/games/2026/" + m)
-		if len(reqs) != wantPasses || reqs[len(reqs)-1].Status != 304 {
-			t.Errorf("%d reads of archive %s, want %d (last %+v)", len(reqs), m, wantPasses, reqs[len(reqs)-1])
+		if len(reqs) != wantReads || reqs[len(reqs)-1].Status != 304 {
+			t.Errorf("%d reads of archive %s, want %d (last %+v)", len(reqs), m, wantReads, reqs[len(reqs)-1])
 		}
 	}
 }
@@ -361,6 +374,12 @@ func TestPollClub(t *testing.T) {
 		doc["finished"] = append(doc["finished"].([]any), doc["in_progress"].([]any)[0])
 		doc["in_progress"] = []any{}
 	})
+	// The list is read again once its copy is older than its max-age
+	// (an hour: up to four passes of 17 min).
+	const list = "/pub/club/threefold-club/matches"
+	for reads := len(s.RequestsTo(list)); len(s.RequestsTo(list)) == reads; {
+		none(t, r.next())
+	}
 	none(t, r.next())
 	before := len(s.RequestsTo("/pub/match/1700001"))
 	none(t, r.next())
@@ -557,16 +576,16 @@ func TestPollSecondPollOnSameClientStartsWithEverything(t *testing.T) {
 		t.Fatalf("first poll: %v", gameURLs(u))
 	}
 	r.stop()
-	// A restarted source on the same client: the list answers 304, and
-	// the first update still holds every game.
+	// A restarted source on the same client: the list is the copy held
+	// (still fresh: no request), and the first update still holds every
+	// game.
 	r = startPoll(t, c, clock, target, nil)
 	u := one(t, r.next())
 	if !u.First || len(u.Games) != 2 {
 		t.Fatalf("second poll first update: %+v", u)
 	}
-	reqs := s.RequestsTo("/pub/player/ivan_daily/games")
-	if last := reqs[len(reqs)-1]; last.Status != 304 {
-		t.Errorf("second poll's read: %d, want 304", last.Status)
+	if reqs := s.RequestsTo("/pub/player/ivan_daily/games"); len(reqs) != 1 {
+		t.Errorf("second poll's read sent a request: %+v", reqs)
 	}
 }
 
@@ -631,5 +650,102 @@ func TestPollTournamentFinishedGroupIsNotReadAgain(t *testing.T) {
 	}
 	if n := len(s.RequestsTo(round)); n != roundReads {
 		t.Errorf("finished round read again (%d -> %d)", roundReads, n)
+	}
+}
+
+// TestPollLiveMatchBoardsFromTheMatchID: a live team match's boards are
+// read at /pub/match/live/{id}/{n}, whatever the players' links say, and a
+// live game without a PGN is never looked for in a player's current games
+// (they hold daily games only).
+func TestPollLiveMatchBoardsFromTheMatchID(t *testing.T) {
+	s := newFake(t)
+	clock := newFakeClock(false)
+	c := newClient(t, s, clock)
+	const match, board = "/pub/match/live/1800001", "/pub/match/live/1800001/1"
+	editJSON(t, s, match, func(doc map[string]any) {
+		doc["status"] = "in_progress"
+		delete(doc, "end_time")
+		for _, team := range doc["teams"].(map[string]any) {
+			for _, p := range team.(map[string]any)["players"].([]any) {
+				p.(map[string]any)["board"] = "https://api.chess.com/pub/match/1800001/1" // not a live board's URL
+			}
+		}
+	})
+	editJSON(t, s, board, func(doc map[string]any) {
+		g := doc["games"].([]any)[1].(map[string]any) // the second game goes on, without a PGN
+		delete(g, "pgn")
+		delete(g, "end_time")
+		for _, side := range []string{"white", "black"} {
+			delete(g[side].(map[string]any), "result")
+		}
+	})
+	r := startPoll(t, c, clock, chesscom.Target{Kind: chesscom.KindMatch, ID: chesscomtest.LiveMatchID, Live: true}, nil)
+	u := one(t, r.next())
+	if len(u.Games) != 1 || !u.Games[0].Finished {
+		t.Fatalf("first update %+v: want the finished game of board 1", gameURLs(u))
+	}
+	none(t, r.next())
+	if n := len(s.RequestsTo(board)); n != 2 {
+		t.Errorf("live board read %d times, want once a pass", n)
+	}
+	for _, req := range s.Requests() {
+		if strings.HasPrefix(req.Path, "/pub/player/") || req.Path == "/pub/match/1800001/1" {
+			t.Errorf("wasted request %s", req.Path)
+		}
+	}
+}
+
+// TestPollPlayerAfterTheGame: opted in, a player target reports the live
+// games the player finishes, from the monthly archive (the PubAPI has no
+// live game in progress), once each and marked AfterTheGame; live games
+// that ended more than the documented lag before the start are not
+// reported, nor are daily games from the archive. Not opted in, the
+// archive is not read.
+func TestPollPlayerAfterTheGame(t *testing.T) {
+	for _, opted := range []bool{true, false} {
+		t.Run(map[bool]string{true: "opted in", false: "not opted in"}[opted], func(t *testing.T) {
+			s := newFake(t)
+			clock := newFakeClock(false)
+			c := newClient(t, s, clock)
+			const archive = "/pub/player/ivan_daily/games/2026/11"
+			r := startPoll(t, c, clock, chesscom.Target{Kind: chesscom.KindPlayer, ID: chesscomtest.Player, AfterTheGame: opted}, nil)
+			if u := one(t, r.next()); len(u.Games) != 2 {
+				t.Fatalf("first update %v: want the two current daily games (the archive's live game ended two weeks ago)", gameURLs(u))
+			}
+			// A live blitz game ends now, and a daily one (not from the
+			// current list) is archived too.
+			const live = "https://www.chess.com/game/live/140000000777"
+			editJSON(t, s, archive, func(doc map[string]any) {
+				games := doc["games"].([]any)
+				var lg, dg map[string]any
+				b, _ := json.Marshal(games[1]) // the recorded live game
+				json.Unmarshal(b, &lg)
+				b, _ = json.Marshal(games[0]) // a recorded daily game
+				json.Unmarshal(b, &dg)
+				lg["url"], lg["end_time"] = live, float64(clock.Now().Unix())
+				dg["url"], dg["end_time"] = "https://www.chess.com/game/daily/899000999", float64(clock.Now().Unix())
+				doc["games"] = append(games, lg, dg)
+			})
+			var got []chesscom.Game
+			for pass := 0; pass < 6; pass++ {
+				for _, u := range r.next() {
+					got = append(got, u.Games...)
+				}
+			}
+			reads := len(s.RequestsTo(archive))
+			if !opted {
+				if len(got) != 0 || reads != 0 {
+					t.Errorf("not opted in: games %v, %d archive reads; want none", got, reads)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].URL != live || !got[0].Finished || !got[0].AfterTheGame || got[0].TimeClass != "blitz" {
+				t.Fatalf("games %+v, want the live game once, finished, after the game", got)
+			}
+			// Read once an hour at most (its max-age), not every pass.
+			if reads < 2 || reads > 3 {
+				t.Errorf("%d archive reads in 7 passes of %s, want 2 or 3", reads, interval)
+			}
+		})
 	}
 }

@@ -15,7 +15,7 @@ const (
 	KindPlayer     Kind = "player"     // a player's current daily games
 	KindClub       Kind = "club"       // a club's in-progress team matches, every board
 	KindMatch      Kind = "match"      // one team match (daily, or live when Target.Live), every board
-	KindTournament Kind = "tournament" // a tournament's round groups (or one round, or one group)
+	KindTournament Kind = "tournament" // a tournament's round groups (or one round, or one group): daily, live or arena
 )
 
 // Target is something to follow on chess.com, as ParseTarget reads it.
@@ -24,8 +24,14 @@ type Target struct {
 	// ID: the username (lower case) for a player, the club's slug, the
 	// match's number, the tournament's slug.
 	ID string
-	// Live: a live (not daily) team match.
+	// Live: a live (not daily) team match or tournament.
 	Live bool
+	// Arena: a live arena tournament (Live is set too).
+	Arena bool
+	// AfterTheGame (player targets): also report the player's finished
+	// live games, from the monthly archive, after they ended. Not part of
+	// the target's identity (String).
+	AfterTheGame bool
 	// Board narrows a match to one board (from a /pub/match/{id}/{board} URL).
 	Board string
 	// Round and Group narrow a tournament (from /pub/tournament/{id}/{r}[/{g}] URLs).
@@ -48,6 +54,12 @@ func (t Target) String() string {
 		return "chesscom:match:" + id
 	case KindTournament:
 		id := t.ID
+		switch {
+		case t.Arena:
+			id = "live/arena/" + id
+		case t.Live:
+			id = "live/" + id
+		}
 		if t.Round != "" {
 			id += "/" + t.Round
 			if t.Group != "" {
@@ -102,6 +114,12 @@ func (t Target) WebURL() string {
 		}
 		return "https://www.chess.com/club/matches/" + esc(t.ID)
 	case KindTournament:
+		switch {
+		case t.Arena:
+			return "https://www.chess.com/tournament/live/arena/" + esc(t.ID)
+		case t.Live:
+			return "https://www.chess.com/tournament/live/" + esc(t.ID)
+		}
 		return "https://www.chess.com/tournament/" + esc(t.ID)
 	}
 	return ""
@@ -113,11 +131,12 @@ const AcceptedForms = `  https://www.chess.com/member/NAME             a player'
   https://www.chess.com/club/SLUG               a club's in-progress team matches
   https://www.chess.com/club/matches/ID         a daily team match (also /club/matches/SLUG/ID)
   https://www.chess.com/club/matches/live/ID    a live team match
-  https://www.chess.com/tournament/SLUG         a tournament
+  https://www.chess.com/tournament/SLUG         a tournament (also /tournament/live/SLUG, /tournament/live/arena/SLUG)
   https://api.chess.com/pub/player/NAME[/games], /pub/club/SLUG[/matches], /pub/match/[live/]ID[/BOARD],
   /pub/tournament/SLUG[/ROUND[/GROUP]]          the same, as PubAPI URLs
   the same paths on the configured chesscom base URL
-  chesscom:player:NAME, chesscom:club:SLUG, chesscom:match:ID, chesscom:match:live/ID, chesscom:tournament:SLUG`
+  chesscom:player:NAME, chesscom:club:SLUG, chesscom:match:ID, chesscom:match:live/ID, chesscom:tournament:SLUG
+  (chesscom:tournament:live/SLUG, chesscom:tournament:live/arena/SLUG)`
 
 // ErrUnknownTarget is wrapped by every ParseTarget error.
 var ErrUnknownTarget = errors.New("not a chess.com source")
@@ -195,6 +214,9 @@ func parseShort(s, rest string) (Target, error) {
 		}
 		return parsePath(s, "/pub/match/"+strings.Join(segs, "/"))
 	case "tournament":
+		if strings.EqualFold(segs[0], "live") {
+			return parsePath(s, "/tournament/"+strings.Join(segs, "/"))
+		}
 		return parsePath(s, "/pub/tournament/"+strings.Join(segs, "/"))
 	}
 	return Target{}, targetErr(s, "unknown kind "+strings.ToLower(kind))
@@ -238,10 +260,20 @@ func parsePath(s, p string) (Target, error) {
 			return clubTarget(s, segs[1])
 		}
 	case "tournament":
-		if len(segs) >= 2 && strings.EqualFold(segs[1], "live") {
-			return Target{}, targetErr(s, "live tournaments are not in the PubAPI")
-		}
-		if len(segs) == 2 {
+		// Live and arena tournaments are in the same PubAPI endpoint as
+		// daily ones, by the slug of their page.
+		switch {
+		case len(segs) == 4 && strings.EqualFold(segs[1], "live") && strings.EqualFold(segs[2], "arena"):
+			t, err := tournamentTarget(s, segs[3], "", "")
+			t.Live, t.Arena = err == nil, err == nil
+			return t, err
+		case len(segs) == 3 && strings.EqualFold(segs[1], "live") && !strings.EqualFold(segs[2], "arena"):
+			t, err := tournamentTarget(s, segs[2], "", "")
+			t.Live = err == nil
+			return t, err
+		case len(segs) >= 2 && strings.EqualFold(segs[1], "live"):
+			return Target{}, targetErr(s, "no tournament after /tournament/live/ (or /tournament/live/arena/)")
+		case len(segs) == 2:
 			return tournamentTarget(s, segs[1], "", "")
 		}
 	case "game":

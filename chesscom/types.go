@@ -30,6 +30,10 @@ type Game struct {
 	Finished     bool      // the game is over (an end time, a result, or a PGN result other than "*")
 	Match        string    // API URL of the team match, if any
 	Tournament   string    // API URL of the tournament, if any
+	// AfterTheGame: a finished live game found in the player's monthly
+	// archive, after it ended (Target.AfterTheGame); the PubAPI has no
+	// live game in progress.
+	AfterTheGame bool
 }
 
 // ClubMatches is /pub/club/{id}/matches.

@@ -20,19 +20,28 @@ type ChessComPoller interface {
 // ChessComSource follows a chess.com target (a player's daily games, a
 // club's team matches, a team match, a tournament) through the PubAPI
 // poller of package chesscom, which polls politely (serial requests,
-// ETag / Last-Modified, 429 and 410 handled). Every game's PGN is replayed
-// in full; a PGN that extends the one seen before reaches the watcher as an
-// extension. The delay of a snapshot is the larger of the poll interval and
-// the cache age chess.com reports: its data may be hours old. Run returns
-// the poller's error: a target that does not exist (or answers 410) ends
-// the source with a message that says so.
+// ETag / Last-Modified, max-age, 429 and 410 handled). Every game's PGN is
+// replayed in full; a PGN that extends the one seen before reaches the
+// watcher as an extension. The delay of a snapshot is how old chess.com's
+// data may be (the time since its Last-Modified, at most the documented 12
+// hours), not the poll interval. With AfterTheGame, a player's finished
+// live games are followed from the monthly archive once they ended: their
+// snapshots say so in their Source (" (after the game)") and their delay
+// is the time since the game ended. Run returns the poller's error: a
+// target that does not exist (or answers 410) ends the source with a
+// message that says so.
 type ChessComSource struct {
-	Client   ChessComPoller
-	Target   chesscom.Target
-	Interval time.Duration
-	Logger   *slog.Logger
-	Clock    clock.Clock
+	Client       ChessComPoller
+	Target       chesscom.Target
+	Interval     time.Duration
+	AfterTheGame bool // player targets: report finished live games too, after the game
+	Logger       *slog.Logger
+	Clock        clock.Clock
 }
+
+// AfterTheGameLabel ends the Source of the snapshots (and so of the
+// alerts) of games seen only after they ended.
+const AfterTheGameLabel = " (after the game)"
 
 // Name implements Source.
 func (s *ChessComSource) Name() string { return "chess.com " + s.Target.String() }
@@ -48,10 +57,12 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 		interval = chesscom.DefaultPollInterval
 	}
 	feed := newPGNFeed("chess.com", s.Name(), 0, "", s.Clock)
+	after := newPGNFeed("chess.com", s.Name()+AfterTheGameLabel, 0, "", s.Clock)
+	target := s.Target
+	target.AfterTheGame = s.AfterTheGame && target.Kind == chesscom.KindPlayer
 	skipped := map[string]bool{}
-	return s.Client.Poll(ctx, s.Target, interval, func(u chesscom.Update) error {
-		feed.delay = max(u.Delay, interval)
-		feed.at = u.ObservedAt
+	return s.Client.Poll(ctx, target, interval, func(u chesscom.Update) error {
+		feed.delay, feed.at, after.at = u.Delay, u.ObservedAt, u.ObservedAt
 		for _, g := range u.Games {
 			if g.Rules != "" && g.Rules != "chess" {
 				if !skipped[g.URL] {
@@ -72,7 +83,12 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 			if g.Finished && (pg.Result == "" || pg.Result == "*") {
 				pg.Result = finishedResult(g)
 			}
-			if _, err := feed.feedGame(g.URL, g.URL, pg, emit); err != nil {
+			f := feed
+			if g.AfterTheGame {
+				f = after
+				after.delay = max(u.ObservedAt.Sub(g.EndTime), 0)
+			}
+			if _, err := f.feedGame(g.URL, g.URL, pg, emit); err != nil {
 				var stop stopError
 				if errors.As(err, &stop) {
 					return stop.err

@@ -2,6 +2,7 @@ package listener
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
@@ -50,6 +51,8 @@ func TestChessComSource(t *testing.T) {
 			srv.Fail(games, chesscomtest.Fault{Status: 410})
 		},
 	}
+	// chess.com stamps a change 10 minutes before the step that makes it.
+	srv.SetClock(func() time.Time { return clk.Now().Add(-10 * time.Minute) })
 	client, err := chesscom.New(chesscom.Options{BaseURL: srv.URL(), HTTPClient: srv.Client(), Contact: "test@example.org",
 		Clock: clk, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -60,22 +63,7 @@ func TestChessComSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := &ChessComSource{Client: client, Target: target, Interval: time.Hour}
-	ran, ended := context.WithCancel(context.Background())
-	go func() {
-		defer ended()
-		err = src.Run(context.Background(), c.emit)
-	}()
-	for {
-		d, werr := clk.NextWait(ran)
-		if werr != nil {
-			break // Run returned
-		}
-		if d == src.Interval && len(steps) > 0 {
-			steps[0]()
-			steps = steps[1:]
-		}
-		clk.Advance(d)
-	}
+	err = runWithSteps(src, clk, c.emit, steps)
 	if err == nil || !errors.Is(err, chesscom.ErrGone) {
 		t.Fatalf("Run: %v, want the 410 to end the source", err)
 	}
@@ -97,12 +85,91 @@ func TestChessComSource(t *testing.T) {
 	if !slices.Equal(k[threefold.KindClaimByMove], []int{51}) || !slices.Equal(k[threefold.KindThreefold], []int{52}) {
 		t.Errorf("alerts %v, want claim_by_move 51 and threefold 52", k)
 	}
+	// The delay is how old the data is (its Last-Modified), not the poll
+	// interval: the change was stamped 10 minutes before the step, and read
+	// an interval (an hour) after it; for the second, 30 s later (the 429).
+	wantDelay := map[int]float64{51: 4200, 52: 4230}
 	for _, a := range c.alerts {
-		if a.Game.Site != "chess.com" || a.DelayS < 3600 || a.Audience != "" || !strings.Contains(a.Game.URL, "900000001") {
-			t.Errorf("alert game %+v delay %v audience %q", a.Game, a.DelayS, a.Audience)
+		if a.Game.Site != "chess.com" || a.DelayS != wantDelay[a.Ply] || a.Audience != "" || !strings.Contains(a.Game.URL, "900000001") {
+			t.Errorf("alert game %+v delay %v audience %q; want delay %v", a.Game, a.DelayS, a.Audience, wantDelay[a.Ply])
 		}
 	}
 	if d := c.duplicates(); len(d) > 0 {
 		t.Errorf("duplicates %v", d)
+	}
+}
+
+// TestChessComSourceAfterTheGame: a live game the player finished is
+// followed from the archive once it ended, labelled "after the game", its
+// delay the time since it ended; the repetition in it is reported at its
+// true ply.
+func TestChessComSourceAfterTheGame(t *testing.T) {
+	srv := chesscomtest.New("")
+	defer srv.Close()
+	const archive = "/pub/player/" + chesscomtest.Player + "/games/2026/11"
+	const live = "https://www.chess.com/game/live/140000000888"
+	c := newCollector()
+	clk := clock.NewFake(chesscomtest.Epoch.Add(13 * time.Hour))
+	endedAt := clk.Now().Add(-2 * time.Hour)
+	steps := []func(){func() {
+		// The recorded archive's live game, ended two hours ago.
+		var doc map[string]any
+		if err := json.Unmarshal(srv.Body(archive), &doc); err != nil {
+			t.Error(err)
+			return
+		}
+		games := doc["games"].([]any)
+		g := map[string]any{}
+		b, _ := json.Marshal(games[1])
+		json.Unmarshal(b, &g)
+		g["url"], g["end_time"] = live, float64(endedAt.Unix())
+		g["pgn"] = pgnOf(anandPGNHead, anandMoves, "1/2-1/2")
+		doc["games"] = append(games, g)
+		b, _ = json.Marshal(doc)
+		srv.Set(archive, b)
+	}, func() { srv.Fail("/pub/player/"+chesscomtest.Player+"/games", chesscomtest.Fault{Status: 410}) }}
+	client, err := chesscom.New(chesscom.Options{BaseURL: srv.URL(), HTTPClient: srv.Client(), Contact: "test@example.org",
+		Clock: clk, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &ChessComSource{Client: client, Target: chesscom.Target{Kind: chesscom.KindPlayer, ID: chesscomtest.Player},
+		Interval: time.Hour, AfterTheGame: true}
+	if err := runWithSteps(src, clk, c.emit, steps); !errors.Is(err, chesscom.ErrGone) {
+		t.Fatalf("Run: %v", err)
+	}
+	k := c.kinds(live)
+	if !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
+		t.Fatalf("alerts of the live game %v, want claim_by_move 51 and threefold 52", k)
+	}
+	for _, a := range c.alerts {
+		if a.Game.ID != live {
+			continue
+		}
+		if a.Source != src.Name()+AfterTheGameLabel || a.DelayS != 3*3600 {
+			t.Errorf("alert source %q delay %v; want %q and 3 h (ended 2 h before the pass an hour later)", a.Source, a.DelayS, src.Name()+AfterTheGameLabel)
+		}
+	}
+}
+
+// runWithSteps runs src until it returns, moving clk on through every wait;
+// before each wait of the source's poll interval it runs the next step.
+func runWithSteps(src *ChessComSource, clk *clock.Fake, emit Emit, steps []func()) error {
+	ran, ended := context.WithCancel(context.Background())
+	var err error
+	go func() {
+		defer ended()
+		err = src.Run(context.Background(), emit)
+	}()
+	for {
+		d, werr := clk.NextWait(ran)
+		if werr != nil {
+			return err // Run returned
+		}
+		if d == src.Interval && len(steps) > 0 {
+			steps[0]()
+			steps = steps[1:]
+		}
+		clk.Advance(d)
 	}
 }

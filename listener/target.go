@@ -237,14 +237,17 @@ func parseLichessPath(s, p, fragment string) (Target, error) {
 
 // Deps are what sources are built from.
 type Deps struct {
-	Lichess        LichessStreamer
-	LichessBase    string
-	ChessCom       ChessComPoller
-	ChessComPoll   time.Duration
-	FilePoll       time.Duration
-	DGTMaxFailures int
-	Clock          clock.Clock
-	Logger         *slog.Logger
+	Lichess      LichessStreamer
+	LichessBase  string
+	ChessCom     ChessComPoller
+	ChessComPoll time.Duration
+	// ChessComAfterTheGame: chess.com player targets also report the
+	// player's finished live games, after the game (ChessComSource).
+	ChessComAfterTheGame bool
+	FilePoll             time.Duration
+	DGTMaxFailures       int
+	Clock                clock.Clock
+	Logger               *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
 	// connection (Lichess streams, DGT servers) when it connects and when
 	// it loses the connection (with the reason), by the source's Name: so
@@ -281,7 +284,8 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 		case TargetLichessTour:
 			out = append(out, &LichessBroadcastSource{Client: d.Lichess, TourID: t.ID, Clock: d.Clock, Logger: d.Logger})
 		case TargetChessCom:
-			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComPoll, Clock: d.Clock, Logger: d.Logger})
+			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComPoll,
+				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger})
 		case TargetDGT:
 			out = append(out, &DGTSource{URL: t.URL, Clock: d.Clock, Logger: d.Logger, MaxFailures: d.DGTMaxFailures})
 		case TargetFile:

@@ -6,6 +6,13 @@
 // and injects faults (429 with or without Retry-After, 410, 404, a burst of
 // 5xx, a 301, a response held until the test releases it). A test can make
 // a daily game progress by appending moves to its PGN.
+//
+// The headers have the shapes chess.com really sends, not the textbook
+// ones: weak ETags (W/"…"), a Last-Modified in chess.com's own format
+// ("Friday, 18-Oct-2024 09:12:33 GMT+0000"), and a Cache-Control max-age
+// of 5 s or 3600 s depending on the endpoint (MaxAgeFor). Errors come with
+// chess.com's JSON body ({"code":0,"message":"…"}); a 410 means no data
+// will ever be at that URL.
 package chesscomtest
 
 import (
@@ -87,7 +94,8 @@ type Server struct {
 	inFlight    int
 	maxInFlight int
 	version     int
-	maxAge      int
+	now         func() time.Time // nil: Epoch plus one second a change
+	maxAge      int              // -1: MaxAgeFor the path
 	etags       bool
 	lastMods    bool
 }
@@ -100,7 +108,7 @@ func New(prefix string) *Server {
 		prefix: "/" + strings.Trim(prefix, "/"),
 		res:    make(map[string]*resource),
 		faults: make(map[string][]Fault),
-		maxAge: 300,
+		maxAge: -1,
 		etags:  true, lastMods: true,
 	}
 	if s.prefix == "/" {
@@ -138,10 +146,37 @@ func (s *Server) Close() {
 	s.srv.Close()
 }
 
+// etagOf is a weak ETag, as chess.com sends them.
 func etagOf(b []byte) string {
 	h := fnv.New64a()
 	h.Write(b)
-	return fmt.Sprintf(`"%016x"`, h.Sum64())
+	return fmt.Sprintf(`W/"%016x"`, h.Sum64())
+}
+
+// LastModifiedFormat is how chess.com writes Last-Modified: not an HTTP
+// date (full weekday, four-digit year, "GMT+0000").
+const LastModifiedFormat = "Monday, 02-Jan-2006 15:04:05 GMT-0700"
+
+// MaxAgeFor is the Cache-Control max-age (seconds) the fake sends for a
+// PubAPI path: 5 for what changes with every move (a player's current
+// games and games to move, team matches and their boards, tournament
+// groups), 3600 for the rest (archives, club match lists, tournaments and
+// their rounds). chess.com sends only these two values; which endpoint
+// gets which is read from recorded responses, the documentation says
+// nothing of it.
+func MaxAgeFor(p string) int {
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	switch {
+	case len(segs) >= 4 && segs[0] == "pub" && segs[1] == "player" && segs[3] == "games":
+		if len(segs) == 4 || (len(segs) == 5 && segs[4] == "to-move") {
+			return 5
+		}
+	case len(segs) >= 3 && segs[0] == "pub" && segs[1] == "match":
+		return 5
+	case len(segs) == 5 && segs[0] == "pub" && segs[1] == "tournament":
+		return 5
+	}
+	return 3600
 }
 
 // Continuation says how a recorded in-progress game goes on in the real
@@ -171,7 +206,7 @@ func Continuations() (map[string]Continuation, error) {
 }
 
 // SetMaxAge sets the Cache-Control max-age (seconds) of every answer;
-// 0 sends no Cache-Control.
+// 0 sends no Cache-Control, -1 goes back to MaxAgeFor each path.
 func (s *Server) SetMaxAge(sec int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -208,7 +243,7 @@ func (s *Server) Paths() []string {
 }
 
 // Set replaces (or adds) the payload at path; it gets a new ETag and a
-// Last-Modified one second later than any before.
+// Last-Modified one second later than any before (or the SetClock time).
 func (s *Server) Set(p string, body []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -217,7 +252,20 @@ func (s *Server) Set(p string, body []byte) {
 
 func (s *Server) setLocked(p string, body []byte) {
 	s.version++
-	s.res[p] = &resource{body: bytes.Clone(body), etag: etagOf(body), lastMod: Epoch.Add(time.Duration(s.version) * time.Second)}
+	lm := Epoch.Add(time.Duration(s.version) * time.Second)
+	if s.now != nil {
+		lm = s.now()
+	}
+	s.res[p] = &resource{body: bytes.Clone(body), etag: etagOf(body), lastMod: lm}
+}
+
+// SetClock makes every later change (Set, UpdateGame, AppendMoves) carry
+// now() as its Last-Modified, so a test can tell how old the data is on
+// its own clock. nil goes back to Epoch plus one second a change.
+func (s *Server) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
 }
 
 // Delete removes the payload at path: it answers 404 from now on.
@@ -419,7 +467,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		h.Set("ETag", res.etag)
 	}
 	if lastMods {
-		h.Set("Last-Modified", res.lastMod.Format(http.TimeFormat))
+		h.Set("Last-Modified", res.lastMod.UTC().Format(LastModifiedFormat))
+	}
+	if maxAge < 0 {
+		maxAge = MaxAgeFor(p)
 	}
 	if maxAge > 0 {
 		h.Set("Cache-Control", fmt.Sprintf("public, max-age=%d", maxAge))
@@ -443,15 +494,20 @@ func notModified(r *http.Request, res *resource, etags, lastMods bool) bool {
 			return false
 		}
 		for _, t := range strings.Split(inm, ",") {
+			// The weak comparison (RFC 9110 8.8.3.2): W/ does not count.
 			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-			if t == "*" || t == res.etag {
+			if t == "*" || t == strings.TrimPrefix(res.etag, "W/") {
 				return true
 			}
 		}
 		return false
 	}
 	if ims := r.Header.Get("If-Modified-Since"); ims != "" && lastMods {
-		if t, err := http.ParseTime(ims); err == nil && !res.lastMod.Truncate(time.Second).After(t) {
+		t, err := time.Parse(LastModifiedFormat, ims)
+		if err != nil {
+			t, err = http.ParseTime(ims)
+		}
+		if err == nil && !res.lastMod.Truncate(time.Second).After(t) {
 			return true
 		}
 	}

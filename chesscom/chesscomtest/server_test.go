@@ -43,7 +43,7 @@ func TestServesUnderPrefixWithValidators(t *testing.T) {
 		t.Fatalf("status %d body %.80q", resp.StatusCode, body)
 	}
 	etag, lm := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
-	if etag == "" || lm == "" || resp.Header.Get("Cache-Control") != "public, max-age=300" {
+	if etag == "" || lm == "" || resp.Header.Get("Cache-Control") != "public, max-age=5" {
 		t.Fatalf("headers %v", resp.Header)
 	}
 	tests := []struct {
@@ -52,7 +52,8 @@ func TestServesUnderPrefixWithValidators(t *testing.T) {
 		want int
 	}{
 		{"if-none-match", map[string]string{"If-None-Match": etag}, 304},
-		{"if-none-match weak list", map[string]string{"If-None-Match": `"x", W/` + etag}, 304},
+		{"if-none-match in a list", map[string]string{"If-None-Match": `"x", ` + etag}, 304},
+		{"if-none-match strong form of the weak tag", map[string]string{"If-None-Match": strings.TrimPrefix(etag, "W/")}, 304},
 		{"if-none-match stale", map[string]string{"If-None-Match": `"stale"`}, 200},
 		{"if-modified-since", map[string]string{"If-Modified-Since": lm}, 304},
 		{"if-modified-since earlier", map[string]string{"If-Modified-Since": "Sat, 28 Nov 2026 00:00:00 GMT"}, 200},

@@ -42,6 +42,10 @@ type chessComConfig struct {
 	URL          string        `mapstructure:"url"`           // PubAPI base URL
 	Contact      string        `mapstructure:"contact"`       // e-mail or URL sent in the User-Agent, as chess.com asks
 	PollInterval time.Duration `mapstructure:"poll_interval"` // time between two polls of one target
+	// AfterTheGame: a player source also reports the player's live games,
+	// from the monthly archive, once they ended (the PubAPI has no live
+	// game in progress); their alerts say "(after the game)".
+	AfterTheGame bool `mapstructure:"after_the_game"`
 }
 
 func defaultConfig() config {

@@ -122,7 +122,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	}
 	defer stopDashboard()
 
-	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval,
+	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, Logger: log}
 	if d != nil {
 		deps.OnSourceState = d.SourceState
