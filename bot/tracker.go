@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -11,14 +13,15 @@ import (
 // move from the stream's move lists, the SAN of every move, and how often
 // each position occurred (for looking one move ahead).
 type tracker struct {
-	initialFEN string // as Lichess gave it: "startpos", "" or a FEN
-	start      rules.Position
-	game       *rules.Game
-	list       string // the move list applied, exactly as received
-	san        []string
-	uci        []string
-	counts     map[rules.Key]int // occurrences of every position seen
-	twice      [2]int            // positions seen at least twice, by side to move
+	startFEN string // the start as rules.ParseStart reads it
+	start    rules.Position
+	replay   rules.Replay
+	game     *rules.Game // replay.Game()
+	list     string      // the move list of the last sync, trimmed
+	san      []string
+	uci      []string
+	counts   map[rules.Key]int // occurrences of every position seen
+	twice    [2]int            // positions seen at least twice, by side to move
 }
 
 // repEvent is a repetition that happened at one ply.
@@ -30,23 +33,24 @@ type repEvent struct {
 	Claimant    rules.Color // the side to move at Ply
 }
 
+// newTracker starts a game at initialFEN as Lichess gives it ("startpos",
+// "" or a FEN).
 func newTracker(initialFEN string) (*tracker, error) {
-	start := rules.StartPosition()
-	if initialFEN != "" && initialFEN != "startpos" {
-		p, err := rules.ParseFEN(initialFEN)
-		if err != nil {
-			return nil, fmt.Errorf("initial FEN: %w", err)
+	t := &tracker{startFEN: lichess.StartFEN(initialFEN)}
+	if _, err := t.replay.Sync(t.startFEN, rules.UCI, nil, t.restart); err != nil {
+		var re *rules.ReplayError
+		if errors.As(err, &re) {
+			err = re.Err
 		}
-		start = p
+		return nil, fmt.Errorf("initial FEN: %w", err)
 	}
-	t := &tracker{initialFEN: initialFEN, start: start}
-	t.reset()
+	t.start = t.game.Start()
 	return t, nil
 }
 
-func (t *tracker) reset() {
-	t.game = rules.NewGame(t.start)
-	t.list = ""
+// restart is the replay's ply 0: the game starts (over).
+func (t *tracker) restart(s rules.Step) {
+	t.game = s.Game
 	t.san = t.san[:0]
 	t.uci = t.uci[:0]
 	t.counts = map[rules.Key]int{}
@@ -85,68 +89,43 @@ func (t *tracker) sync(list string, first bool) (events []repEvent, rebuilt bool
 	if list == t.list {
 		return nil, false, nil
 	}
-	var rest string
-	switch {
-	case t.list == "":
-		rest = list
-	case strings.HasPrefix(list, t.list) && list[len(t.list)] == ' ':
-		rest = list[len(t.list)+1:]
-	default:
-		t.reset()
-		rest, rebuilt = list, true
-	}
-	onlyLast := first || rebuilt
-	applied := t.list
-	for len(rest) > 0 {
-		mv := rest
-		next := ""
-		if i := strings.IndexByte(rest, ' '); i >= 0 {
-			mv, next = rest[:i], strings.TrimLeft(rest[i+1:], " ")
+	moves := strings.Fields(list)
+	onlyLast := first
+	c, err := t.replay.Sync(t.startFEN, rules.UCI, moves, func(s rules.Step) {
+		if s.Ply == 0 {
+			t.restart(s)
+			onlyLast = true
+			return
 		}
-		ev, ok, perr := t.play(mv, !onlyLast || next == "")
-		if perr != nil {
-			return events, rebuilt, fmt.Errorf("move %d (%s): %w", t.ply()+1, mv, perr)
-		}
-		if applied == "" {
-			applied = mv
-		} else {
-			applied += " " + mv
-		}
-		t.list = applied
-		if ok {
+		if ev, ok := t.played(s, !onlyLast || s.Ply == len(moves)); ok {
 			events = append(events, ev)
 		}
-		rest = next
+	})
+	var re *rules.ReplayError
+	if errors.As(err, &re) {
+		return events, c.Rebuilt, fmt.Errorf("move %d (%s): %w", re.Ply, re.Token, re.Err)
 	}
-	return events, rebuilt, nil
+	t.list = list
+	return events, c.Rebuilt, err
 }
 
-// play applies one UCI move and reports a repetition at the new ply if
+// played records the move of step s and reports a repetition at its ply if
 // wantEvent is set.
-func (t *tracker) play(uciMove string, wantEvent bool) (repEvent, bool, error) {
-	pos := t.game.Position()
-	m, err := pos.ParseUCI(uciMove)
-	if err != nil {
-		return repEvent{}, false, err
-	}
-	num := pos.FullmoveNumber()
-	mover := pos.Turn()
-	san := pos.SAN(m)
-	if err := t.game.Play(m); err != nil {
-		return repEvent{}, false, err
-	}
+func (t *tracker) played(s rules.Step, wantEvent bool) (repEvent, bool) {
+	san := s.Before.SAN(s.Move)
 	t.san = append(t.san, san)
-	t.uci = append(t.uci, uciMove)
+	t.uci = append(t.uci, s.Token)
 	t.note()
 	c := t.game.Count()
 	if !wantEvent || c < 2 {
-		return repEvent{}, false, nil
+		return repEvent{}, false
 	}
+	num, mover := s.Before.FullmoveNumber(), s.Before.Turn()
 	label := itoa(num) + ". " + san
 	if mover == rules.Black {
 		label = itoa(num) + "... " + san
 	}
-	return repEvent{Ply: t.ply(), Count: c, Occurrences: t.game.Occurrences(), Move: label, Claimant: mover.Other()}, true, nil
+	return repEvent{Ply: s.Ply, Count: c, Occurrences: t.game.Occurrences(), Move: label, Claimant: mover.Other()}, true
 }
 
 // countAfter returns how many times the position after m (legal) will

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // When several moves may be declared, the claim_by_move alert names the
@@ -15,7 +16,7 @@ func TestClaimByMoveNamesEveryMove(t *testing.T) {
 	var got []threefold.Alert
 	w := NewWatcher(WatcherOptions{Alert: func(a threefold.Alert) { got = append(got, a) }})
 	w.Apply(Snapshot{Game: threefold.GameRef{Site: "test", ID: "two-claims"}, StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-		Notation: UCI, Moves: moves})
+		Notation: rules.UCI, Moves: moves})
 	for _, a := range got {
 		if a.Kind != threefold.KindClaimByMove || a.Ply != 20 {
 			continue

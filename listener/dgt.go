@@ -247,7 +247,7 @@ func (s *DGTSource) session(ctx context.Context, clk clock.Clock, host string, b
 			err := emit(Snapshot{
 				Game:       threefold.GameRef{Site: "dgt", ID: id},
 				Source:     s.Name(),
-				Notation:   SAN,
+				Notation:   rules.SAN,
 				Moves:      g.moves,
 				Result:     "*",
 				ObservedAt: clk.Now(),

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // FuzzPGNFeed feeds two PGN chunks to the broadcast PGN feed, as a
@@ -48,7 +50,7 @@ func FuzzPGNFeed(f *testing.F) {
 		var out []handed
 		collect := func(last map[string]Snapshot) Emit {
 			return func(s Snapshot) error {
-				if s.Game.ID == "" || s.Game.Site != "lichess" || s.Notation != SAN {
+				if s.Game.ID == "" || s.Game.Site != "lichess" || s.Notation != rules.SAN {
 					t.Errorf("snapshot %+v", s.Game)
 				}
 				if s.Finished != (s.Result != "" && s.Result != "*") {
@@ -199,7 +201,7 @@ not json`))
 		}}
 		emitted := 0
 		err := src.Run(ctx, func(s Snapshot) error {
-			if s.Game.Site != "dgt" || !strings.HasPrefix(s.Game.ID, "127.0.0.1:") || s.Audience != AudienceArbiters || s.Notation != SAN {
+			if s.Game.Site != "dgt" || !strings.HasPrefix(s.Game.ID, "127.0.0.1:") || s.Audience != AudienceArbiters || s.Notation != rules.SAN {
 				t.Errorf("snapshot %+v", s)
 			}
 			emitted++

@@ -116,7 +116,7 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 		ref      threefold.GameRef
 	)
 	snapshot := func() Snapshot {
-		st := Snapshot{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: UCI, Moves: moves,
+		st := Snapshot{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: rules.UCI, Moves: moves,
 			Result: "*", ObservedAt: clk.Now(), Delay: spectatorDelay(desc.Speed), PlyAnchor: true}
 		if lichess.Finished(desc.Status.Name) || desc.Status.ID >= 25 {
 			st.Finished = true
@@ -133,7 +133,7 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 				if v := desc.Variant.Key; v != "" && v != "standard" && v != "fromPosition" {
 					return fmt.Errorf("lichess game %s: variant %q is not followed (standard chess only)", s.GameID, v)
 				}
-				startFEN = normaliseStartFEN(desc.InitialFEN)
+				startFEN = lichess.StartFEN(desc.InitialFEN)
 				ref = threefold.GameRef{Site: "lichess", ID: s.GameID, URL: lichessBase(s.Base) + "/" + s.GameID,
 					White: spectatorName(desc.Players.White), Black: spectatorName(desc.Players.Black)}
 				caughtUp = desc.Turns-desc.StartedAtTurn <= 0
@@ -172,14 +172,6 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 		return fmt.Errorf("lichess game %s does not exist: %w", s.GameID, err)
 	}
 	return err
-}
-
-func normaliseStartFEN(fen string) string {
-	fen = strings.TrimSpace(fen)
-	if fen == "" || fen == "startpos" || fen == rules.StartFEN {
-		return ""
-	}
-	return fen
 }
 
 func spectatorName(p lichess.SpectatorPlayer) string {

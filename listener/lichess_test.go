@@ -59,7 +59,7 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 	c.mu.Lock()
 	first := c.snaps[0]
 	c.mu.Unlock()
-	if len(first.Moves) != 40 || first.Notation != UCI || first.Game.White != "Anand" {
+	if len(first.Moves) != 40 || first.Notation != rules.UCI || first.Game.White != "Anand" {
 		t.Errorf("first snapshot: %d moves, notation %v, white %q; want the whole game (40 UCI moves)", len(first.Moves), first.Notation, first.Game.White)
 	}
 	if n := len(srv.RequestsTo("GET", "/api/stream/game/abcdefgh")); n < 2 {

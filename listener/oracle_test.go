@@ -13,6 +13,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // The reference annotations of ../shared/data/pgn (see its README).
@@ -244,7 +245,7 @@ func TestOracleMoveByMove(t *testing.T) {
 			more = true
 			start, _ := g.StartFEN()
 			w.Apply(Snapshot{Game: threefold.GameRef{Site: "test", ID: strconv.Itoa(i)}, StartFEN: start,
-				Notation: SAN, Moves: g.Moves[:ply]})
+				Notation: rules.SAN, Moves: g.Moves[:ply]})
 		}
 		if !more {
 			break

@@ -9,6 +9,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // pgnFeed turns PGN texts of games (a broadcast stream that resends each
@@ -260,7 +261,7 @@ func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 		Game:       threefold.GameRef{Site: f.site, ID: fg.id, URL: fg.url, White: fg.white, Black: fg.black},
 		Source:     f.source,
 		StartFEN:   fg.startFEN,
-		Notation:   SAN,
+		Notation:   rules.SAN,
 		Moves:      fg.moves,
 		Result:     fg.result,
 		Finished:   fg.result != "" && fg.result != "*",

@@ -12,29 +12,8 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
 )
-
-// Notation says how the tokens of Snapshot.Moves are written.
-type Notation uint8
-
-const (
-	// SAN tokens ("e4", "Nf3", "O-O", "e8=Q"); the tolerant forms the rules
-	// package accepts (0-0, e8Q, trailing !? or #) are fine.
-	SAN Notation = iota + 1
-	// UCI tokens ("e2e4", "e7e8q"); castling as king two squares or king
-	// onto its own rook (e1h1).
-	UCI
-)
-
-func (n Notation) String() string {
-	switch n {
-	case SAN:
-		return "san"
-	case UCI:
-		return "uci"
-	}
-	return "unknown"
-}
 
 // AudienceArbiters is the Audience of snapshots and alerts from over-the-board
 // games (broadcasts, DGT boards, relayed PGN files): a notice about a claim
@@ -46,7 +25,7 @@ type Snapshot struct {
 	Game     threefold.GameRef // Site+ID identify the game across snapshots, reconnects and restarts
 	Source   string            // the name of the source that saw it (Source.Name)
 	StartFEN string            // the position before the first move; "" is the standard start
-	Notation Notation          // how Moves is written
+	Notation rules.Notation    // how Moves is written
 	// Moves is the main line from StartFEN, every move so far. It is
 	// read-only for everyone: a source may hand out the same backing array
 	// again with more moves appended (it never changes an element it has

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/rules"
@@ -71,13 +70,12 @@ type tracked struct {
 	mu        sync.Mutex
 	ref       threefold.GameRef
 	source    string
-	startFEN  string
-	notation  Notation
-	game      *rules.Game
-	moves     []string // tokens replayed; len(moves) == game.Ply()
-	checked   int      // verdicts were evaluated for every ply <= checked
-	fifty     bool     // FiftyMoves at ply checked
-	seventy   bool     // SeventyFiveMoves at ply checked
+	replay    rules.Replay // the game; it keeps the tokens replayed as a read-only view of the snapshot's Moves
+	game      *rules.Game  // replay.Game() while the game is followed, nil once it finished
+	plies     int          // plies replayed (kept once the game finished)
+	checked   int          // verdicts were evaluated for every ply <= checked
+	fifty     bool         // FiftyMoves at ply checked
+	seventy   bool         // SeventyFiveMoves at ply checked
 	attention *Attention
 	emitted   map[string]struct{}
 	sans      sanWindow // SANs of the current reversible stretch, kept once a game raises an alert
@@ -162,88 +160,53 @@ func (w *Watcher) apply(t *tracked, s *Snapshot) {
 	t.result = s.Result
 	t.finished = s.Finished
 	t.updated = s.ObservedAt
-	if s.Notation == 0 {
-		s.Notation = SAN
-	}
-	if t.game == nil || t.startFEN != s.StartFEN || t.notation != s.Notation {
-		if t.game != nil {
-			w.log.Info("start position changed; rebuilding", "game", t.ref.ID, "source", s.Source)
-			t.rebuilds++
+	c, err := t.replay.Rewind(s.StartFEN, s.Notation, s.Moves, func(st rules.Step) {
+		if st.Ply == 0 { // (re)started
+			t.game, t.sans = st.Game, sanWindow{}
+			if t.checked < 0 {
+				w.check(t, s) // ply 0: a FEN may already carry a 50-move clock
+			}
 		}
-		if !w.reset(t, s) {
-			return
-		}
-	}
-
-	k := commonPrefix(t.moves, s.Moves)
-	if a := t.attention; a != nil && k == len(t.moves) && len(s.Moves) >= a.Ply && s.Moves[a.Ply-1] == a.Token {
-		return // the same bad move again: nothing new until a snapshot replays cleanly
-	}
-	if k < len(t.moves) {
-		w.log.Info("snapshot no longer extends what was seen (correction or takeback); rebuilding",
-			"game", t.ref.ID, "source", s.Source, "from_ply", k+1, "had_plies", len(t.moves), "now_plies", len(s.Moves))
+	})
+	switch {
+	case c.Rebuilt && c.NewStart:
+		w.log.Info("start position changed; rebuilding", "game", t.ref.ID, "source", s.Source)
 		t.rebuilds++
-		if !w.reset(t, s) {
-			return
-		}
-		for i := 0; i < k; i++ {
-			if err := w.play(t, s.Moves[i]); err != nil { // cannot happen: these plies replayed before
-				w.markAttention(t, s, i, err)
-				return
-			}
-		}
-		t.moves = s.Moves[:k]
-		if t.checked > k {
-			if t.seventyAt > k+1 {
-				t.seventyAt = 0
-			}
-			t.afterEnd = false
-			t.checked = k
-			v := t.game.Verdict()
-			t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
-		}
+	case c.Rebuilt:
+		w.log.Info("snapshot no longer extends what was seen (correction or takeback); rebuilding",
+			"game", t.ref.ID, "source", s.Source, "from_ply", c.Kept+1, "had_plies", c.Had, "now_plies", len(s.Moves))
+		t.rebuilds++
 	}
-	for i := len(t.moves); i < len(s.Moves); i++ {
-		if err := w.play(t, s.Moves[i]); err != nil {
-			t.moves = s.Moves[:i]
-			w.markAttention(t, s, i, err)
-			return
+	if err != nil {
+		t.game, t.plies = t.replay.Game(), t.replay.Ply()
+		w.markAttention(t, s, err)
+		return
+	}
+	if c.Rebuilt && !c.NewStart && t.checked > c.Kept {
+		if t.seventyAt > c.Kept+1 {
+			t.seventyAt = 0
 		}
-		t.moves = s.Moves[:i+1]
-		w.check(t, s)
+		t.afterEnd = false
+		t.checked = c.Kept
+		v := t.game.Verdict()
+		t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
+	}
+	err = t.replay.Extend(s.Moves, func(rules.Step) { w.check(t, s) })
+	t.plies = t.replay.Ply()
+	if err != nil {
+		w.markAttention(t, s, err)
+		return
 	}
 	if t.attention != nil {
-		w.log.Info("game replays cleanly again", "game", t.ref.ID, "source", s.Source, "ply", len(t.moves))
+		w.log.Info("game replays cleanly again", "game", t.ref.ID, "source", s.Source, "ply", t.replay.Ply())
 		t.attention = nil
 	}
 	if s.Finished {
 		// A finished game keeps only what status and de-duplication need;
 		// should it be sent again, it is replayed (raising nothing twice).
+		t.replay.Reset()
 		t.game, t.sans = nil, sanWindow{}
 	}
-}
-
-// reset starts t over from the snapshot's start position.
-func (w *Watcher) reset(t *tracked, s *Snapshot) bool {
-	t.startFEN, t.notation, t.moves, t.sans = s.StartFEN, s.Notation, nil, sanWindow{}
-	start := rules.StartPosition()
-	if s.StartFEN != "" {
-		p, err := rules.ParseFEN(s.StartFEN)
-		if err != nil {
-			t.game = nil
-			if t.attention == nil || t.attention.Ply != 0 {
-				t.attention = &Attention{Ply: 0, Token: s.StartFEN, Reason: err.Error()}
-				w.log.Warn("game needs attention: bad start position", "game", t.ref.ID, "source", s.Source, "fen", s.StartFEN, "err", err)
-			}
-			return false
-		}
-		start = p
-	}
-	t.game = rules.NewGame(start)
-	if t.checked < 0 {
-		w.check(t, s) // ply 0: a FEN may already carry a 50-move clock
-	}
-	return true
 }
 
 // drawnAt returns the ply at which the rules drew the game by themselves
@@ -256,21 +219,21 @@ func (t *tracked) drawnAt() int {
 	return end
 }
 
-func (w *Watcher) play(t *tracked, tok string) error {
-	var err error
-	if t.notation == UCI {
-		_, err = t.game.PlayUCI(tok)
-	} else {
-		_, err = t.game.PlaySAN(tok)
+// markAttention records the move (or start position) the replay could not
+// play; the game is followed up to the ply before.
+func (w *Watcher) markAttention(t *tracked, s *Snapshot, err error) {
+	var re *rules.ReplayError
+	if !errors.As(err, &re) {
+		re = &rules.ReplayError{Ply: t.replay.Ply() + 1, Err: err}
 	}
-	return err
-}
-
-func (w *Watcher) markAttention(t *tracked, s *Snapshot, i int, err error) {
-	a := &Attention{Ply: i + 1, Token: s.Moves[i], Reason: err.Error()}
+	a := &Attention{Ply: re.Ply, Token: re.Token, Reason: re.Err.Error()}
 	if t.attention == nil || *t.attention != *a {
-		w.log.Warn("game needs attention: move cannot be played; following the game up to the ply before",
-			"game", t.ref.ID, "source", s.Source, "ply", a.Ply, "move", a.Token, "err", err)
+		if a.Ply == 0 {
+			w.log.Warn("game needs attention: bad start position", "game", t.ref.ID, "source", s.Source, "fen", s.StartFEN, "err", re.Err)
+		} else {
+			w.log.Warn("game needs attention: move cannot be played; following the game up to the ply before",
+				"game", t.ref.ID, "source", s.Source, "ply", a.Ply, "move", a.Token, "err", re.Err)
+		}
 	}
 	t.attention = a
 }
@@ -447,7 +410,7 @@ func (w *Watcher) Status() []GameStatus {
 	out := make([]GameStatus, 0, len(ts))
 	for _, t := range ts {
 		t.mu.Lock()
-		st := GameStatus{Game: t.ref, Source: t.source, Ply: len(t.moves), Result: t.result, Finished: t.finished,
+		st := GameStatus{Game: t.ref, Source: t.source, Ply: t.plies, Result: t.result, Finished: t.finished,
 			Rebuilds: t.rebuilds, Updated: t.updated}
 		if t.attention != nil {
 			a := *t.attention
@@ -468,23 +431,4 @@ func (w *Watcher) Status() []GameStatus {
 		return out[i].Game.ID < out[j].Game.ID
 	})
 	return out
-}
-
-// commonPrefix returns how many leading tokens a and b share. When b is a
-// longer view of the same backing array as a (a source appending to the
-// slice it handed out before), that is known without looking.
-func commonPrefix(a, b []string) int {
-	if len(a) == 0 {
-		return 0
-	}
-	if len(b) >= len(a) && unsafe.SliceData(a) == unsafe.SliceData(b) {
-		return len(a)
-	}
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
 }

@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 func snap(id string, moves []string) Snapshot {
-	return Snapshot{Game: threefold.GameRef{Site: "test", ID: id}, Source: "test", Notation: SAN, Moves: moves}
+	return Snapshot{Game: threefold.GameRef{Site: "test", ID: id}, Source: "test", Notation: rules.SAN, Moves: moves}
 }
 
 func TestWatcherMoveByMoveAlerts(t *testing.T) {
@@ -143,23 +144,23 @@ func TestWatcherUCIAndMoveRules(t *testing.T) {
 	tests := []struct {
 		name     string
 		fen      string
-		notation Notation
+		notation rules.Notation
 		moves    []string
 		want     map[threefold.AlertKind][]int
 	}{
-		{name: "uci knight shuffle", notation: UCI,
+		{name: "uci knight shuffle", notation: rules.UCI,
 			moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
 			want: map[threefold.AlertKind][]int{
 				threefold.KindClaimByMove: {7},
 				threefold.KindThreefold:   {8, 9, 10, 11, 12, 13, 14, 15, 16},
 				threefold.KindFivefold:    {16},
 			}},
-		{name: "uci king-to-rook castling", notation: UCI, fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+		{name: "uci king-to-rook castling", notation: rules.UCI, fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
 			moves: []string{"e1h1", "e8a8"}, want: map[threefold.AlertKind][]int{}},
-		{name: "fifty moves by declared move, then at 100", fen: "8/8/4k3/8/8/4K3/8/7R w - - 98 80", notation: SAN,
+		{name: "fifty moves by declared move, then at 100", fen: "8/8/4k3/8/8/4K3/8/7R w - - 98 80", notation: rules.SAN,
 			moves: []string{"Rh2", "Kd6", "Rh3"},
 			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {1}}},
-		{name: "seventy-five moves", fen: "8/8/4k3/8/8/4K3/8/7R w - - 149 80", notation: SAN,
+		{name: "seventy-five moves", fen: "8/8/4k3/8/8/4K3/8/7R w - - 149 80", notation: rules.SAN,
 			moves: []string{"Rh2", "Kd6"},
 			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}, threefold.KindSeventyFiveMoves: {1}}},
 	}

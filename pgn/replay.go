@@ -28,13 +28,10 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // the moves before it. An unreadable [FEN] tag is an error and the game is nil. Replay plays whatever
 // moves the reader kept, also for a game with a syntax error in Err (the moves before the problem).
 func (g *Game) Replay(visit func(ply int, san string, tracker *rules.Game)) (*rules.Game, error) {
-	start := rules.StartPosition()
-	if fen, ok := g.StartFEN(); ok {
-		p, err := rules.ParseFEN(fen)
-		if err != nil {
-			return nil, fmt.Errorf("[FEN] tag: %w", err)
-		}
-		start = p
+	fen, _ := g.StartFEN()
+	start, err := rules.ParseStart(fen)
+	if err != nil {
+		return nil, fmt.Errorf("[FEN] tag: %w", err)
 	}
 	tracker := rules.NewGame(start)
 	for i, san := range g.Moves {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // BotRecord is one finished game of the bot. It mirrors bot.Record field
@@ -99,7 +100,7 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 		Source:      SourceBot,
 		Event:       event + " game", // as Lichess names it: "Rated blitz game"
 		StartFEN:    start,
-		Notation:    NotationUCI,
+		Notation:    rules.UCI,
 		Moves:       r.Moves,
 		Result:      r.Result,
 		Termination: r.Termination,

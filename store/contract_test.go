@@ -13,6 +13,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // newDB makes a fresh, empty database for one test and returns the Config
@@ -304,7 +305,7 @@ func runContract(t *testing.T, fresh newDB) {
 			Ref:       threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"},
 			Source:    "lichess game abcdefgh",
 			Event:     "Rated blitz game",
-			Notation:  NotationUCI,
+			Notation:  rules.UCI,
 			Moves:     []string{"g1f3", "g8f6"},
 			Result:    "*",
 			StartedAt: epoch.Add(-time.Hour),
@@ -323,7 +324,7 @@ func runContract(t *testing.T, fresh newDB) {
 		sameJSON(t, got, g)
 
 		// A later snapshot without names keeps them; moves are replaced.
-		next := Game{Ref: threefold.GameRef{Site: "lichess", ID: "abcdefgh"}, Notation: NotationUCI,
+		next := Game{Ref: threefold.GameRef{Site: "lichess", ID: "abcdefgh"}, Notation: rules.UCI,
 			Moves: []string{"g1f3", "g8f6", "f3g1"}, Result: "*"}
 		if err := s.PutGame(ctx, next); err != nil {
 			t.Fatal(err)
@@ -404,7 +405,7 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil || len(gs) != 1 {
 			t.Fatal(gs, err)
 		}
-		if gs[0].Moves == nil || len(gs[0].Moves) != 0 || gs[0].StartFEN != g2.StartFEN || gs[0].Audience != "arbiters" || gs[0].Notation != NotationSAN {
+		if gs[0].Moves == nil || len(gs[0].Moves) != 0 || gs[0].StartFEN != g2.StartFEN || gs[0].Audience != "arbiters" || gs[0].Notation != rules.SAN {
 			t.Errorf("stored %+v", gs[0])
 		}
 	})
@@ -444,7 +445,7 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Source != SourceBot || g.Event != "Rated blitz game" || g.Notation != NotationUCI || !reflect.DeepEqual(g.Moves, r.Moves) || g.StartFEN != "" ||
+		if g.Source != SourceBot || g.Event != "Rated blitz game" || g.Notation != rules.UCI || !reflect.DeepEqual(g.Moves, r.Moves) || g.StartFEN != "" ||
 			g.Ref.Black != "Alice" || g.Termination != "threefold_claimed" || !g.Finished {
 			t.Errorf("the bot's game as stored: %+v", g)
 		}

@@ -9,12 +9,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
-)
-
-// How the moves of a Game are written.
-const (
-	NotationSAN = "san" // "e4", "Nf3", "O-O", "e8=Q"
-	NotationUCI = "uci" // "e2e4", "e7e8q"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // Game is a game followed or played.
@@ -23,7 +18,7 @@ type Game struct {
 	Source   string            `json:"source"`
 	Event    string            `json:"event,omitempty"`
 	StartFEN string            `json:"start_fen,omitempty"` // "" is the standard start
-	Notation string            `json:"notation"`            // NotationSAN or NotationUCI
+	Notation rules.Notation    `json:"notation"`            // how Moves is written
 	Moves    []string          `json:"moves"`               // the main line from StartFEN
 	Result   string            `json:"result,omitempty"`    // "1-0", "0-1", "1/2-1/2", "*" or ""
 	// Termination is the true reason the game ended, as found by replaying
@@ -50,9 +45,6 @@ type execer interface {
 func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	if g.Ref.Site == "" || g.Ref.ID == "" {
 		return fmt.Errorf("store: put game %q/%q: site and id are required", g.Ref.Site, g.Ref.ID)
-	}
-	if g.Notation == "" {
-		g.Notation = NotationSAN
 	}
 	moves, err := json.Marshal(nonNil(g.Moves))
 	if err != nil {
@@ -83,7 +75,7 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	finished = excluded.finished,
 	updated_at = excluded.updated_at`),
 		text(g.Ref.Site, g.Ref.ID, g.Source, g.Ref.URL, g.Ref.White, g.Ref.Black, g.Event, g.StartFEN,
-			g.Notation, string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
+			g.Notation.String(), string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
 			g.Audience, key(g.Ref.White), key(g.Ref.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))...)
 	return s.wrap(err, "put game %s/%s", g.Ref.Site, g.Ref.ID)
 }
@@ -198,14 +190,17 @@ type scanner interface{ Scan(dest ...any) error }
 func scanGame(r scanner) (Game, error) {
 	var (
 		g                Game
-		moves            string
+		notation, moves  string
 		finished         int
 		started, updated int64
 	)
 	err := r.Scan(&g.Ref.Site, &g.Ref.ID, &g.Source, &g.Ref.URL, &g.Ref.White, &g.Ref.Black, &g.Event,
-		&g.StartFEN, &g.Notation, &moves, &g.Result, &g.Termination, &finished, &g.Audience, &started, &updated)
+		&g.StartFEN, &notation, &moves, &g.Result, &g.Termination, &finished, &g.Audience, &started, &updated)
 	if err != nil {
 		return g, err
+	}
+	if err := g.Notation.UnmarshalText([]byte(notation)); err != nil {
+		return g, fmt.Errorf("game %s/%s: stored notation: %w", g.Ref.Site, g.Ref.ID, err)
 	}
 	if err := json.Unmarshal([]byte(moves), &g.Moves); err != nil {
 		return g, fmt.Errorf("game %s/%s: stored moves: %w", g.Ref.Site, g.Ref.ID, err)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,10 +15,10 @@ import (
 type Update struct {
 	Game       threefold.GameRef
 	Source     string
-	StartFEN   string   // "" is the standard start
-	Moves      []string // every move from StartFEN, SAN (default) or UCI
-	UCI        bool     // Moves are UCI ("e2e4", "e1h1")
-	Result     string   // "*", "1-0", "0-1", "1/2-1/2" or ""
+	StartFEN   string         // "" is the standard start
+	Moves      []string       // every move from StartFEN
+	Notation   rules.Notation // how Moves is written
+	Result     string         // "*", "1-0", "0-1", "1/2-1/2" or ""
 	Finished   bool
 	ObservedAt time.Time
 	Delay      time.Duration
@@ -91,10 +92,8 @@ func GameKey(ref threefold.GameRef) string { return ref.Site + "/" + ref.ID }
 // that extends what was seen costs only its new plies. Its slices are
 // append-only; a rebuild allocates new ones, so views may share them.
 type tracker struct {
-	startFEN string
-	uciIn    bool
-	tokens   []string
-	game     *rules.Game
+	replay   rules.Replay
+	game     *rules.Game // replay.Game(): nil while the start cannot be read
 	uci, san []string
 	fens     []string
 	keys     []rules.Key
@@ -104,26 +103,19 @@ type tracker struct {
 	attn     string
 }
 
-func (t *tracker) reset(u *Update) error {
-	*t = tracker{startFEN: u.StartFEN, uciIn: u.UCI, byKey: make(map[rules.Key][]int)}
-	start := rules.StartPosition()
-	if u.StartFEN != "" {
-		p, err := rules.ParseFEN(u.StartFEN)
-		if err != nil {
-			t.game = nil
-			t.attn = fmt.Sprintf("bad start position: %v", err)
-			return err
-		}
-		start = p
+// record adds the ply a replay reached; ply 0 starts the game over.
+func (t *tracker) record(s rules.Step) {
+	after := s.Game.Position()
+	if s.Ply == 0 {
+		t.game = s.Game
+		t.uci, t.san, t.fens, t.keys, t.occ, t.order = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, nil
+		t.byKey = make(map[rules.Key][]int)
+	} else {
+		t.uci = append(t.uci, s.Move.UCI())
+		t.san = append(t.san, s.Before.SAN(s.Move))
+		t.fens = append(t.fens, after.FEN())
 	}
-	t.game = rules.NewGame(start)
-	t.uci, t.san = []string{""}, []string{""}
-	t.fens = []string{start.FEN()}
-	t.record(start.Key())
-	return nil
-}
-
-func (t *tracker) record(k rules.Key) {
+	k := after.Key()
 	ply := len(t.keys)
 	t.keys = append(t.keys, k)
 	plies := append(t.byKey[k], ply)
@@ -136,48 +128,15 @@ func (t *tracker) record(k rules.Key) {
 
 // apply brings the tracker to the state of u.
 func (t *tracker) apply(u *Update) {
-	if t.game == nil && t.attn != "" && t.startFEN == u.StartFEN {
-		return // the same bad start position
+	_, err := t.replay.Sync(u.StartFEN, u.Notation, u.Moves, t.record)
+	t.game, t.attn = t.replay.Game(), ""
+	var re *rules.ReplayError
+	switch {
+	case errors.As(err, &re) && re.Ply == 0:
+		t.attn = fmt.Sprintf("bad start position: %v", re.Err)
+	case errors.As(err, &re):
+		t.attn = fmt.Sprintf("move %d (%s) cannot be played: %v", re.Ply, re.Token, re.Err)
 	}
-	if t.game == nil || t.startFEN != u.StartFEN || t.uciIn != u.UCI {
-		if t.reset(u) != nil {
-			return
-		}
-	}
-	k := 0
-	for k < len(t.tokens) && k < len(u.Moves) && t.tokens[k] == u.Moves[k] {
-		k++
-	}
-	if k < len(t.tokens) || (t.attn != "" && len(u.Moves) > len(t.tokens)) {
-		// A correction or takeback, or a retry past a bad move: replay.
-		if t.reset(u) != nil {
-			return
-		}
-	}
-	for i := len(t.tokens); i < len(u.Moves); i++ {
-		pos := t.game.Position()
-		var m rules.Move
-		var err error
-		if t.uciIn {
-			m, err = pos.ParseUCI(u.Moves[i])
-		} else {
-			m, err = pos.ParseSAN(u.Moves[i])
-		}
-		if err == nil {
-			err = t.game.Play(m)
-		}
-		if err != nil {
-			t.attn = fmt.Sprintf("move %d (%s) cannot be played: %v", i+1, u.Moves[i], err)
-			return
-		}
-		t.uci = append(t.uci, m.UCI())
-		t.san = append(t.san, pos.SAN(m))
-		after := t.game.Position()
-		t.fens = append(t.fens, after.FEN())
-		t.record(after.Key())
-		t.tokens = u.Moves[:i+1]
-	}
-	t.attn = ""
 }
 
 // view builds the full view of the tracked game.

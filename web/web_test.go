@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 func TestNewRefusesPublicAddressWithoutToken(t *testing.T) {
@@ -328,7 +329,7 @@ func TestViewMarksEveryOccurrence(t *testing.T) {
 	tests := []struct {
 		name      string
 		moves     []string
-		uci       bool
+		notation  rules.Notation
 		ply       int
 		count     int
 		threefold bool
@@ -344,12 +345,12 @@ func TestViewMarksEveryOccurrence(t *testing.T) {
 			repeated: [][]int{{0, 4, 8}, {1, 5}, {2, 6}, {3, 7}}},
 		{name: "takeback rebuilds", moves: moves[:6], ply: 6, count: 2, repeated: [][]int{{0, 4}, {1, 5}, {2, 6}}},
 		{name: "irreversible move", moves: moves, ply: 9, count: 1, repeated: [][]int{{0, 4, 8}, {1, 5}, {2, 6}, {3, 7}}},
-		{name: "uci", moves: []string{"g1f3", "g8f6", "f3g1", "f6g8"}, uci: true, ply: 4, count: 2, repeated: [][]int{{0, 4}}},
+		{name: "uci", moves: []string{"g1f3", "g8f6", "f3g1", "f6g8"}, notation: rules.UCI, ply: 4, count: 2, repeated: [][]int{{0, 4}}},
 		{name: "bad move stops short", moves: []string{"Nf3", "Nf6", "Qxh7"}, ply: 2, count: 1, repeated: [][]int{}, attention: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			hub.Update(Update{Game: ref, Moves: tc.moves, UCI: tc.uci})
+			hub.Update(Update{Game: ref, Moves: tc.moves, Notation: tc.notation})
 			v, ok := hub.Game(GameKey(ref))
 			if !ok {
 				t.Fatal("no view")

@@ -16,6 +16,7 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store/delivery"
 )
 
@@ -90,8 +91,8 @@ func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) e
 	})})
 	onGame := func(gs bot.GameState) {
 		now := time.Now()
-		w.Apply(listener.Snapshot{Game: botGameRef(gs), Source: source, StartFEN: startFEN(gs.InitialFEN),
-			Notation: listener.UCI, Moves: gs.Moves, Result: gs.Result, Finished: gs.Finished, ObservedAt: now, PlyAnchor: true})
+		w.Apply(listener.Snapshot{Game: botGameRef(gs), Source: source, StartFEN: lichess.StartFEN(gs.InitialFEN),
+			Notation: rules.UCI, Moves: gs.Moves, Result: gs.Result, Finished: gs.Finished, ObservedAt: now, PlyAnchor: true})
 		if d != nil {
 			d.Hub.Update(botGameUpdate(source, gs, now))
 		}

@@ -400,7 +400,7 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 		}
 		last = len(st.Moves)
 		finished := st.Status != "started"
-		snap := listener.Snapshot{Game: ref, Source: "lichess bot " + lichesstest.BotUser, Notation: listener.UCI,
+		snap := listener.Snapshot{Game: ref, Source: "lichess bot " + lichesstest.BotUser, Notation: rules.UCI,
 			Moves: st.Moves, Result: demoResult(st), Finished: finished, ObservedAt: time.Now(), PlyAnchor: false}
 		w.Apply(snap)
 		d.Hub.Update(snapshotUpdate(snap))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // demoRun is `threefold demo` running in-process, its stdout read line by
@@ -359,7 +360,7 @@ func TestDashboardTap(t *testing.T) {
 	defer func() { cancel(); _ = d.Wait() }()
 	ref := threefold.GameRef{Site: "lichess", ID: "g1"}
 	moves := []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}
-	snap := listener.Snapshot{Game: ref, Notation: listener.UCI, Moves: moves}
+	snap := listener.Snapshot{Game: ref, Notation: rules.UCI, Moves: moves}
 	var got []listener.Snapshot
 	emit := func(s listener.Snapshot) error { got = append(got, s); return nil }
 

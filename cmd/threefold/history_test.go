@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -39,10 +40,10 @@ func newStoreFixture(t *testing.T) *storeFixture {
 	lich := threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"}
 	file := threefold.GameRef{Site: "file", ID: "round1.pgn#1", White: "Anand, Viswanathan", Black: "Martin del Campo, Roberto"}
 	games := []store.Game{
-		{Ref: lich, Source: "lichess game abcdefgh", Event: "Casual blitz", Notation: store.NotationUCI,
+		{Ref: lich, Source: "lichess game abcdefgh", Event: "Casual blitz", Notation: rules.UCI,
 			Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}, Result: "1/2-1/2",
 			Termination: "threefold_claimed", Finished: true},
-		{Ref: file, Source: "file round1.pgn", Event: "Wch U20", Notation: store.NotationSAN,
+		{Ref: file, Source: "file round1.pgn", Event: "Wch U20", Notation: rules.SAN,
 			Moves: strings.Fields(fixtureSAN), Result: "1/2-1/2", Audience: "arbiters"},
 	}
 	for _, g := range games {

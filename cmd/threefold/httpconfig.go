@@ -9,6 +9,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/web"
@@ -136,7 +137,7 @@ func (t *tappedSource) Run(ctx context.Context, emit listener.Emit) error {
 // snapshotUpdate turns a listener snapshot into a dashboard update.
 func snapshotUpdate(s listener.Snapshot) web.Update {
 	return web.Update{Game: s.Game, Source: s.Source, StartFEN: s.StartFEN, Moves: s.Moves,
-		UCI: s.Notation == listener.UCI, Result: s.Result, Finished: s.Finished, ObservedAt: s.ObservedAt,
+		Notation: s.Notation, Result: s.Result, Finished: s.Finished, ObservedAt: s.ObservedAt,
 		Delay: s.Delay, Audience: s.Audience}
 }
 
@@ -162,20 +163,12 @@ func (d *dashboard) BotGame(source string, gs bot.GameState) {
 
 // botGameUpdate is a bot game's state as a dashboard update.
 func botGameUpdate(source string, gs bot.GameState, now time.Time) web.Update {
-	return web.Update{Game: botGameRef(gs), Source: source, StartFEN: startFEN(gs.InitialFEN), Moves: gs.Moves, UCI: true,
+	return web.Update{Game: botGameRef(gs), Source: source, StartFEN: lichess.StartFEN(gs.InitialFEN), Moves: gs.Moves, Notation: rules.UCI,
 		Result: gs.Result, Finished: gs.Finished, ObservedAt: now}
 }
 
 func botGameRef(gs bot.GameState) threefold.GameRef {
 	return threefold.GameRef{Site: "lichess", ID: gs.ID, URL: gs.URL, White: gs.White, Black: gs.Black}
-}
-
-// startFEN is "" for the standard start, as snapshots and updates say it.
-func startFEN(fen string) string {
-	if fen == rules.StartFEN {
-		return ""
-	}
-	return fen
 }
 
 // ChessComRateLimit is chesscom.Options.OnRateLimit: it counts the 429

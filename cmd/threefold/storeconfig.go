@@ -266,13 +266,9 @@ func (r *gameRecorder) record(ctx context.Context, source string, s listener.Sna
 	if s.Finished {
 		term = termination(s)
 	}
-	notation := store.NotationSAN
-	if s.Notation == listener.UCI {
-		notation = store.NotationUCI
-	}
 	var err error
 	if first {
-		g := store.Game{Ref: s.Game, Source: source, StartFEN: s.StartFEN, Notation: notation, Moves: s.Moves,
+		g := store.Game{Ref: s.Game, Source: source, StartFEN: s.StartFEN, Notation: s.Notation, Moves: s.Moves,
 			Result: s.Result, Termination: term, Finished: s.Finished, Audience: s.Audience}
 		if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, store.ErrNotFound) {
 			g.StartedAt = s.ObservedAt // first seen; a restart keeps it
@@ -309,7 +305,7 @@ func termination(s listener.Snapshot) string {
 	g := rules.NewGame(start)
 	for _, tok := range s.Moves {
 		var err error
-		if s.Notation == listener.UCI {
+		if s.Notation == rules.UCI {
 			_, err = g.PlayUCI(tok)
 		} else {
 			_, err = g.PlaySAN(tok)

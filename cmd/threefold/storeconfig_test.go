@@ -9,6 +9,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -101,7 +102,7 @@ func TestTermination(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := listener.Snapshot{StartFEN: tc.fen, Notation: listener.SAN, Moves: tc.moves, Finished: true}
+			s := listener.Snapshot{StartFEN: tc.fen, Notation: rules.SAN, Moves: tc.moves, Finished: true}
 			if got := termination(s); got != tc.want {
 				t.Errorf("termination = %q, want %q", got, tc.want)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkWriteRepetitions(b *testing.B) {
 		}
 		fen, _ := pg.StartFEN()
 		games = append(games, store.Game{Ref: threefold.GameRef{Site: "file", ID: itoa(i)}, StartFEN: fen,
-			Notation: store.NotationSAN, Moves: pg.Moves, Result: pg.Result})
+			Notation: rules.SAN, Moves: pg.Moves, Result: pg.Result})
 		plies += len(pg.Moves)
 	}
 	for b.Loop() {

@@ -68,14 +68,8 @@ func TestRepetitionsAgainstOracle(t *testing.T) {
 		}
 		fen, _ := pg.StartFEN()
 		g := store.Game{Ref: threefold.GameRef{Site: "file", ID: "repetitions.pgn#" + itoa(i)},
-			StartFEN: fen, Notation: store.NotationSAN, Moves: pg.Moves, Result: pg.Result}
-		start := rules.StartPosition()
-		if fen != "" {
-			if start, err = rules.ParseFEN(fen); err != nil {
-				t.Fatalf("game %d: %v", i, err)
-			}
-		}
-		plies, bad := replay(g, start)
+			StartFEN: fen, Notation: rules.SAN, Moves: pg.Moves, Result: pg.Result}
+		plies, bad := replay(g, fen)
 		if bad != nil {
 			t.Errorf("game %d: %v", i, bad)
 			continue

@@ -11,6 +11,7 @@ package pgnexport
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -47,16 +48,15 @@ type ply struct {
 // It returns a *MoveError (after writing what could be replayed) when a
 // move cannot be played, and the writer's error if writing fails.
 func Write(w io.Writer, g store.Game) error {
-	start := rules.StartPosition()
 	fen := strings.TrimSpace(g.StartFEN)
-	if fen != "" && fen != "startpos" {
-		p, err := rules.ParseFEN(fen)
-		if err != nil {
-			return fmt.Errorf("pgnexport: game %s/%s: start FEN: %w", g.Ref.Site, g.Ref.ID, err)
-		}
-		start = p
+	if fen == "startpos" { // as Lichess writes the standard start
+		fen = ""
 	}
-	plies, replayErr := replay(g, start)
+	start, err := rules.ParseStart(fen)
+	if err != nil {
+		return fmt.Errorf("pgnexport: game %s/%s: start FEN: %w", g.Ref.Site, g.Ref.ID, err)
+	}
+	plies, replayErr := replay(g, fen)
 
 	bw := bufio.NewWriter(w)
 	result := g.Result
@@ -124,38 +124,24 @@ func Write(w io.Writer, g store.Game) error {
 	return nil
 }
 
-// replay plays the game and annotates every ply.
-func replay(g store.Game, start rules.Position) ([]ply, *MoveError) {
-	tracker := rules.NewGame(start)
+// replay plays the game from start (read already) and annotates every ply.
+func replay(g store.Game, start string) ([]ply, *MoveError) {
 	plies := make([]ply, 0, len(g.Moves)+1)
 	verdicts := make([]rules.Verdict, 0, len(g.Moves)+1)
-	plies = append(plies, ply{})
-	verdicts = append(verdicts, tracker.Verdict())
-	positions := []rules.Position{tracker.Position()}
-	var bad *MoveError
-	for i, tok := range g.Moves {
-		pos := tracker.Position()
-		p := ply{moveNo: pos.FullmoveNumber(), white: pos.Turn() == rules.White}
-		var (
-			m   rules.Move
-			err error
-		)
-		if g.Notation == store.NotationUCI {
-			m, err = pos.ParseUCI(tok)
-		} else {
-			m, err = pos.ParseSAN(tok)
-		}
-		if err == nil {
-			p.san = pos.SAN(m)
-			err = tracker.Play(m)
-		}
-		if err != nil {
-			bad = &MoveError{Site: g.Ref.Site, ID: g.Ref.ID, Ply: i + 1, Token: tok, Err: err}
-			break
+	var positions []rules.Position
+	var r rules.Replay
+	_, err := r.Sync(start, g.Notation, g.Moves, func(s rules.Step) {
+		p := ply{}
+		if s.Ply > 0 {
+			p = ply{san: s.Before.SAN(s.Move), moveNo: s.Before.FullmoveNumber(), white: s.Before.Turn() == rules.White}
 		}
 		plies = append(plies, p)
-		verdicts = append(verdicts, tracker.Verdict())
-		positions = append(positions, tracker.Position())
+		verdicts = append(verdicts, s.Game.Verdict())
+		positions = append(positions, s.Game.Position())
+	})
+	var bad *MoveError
+	if re := (*rules.ReplayError)(nil); errors.As(err, &re) {
+		bad = &MoveError{Site: g.Ref.Site, ID: g.Ref.ID, Ply: re.Ply, Token: re.Token, Err: re.Err}
 	}
 
 	// The first occurrence of a position that occurs three times or more

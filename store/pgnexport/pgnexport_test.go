@@ -42,7 +42,7 @@ func readBack(t *testing.T, text string) (*pgn.Game, *rules.Game) {
 }
 
 // uciOf replays moves written in notation from fen and returns them as UCI.
-func uciOf(t *testing.T, fen, notation string, moves []string) []string {
+func uciOf(t *testing.T, fen string, notation rules.Notation, moves []string) []string {
 	t.Helper()
 	start := rules.StartPosition()
 	if fen != "" {
@@ -58,7 +58,7 @@ func uciOf(t *testing.T, fen, notation string, moves []string) []string {
 			m   rules.Move
 			err error
 		)
-		if notation == store.NotationUCI {
+		if notation == rules.UCI {
 			m, err = g.PlayUCI(tok)
 		} else {
 			m, err = g.PlaySAN(tok)
@@ -92,7 +92,7 @@ func TestWrite(t *testing.T) {
 			game: store.Game{
 				Ref:         threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"},
 				Source:      "lichess game abcdefgh",
-				Notation:    store.NotationSAN,
+				Notation:    rules.SAN,
 				Moves:       knights(4),
 				Result:      "1/2-1/2",
 				StartedAt:   time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC),
@@ -119,7 +119,7 @@ func TestWrite(t *testing.T) {
 				Ref:      threefold.GameRef{Site: "lichess", ID: "fen00001", White: `A "quoted" \ name`},
 				Event:    "Endgame drill",
 				StartFEN: "4k3/8/8/8/8/8/8/4K2R b - - 0 40",
-				Notation: store.NotationUCI,
+				Notation: rules.UCI,
 				Moves:    []string{"e8d8", "e1d1", "d8e8", "d1e1", "e8d8", "e1d1", "d8e8", "d1e1"},
 				Result:   "*",
 			},
