@@ -1,8 +1,12 @@
-// Package threefold holds the vocabulary every part of the program shares:
-// a reference to a game on some site, the alert raised when the repetition
-// rule (or the 50/75-move rule) applies, and the alert kinds. It imports
-// nothing of ours but rules, so the bot, the listener and every sink can
-// depend on it without depending on each other.
+// Package threefold is the vocabulary every part shares: games, their state, alerts and the bot's records.
+//
+// GameRef names a game on a site; GameState is a game as far as it has
+// been seen (sources emit it, the watcher and the dashboard replay it, the
+// store keeps it); Alert is raised when the repetition rule (or the
+// 50/75-move rule) applies; Termination names how a game really ended;
+// BotRecord is a finished game of the bot. It imports nothing of ours but
+// rules, so the bot, the listener and every sink can depend on it without
+// depending on each other.
 package threefold
 
 import (

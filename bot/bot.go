@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
@@ -57,23 +58,8 @@ type Options struct {
 	// OnGame, if set, is called from a game's goroutine after every state
 	// of the game Lichess sends (the first included, the final one last),
 	// so that a dashboard or a watcher can follow the bot's games. It must
-	// be quick.
-	OnGame func(GameState)
-}
-
-// GameState is what OnGame sees of one of the bot's games.
-type GameState struct {
-	ID         string
-	URL        string
-	White      string // the players' names
-	Black      string
-	BotColor   string   // "white" or "black"
-	InitialFEN string   // the start position (a FEN, also for the standard start)
-	Moves      []string // UCI, every move so far, as replayed (a copy)
-	Status     string   // Lichess's status: "started", "mate", "draw", "resign", …
-	Winner     string   // "white", "black" or ""
-	Result     string   // "1-0", "0-1", "1/2-1/2", or "*" while it goes on
-	Finished   bool
+	// be quick. The state has no Source: the caller names it.
+	OnGame func(threefold.GameState)
 }
 
 // Bot is one BOT account at work.
@@ -85,7 +71,7 @@ type Bot struct {
 	records  RecordSink
 	newMover func() Mover
 	baseURL  string
-	onGame   func(GameState)
+	onGame   func(threefold.GameState)
 
 	me string
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -18,7 +19,7 @@ const (
 
 // checkRecord checks a record against the fake's final state and the
 // termination found by replaying the moves independently.
-func checkRecord(t *testing.T, st lichesstest.GameState, rec bot.Record) {
+func checkRecord(t *testing.T, st lichesstest.GameState, rec threefold.BotRecord) {
 	t.Helper()
 	if strings.Join(rec.Moves, " ") != strings.Join(st.Moves, " ") {
 		t.Errorf("record moves %v\nfake moves %v", rec.Moves, st.Moves)
@@ -32,18 +33,18 @@ func checkRecord(t *testing.T, st lichesstest.GameState, rec bot.Record) {
 	g := replayFrom(initialFENs.get(st.ID), st.Moves)
 	pos := g.Position()
 	if st.Status == lichess.StatusDraw {
-		var want []bot.Termination
+		var want []threefold.Termination
 		switch {
 		case pos.InsufficientMaterial():
-			want = []bot.Termination{bot.TermInsufficient}
+			want = []threefold.Termination{threefold.TermInsufficient}
 		case pos.HalfmoveClock() >= 100:
-			want = []bot.Termination{bot.TermFiftyMoves}
+			want = []threefold.Termination{threefold.TermFiftyMoves}
 		case g.Count() >= 5:
-			want = []bot.Termination{bot.TermFivefold}
+			want = []threefold.Termination{threefold.TermFivefold}
 		case g.Count() >= 3:
-			want = []bot.Termination{bot.TermThreefoldClaimed, bot.TermThreefoldAutomatic}
+			want = []threefold.Termination{threefold.TermThreefoldClaimed, threefold.TermThreefoldAutomatic}
 		default:
-			want = []bot.Termination{bot.TermAgreement, bot.TermMoveCap}
+			want = []threefold.Termination{threefold.TermAgreement, threefold.TermMoveCap}
 		}
 		ok := false
 		for _, w := range want {
@@ -56,10 +57,10 @@ func checkRecord(t *testing.T, st lichesstest.GameState, rec bot.Record) {
 			t.Errorf("occurrences %v, replay says %v", rec.Occurrences, g.Occurrences())
 		}
 	}
-	if st.Status == lichess.StatusMate && rec.Termination != bot.TermCheckmate {
+	if st.Status == lichess.StatusMate && rec.Termination != threefold.TermCheckmate {
 		t.Errorf("termination %s for mate", rec.Termination)
 	}
-	if st.Status == lichess.StatusResign && rec.Termination != bot.TermResignation {
+	if st.Status == lichess.StatusResign && rec.Termination != threefold.TermResignation {
 		t.Errorf("termination %s for resign", rec.Termination)
 	}
 }
@@ -79,7 +80,7 @@ func botChat(h *harness, id string) []string {
 // the bot must have written with the default templates: one per ply where
 // a position occurred the second, third or fifth time, in the room of its
 // event, plus the claims it made.
-func expectedNotices(t *testing.T, id string, st lichesstest.GameState, rec bot.Record, me, opp string) []string {
+func expectedNotices(t *testing.T, id string, st lichesstest.GameState, rec threefold.BotRecord, me, opp string) []string {
 	t.Helper()
 	chat := bot.DefaultConfig().Chat
 	name := func(c rules.Color) string {
@@ -135,7 +136,7 @@ func joinInts(xs []int) string {
 
 // checkNotices compares the bot's chat with the expected notices: greeting
 // first, goodbye last, the repetition notices in between, in order.
-func checkNotices(t *testing.T, h *harness, id string, st lichesstest.GameState, rec bot.Record) {
+func checkNotices(t *testing.T, h *harness, id string, st lichesstest.GameState, rec threefold.BotRecord) {
 	t.Helper()
 	var got []string
 	_ = h.fake.WaitFor(h.ctx, func() bool {
@@ -215,7 +216,7 @@ func TestLosingBotTakesTheRepetition(t *testing.T) {
 				t.Fatalf("game ended %s/%s at ply %d, want a draw", st.Status, st.Winner, st.Ply)
 			}
 			checkRecord(t, st, rec)
-			if rec.Termination != bot.TermThreefoldClaimed && rec.Termination != bot.TermThreefoldAutomatic {
+			if rec.Termination != threefold.TermThreefoldClaimed && rec.Termination != threefold.TermThreefoldAutomatic {
 				t.Fatalf("termination %s, want a threefold", rec.Termination)
 			}
 			// Every move sent with offeringDraw=true must be the one that
@@ -231,7 +232,7 @@ func TestLosingBotTakesTheRepetition(t *testing.T) {
 					t.Errorf("draw offered with %s, not with the last move %s", mv, st.Moves[len(st.Moves)-1])
 				}
 			}
-			if rec.Termination == bot.TermThreefoldClaimed && (offers != 1 || len(rec.Claims) != 1 || rec.Claims[0].Ply != st.Ply) {
+			if rec.Termination == threefold.TermThreefoldClaimed && (offers != 1 || len(rec.Claims) != 1 || rec.Claims[0].Ply != st.Ply) {
 				t.Errorf("claimed threefold: %d offers, claims %+v, final ply %d", offers, rec.Claims, st.Ply)
 			}
 			if n := len(h.drawYes(id)); n != 0 {
@@ -250,7 +251,7 @@ func TestScriptedEngineClaimsAtTheExpectedPly(t *testing.T) {
 	id := h.newGame(lichesstest.GameSpec{ClockInitial: 300000}, rules.Black)
 	h.opponent(id, shuffler("g1f3", "f3g1"))
 	st, rec := h.waitGameOver(id)
-	if st.Status != lichess.StatusDraw || rec.Termination != bot.TermThreefoldClaimed {
+	if st.Status != lichess.StatusDraw || rec.Termination != threefold.TermThreefoldClaimed {
 		t.Fatalf("status %s termination %s", st.Status, rec.Termination)
 	}
 	if st.Ply != 8 || fmt.Sprint(rec.Occurrences) != "[0 4 8]" {
@@ -335,7 +336,7 @@ func TestStockfish(t *testing.T) {
 		// Stockfish takes the repetition while it is behind; a shuffling
 		// opponent may also let it out-play it. It must not lose, and a
 		// draw must be the threefold.
-		if st.Winner == "white" || (st.Status == lichess.StatusDraw && rec.Termination != bot.TermThreefoldClaimed && rec.Termination != bot.TermThreefoldAutomatic) {
+		if st.Winner == "white" || (st.Status == lichess.StatusDraw && rec.Termination != threefold.TermThreefoldClaimed && rec.Termination != threefold.TermThreefoldAutomatic) {
 			t.Fatalf("game ended %s/%s at ply %d (%s), want a threefold or a win", st.Status, st.Winner, st.Ply, rec.Termination)
 		}
 		t.Logf("Stockfish a queen down against a shuffler: %s %s at ply %d (%s)", st.Status, st.Winner, st.Ply, rec.Termination)

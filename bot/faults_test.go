@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -331,7 +332,7 @@ func TestClaimsTheWinWhenTheOpponentLeaves(t *testing.T) {
 	}
 	fg.OpponentGone(true, 0)
 	st, rec := h.waitGameOver(id)
-	if st.Status != lichess.StatusTimeout || st.Winner != "white" || rec.Termination != bot.TermOpponentLeft {
+	if st.Status != lichess.StatusTimeout || st.Winner != "white" || rec.Termination != threefold.TermOpponentLeft {
 		t.Fatalf("game %s/%s, record %s", st.Status, st.Winner, rec.Termination)
 	}
 }

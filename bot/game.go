@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
@@ -39,8 +40,8 @@ type game struct {
 	log    *slog.Logger
 	mover  Mover
 	sink   RecordSink
-	onGame func(GameState) // Options.OnGame
-	stop   chan struct{}   // closed: resign the game now
+	onGame func(threefold.GameState) // Options.OnGame
+	stop   chan struct{}             // closed: resign the game now
 	cancel context.CancelFunc
 	// correspondence games are left running when the bot stops.
 	correspondence bool
@@ -56,7 +57,7 @@ type game struct {
 
 	st         lichess.GameState
 	movedPly   int // ply at which our move was accepted
-	claims     []Claim
+	claims     []threefold.BotClaim
 	claimedPly int
 	failures   int // failed attempts at the current ply
 	failPly    int
@@ -336,9 +337,10 @@ func (g *game) report(s lichess.GameState) {
 	if finished {
 		res = resultString(s.Status, s.Winner)
 	}
-	g.onGame(GameState{ID: g.id, URL: g.url, White: g.playerName(rules.White), Black: g.playerName(rules.Black),
-		BotColor: g.color.String(), InitialFEN: g.t.start.FEN(), Moves: append([]string(nil), g.t.uci...),
-		Status: s.Status, Winner: s.Winner, Result: res, Finished: finished})
+	g.onGame(threefold.GameState{
+		Game:     threefold.GameRef{Site: "lichess", ID: g.id, URL: g.url, White: g.playerName(rules.White), Black: g.playerName(rules.Black)},
+		StartFEN: g.t.startFEN, Notation: rules.UCI, Moves: append([]string(nil), g.t.uci...),
+		Result: res, Finished: finished, ObservedAt: g.clock.Now(), PlyAnchor: true})
 }
 
 // notice says what a repetition at one ply means, once per event.
@@ -437,7 +439,7 @@ func (g *game) claim(ctx context.Context, d Decision) {
 	if err := g.api.Draw(ctx, g.id, true); err != nil {
 		g.log.Warn("draw claim failed", "ply", ply, "err", err)
 	} else {
-		g.claims = append(g.claims, Claim{Ply: ply, How: "draw_yes"})
+		g.claims = append(g.claims, threefold.BotClaim{Ply: ply, How: "draw_yes"})
 		g.log.Info("claimed a draw by threefold repetition", "ply", ply, "occurrences", g.t.game.Occurrences())
 		v := g.vars()
 		v.Claimant, v.Count, v.Plies = g.playerName(g.color), g.t.game.Count(), joinPlies(g.t.game.Occurrences())
@@ -509,7 +511,7 @@ func (g *game) sendMove(ctx context.Context, d Decision) {
 			g.movedPly = ply
 			if d.OfferDraw && !d.Claim && g.t.countAfter(d.Move) >= 3 {
 				occ := append(g.t.game.OccurrencesOf(d.Move), ply+1)
-				g.claims = append(g.claims, Claim{Ply: ply + 1, How: "move_offering_draw", Move: uciMove})
+				g.claims = append(g.claims, threefold.BotClaim{Ply: ply + 1, How: "move_offering_draw", Move: uciMove})
 				g.log.Info("claimed a draw with a move producing the third occurrence", "ply", ply+1, "move", uciMove, "occurrences", occ)
 				v := g.vars()
 				v.Claimant, v.Count, v.Plies, v.Ply = g.playerName(g.color), len(occ), joinPlies(occ), ply+1
@@ -581,12 +583,12 @@ func (g *game) finish(ctx context.Context) {
 	s := g.st
 	term, occ := classify(classifyInput{Status: s.Status, Winner: s.Winner, Game: g.t.game, Claims: g.claims, DrawOffered: g.drawOffer})
 	pos := g.t.game.Position()
-	rec := Record{
+	rec := threefold.BotRecord{
 		Site:        "lichess",
 		GameID:      g.id,
 		URL:         g.url,
-		White:       Player{ID: g.full.White.ID, Name: g.full.White.Name, Title: g.full.White.Title, Rating: g.full.White.Rating},
-		Black:       Player{ID: g.full.Black.ID, Name: g.full.Black.Name, Title: g.full.Black.Title, Rating: g.full.Black.Rating},
+		White:       threefold.BotPlayer{ID: g.full.White.ID, Name: g.full.White.Name, Title: g.full.White.Title, Rating: g.full.White.Rating},
+		Black:       threefold.BotPlayer{ID: g.full.Black.ID, Name: g.full.Black.Name, Title: g.full.Black.Title, Rating: g.full.Black.Rating},
 		BotColor:    g.color.String(),
 		Variant:     g.full.Variant.Key,
 		Speed:       g.full.Speed,

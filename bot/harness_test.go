@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/bot/uci/ucitest"
 	"github.com/threefold-chess/threefold/clock"
@@ -202,13 +203,13 @@ func (h *harness) start() {
 
 // waitGameOver waits until the fake game is over and the bot has written
 // its record; it returns both.
-func (h *harness) waitGameOver(id string) (lichesstest.GameState, bot.Record) {
+func (h *harness) waitGameOver(id string) (lichesstest.GameState, threefold.BotRecord) {
 	h.t.Helper()
 	g := h.fake.Game(id)
 	if err := h.fake.WaitFor(h.ctx, func() bool { return lichess.Finished(g.State().Status) }); err != nil {
 		h.t.Fatalf("game %s not over: %v (state %+v)", id, err, g.State())
 	}
-	var rec bot.Record
+	var rec threefold.BotRecord
 	err := h.clk.WaitFor(h.ctx, func() bool {
 		recs, _ := bot.ReadRecords(h.records)
 		for _, r := range recs {

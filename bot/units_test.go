@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
@@ -103,24 +104,24 @@ func TestClassify(t *testing.T) {
 		moves  string
 		status string
 		winner string
-		claims []Claim
-		want   Termination
+		claims []threefold.BotClaim
+		want   threefold.Termination
 		occ    []int
 	}{
-		{"threefold automatic", "", shuffle + " " + shuffle, "draw", "", nil, TermThreefoldAutomatic, []int{0, 4, 8}},
-		{"threefold claimed by draw/yes", "", shuffle + " " + shuffle, "draw", "", []Claim{{Ply: 8, How: "draw_yes"}}, TermThreefoldClaimed, []int{0, 4, 8}},
-		{"claim at another ply does not count", "", shuffle + " " + shuffle, "draw", "", []Claim{{Ply: 4, How: "draw_yes"}}, TermThreefoldAutomatic, []int{0, 4, 8}},
-		{"fivefold", "", strings.Repeat(shuffle+" ", 4), "draw", "", nil, TermFivefold, []int{0, 4, 8, 12, 16}},
-		{"fifty moves", "8/8/8/4k3/8/8/3QKP2/8 w - - 99 80", "d2d3", "draw", "", nil, TermFiftyMoves, nil},
-		{"insufficient material", "8/8/8/4k3/8/8/3nK3/8 w - - 0 1", "e2d2", "draw", "", nil, TermInsufficient, nil},
-		{"agreement", "", "e2e4 e7e5", "draw", "", nil, TermAgreement, nil},
-		{"checkmate", "", "f2f3 e7e5 g2g4 d8h4", "mate", "black", nil, TermCheckmate, nil},
-		{"resignation", "", "e2e4", "resign", "white", nil, TermResignation, nil},
-		{"time", "", "e2e4", "outoftime", "black", nil, TermTime, nil},
-		{"opponent left", "", "e2e4", "timeout", "white", nil, TermOpponentLeft, nil},
-		{"aborted", "", "", "aborted", "", nil, TermAborted, nil},
-		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "g6h6", "stalemate", "", nil, TermStalemate, nil},
-		{"insufficient material claim", "", "e2e4", "insufficientMaterialClaim", "", nil, TermInsufficientClaim, nil},
+		{"threefold automatic", "", shuffle + " " + shuffle, "draw", "", nil, threefold.TermThreefoldAutomatic, []int{0, 4, 8}},
+		{"threefold claimed by draw/yes", "", shuffle + " " + shuffle, "draw", "", []threefold.BotClaim{{Ply: 8, How: "draw_yes"}}, threefold.TermThreefoldClaimed, []int{0, 4, 8}},
+		{"claim at another ply does not count", "", shuffle + " " + shuffle, "draw", "", []threefold.BotClaim{{Ply: 4, How: "draw_yes"}}, threefold.TermThreefoldAutomatic, []int{0, 4, 8}},
+		{"fivefold", "", strings.Repeat(shuffle+" ", 4), "draw", "", nil, threefold.TermFivefold, []int{0, 4, 8, 12, 16}},
+		{"fifty moves", "8/8/8/4k3/8/8/3QKP2/8 w - - 99 80", "d2d3", "draw", "", nil, threefold.TermFiftyMoves, nil},
+		{"insufficient material", "8/8/8/4k3/8/8/3nK3/8 w - - 0 1", "e2d2", "draw", "", nil, threefold.TermInsufficient, nil},
+		{"agreement", "", "e2e4 e7e5", "draw", "", nil, threefold.TermAgreement, nil},
+		{"checkmate", "", "f2f3 e7e5 g2g4 d8h4", "mate", "black", nil, threefold.TermCheckmate, nil},
+		{"resignation", "", "e2e4", "resign", "white", nil, threefold.TermResignation, nil},
+		{"time", "", "e2e4", "outoftime", "black", nil, threefold.TermTime, nil},
+		{"opponent left", "", "e2e4", "timeout", "white", nil, threefold.TermOpponentLeft, nil},
+		{"aborted", "", "", "aborted", "", nil, threefold.TermAborted, nil},
+		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "g6h6", "stalemate", "", nil, threefold.TermStalemate, nil},
+		{"insufficient material claim", "", "e2e4", "insufficientMaterialClaim", "", nil, threefold.TermInsufficientClaim, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,8 +141,8 @@ func TestClassify(t *testing.T) {
 func TestClassifyMoveCap(t *testing.T) {
 	g := longGame(t, lichessMaxPlies)
 	got, _ := classify(classifyInput{Status: "draw", Game: g})
-	if got != TermMoveCap {
-		t.Fatalf("got %s at ply %d, want %s", got, g.Ply(), TermMoveCap)
+	if got != threefold.TermMoveCap {
+		t.Fatalf("got %s at ply %d, want %s", got, g.Ply(), threefold.TermMoveCap)
 	}
 }
 
@@ -420,7 +421,7 @@ func TestJSONLines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "games.jsonl")
 	sink := &JSONLines{Path: path}
 	for _, id := range []string{"a", "b"} {
-		if err := sink.WriteRecord(context.Background(), Record{GameID: id, Termination: TermFivefold, Occurrences: []int{0, 4, 8, 12, 16}}); err != nil {
+		if err := sink.WriteRecord(context.Background(), threefold.BotRecord{GameID: id, Termination: threefold.TermFivefold, Occurrences: []int{0, 4, 8, 12, 16}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -428,7 +429,7 @@ func TestJSONLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 2 || recs[1].GameID != "b" || recs[0].Termination != TermFivefold {
+	if len(recs) != 2 || recs[1].GameID != "b" || recs[0].Termination != threefold.TermFivefold {
 		t.Fatalf("records %+v", recs)
 	}
 	data, _ := os.ReadFile(path)

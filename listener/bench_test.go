@@ -63,8 +63,8 @@ func BenchmarkBroadcastRound500(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		w := NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
-		feed := newPGNFeed("lichess", "bench", LichessBroadcastDelay, AudienceArbiters, nil)
-		emit := func(s Snapshot) error { w.Apply(s); return nil }
+		feed := newPGNFeed("lichess", "bench", LichessBroadcastDelay, threefold.AudienceArbiters, nil)
+		emit := func(s threefold.GameState) error { w.Apply(s); return nil }
 		b.StartTimer()
 		for _, u := range updates {
 			if err := feed.feedText(u.text, fallback, emit); err != nil {
@@ -178,7 +178,7 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 			var w *Watcher
 			var next []int
 			alerts := 0
-			emit := func(s Snapshot) error { w.Apply(s); return nil }
+			emit := func(s threefold.GameState) error { w.Apply(s); return nil }
 			fallback := func(int) string { return "" }
 			reset := func() {
 				w = NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})

@@ -15,7 +15,7 @@ func TestClaimByMoveNamesEveryMove(t *testing.T) {
 	moves := strings.Fields("a1a3 e8f8 a3b3 f8g8 b3b1 g8f8 b1b2 f8g8 b2b1 g8f8 b1b3 f8g8 b3a3 g8h8 a3b3 h8g8 b3a3 g8h8 a3a1 h8g8")
 	var got []threefold.Alert
 	w := NewWatcher(WatcherOptions{Alert: func(a threefold.Alert) { got = append(got, a) }})
-	w.Apply(Snapshot{Game: threefold.GameRef{Site: "test", ID: "two-claims"}, StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+	w.Apply(threefold.GameState{Game: threefold.GameRef{Site: "test", ID: "two-claims"}, StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
 		Notation: rules.UCI, Moves: moves})
 	for _, a := range got {
 		if a.Kind != threefold.KindClaimByMove || a.Ply != 20 {

@@ -30,7 +30,7 @@ import (
 // board's next game gets a new id (serial/2, serial/3, …, counted for the
 // life of the source). A server that goes away is reconnected with backoff;
 // the first messages after a reconnect are full snapshots again. Games are
-// over the board: snapshots carry AudienceArbiters.
+// over the board: snapshots carry threefold.AudienceArbiters.
 type DGTSource struct {
 	URL    string // ws://host:port/api/v1.0
 	Clock  clock.Clock
@@ -244,14 +244,14 @@ func (s *DGTSource) session(ctx context.Context, clk clock.Clock, host string, b
 			if g.gen > 1 {
 				id += "/" + strconv.Itoa(g.gen)
 			}
-			err := emit(Snapshot{
+			err := emit(threefold.GameState{
 				Game:       threefold.GameRef{Site: "dgt", ID: id},
 				Source:     s.Name(),
 				Notation:   rules.SAN,
 				Moves:      g.moves,
 				Result:     "*",
 				ObservedAt: clk.Now(),
-				Audience:   AudienceArbiters,
+				Audience:   threefold.AudienceArbiters,
 			})
 			if err != nil {
 				return true, stopError{err}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/pgn"
 )
@@ -23,7 +24,7 @@ import (
 // polls the size and modification time every Interval and re-reads a file
 // that changed, was replaced or appeared; games are identified by their
 // [GameURL] tag, or else by file and position in the file. Games are over
-// the board: snapshots carry AudienceArbiters.
+// the board: snapshots carry threefold.AudienceArbiters.
 type FileSource struct {
 	Path     string
 	Interval time.Duration // default 2s
@@ -56,7 +57,7 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 	if _, err := os.Stat(s.Path); err != nil {
 		return fmt.Errorf("file source: %w", err)
 	}
-	feed := newPGNFeed("file", s.Name(), 0, AudienceArbiters, clk)
+	feed := newPGNFeed("file", s.Name(), 0, threefold.AudienceArbiters, clk)
 	seen := map[string]fileStamp{}
 	for {
 		files, err := s.list()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -48,8 +49,8 @@ func FuzzPGNFeed(f *testing.F) {
 			moves, copy []string
 		}
 		var out []handed
-		collect := func(last map[string]Snapshot) Emit {
-			return func(s Snapshot) error {
+		collect := func(last map[string]threefold.GameState) Emit {
+			return func(s threefold.GameState) error {
 				if s.Game.ID == "" || s.Game.Site != "lichess" || s.Notation != rules.SAN {
 					t.Errorf("snapshot %+v", s.Game)
 				}
@@ -63,11 +64,11 @@ func FuzzPGNFeed(f *testing.F) {
 		}
 		fallback := func(i int) string { return "game" + string(rune('a'+i%26)) + strings.Repeat("+", i/26) }
 
-		inc, incLast := newPGNFeed("lichess", "fuzz", 0, "", nil), map[string]Snapshot{}
+		inc, incLast := newPGNFeed("lichess", "fuzz", 0, "", nil), map[string]threefold.GameState{}
 		inc.at = at
 		errA := inc.feedText(a, fallback, collect(incLast))
 		errB := inc.feedText(b, fallback, collect(incLast))
-		full, fullLast := newPGNFeed("lichess", "fuzz", 0, "", nil), map[string]Snapshot{}
+		full, fullLast := newPGNFeed("lichess", "fuzz", 0, "", nil), map[string]threefold.GameState{}
 		full.at = at
 		errFull := full.feedText(b, fallback, collect(fullLast))
 
@@ -200,8 +201,8 @@ not json`))
 			}
 		}}
 		emitted := 0
-		err := src.Run(ctx, func(s Snapshot) error {
-			if s.Game.Site != "dgt" || !strings.HasPrefix(s.Game.ID, "127.0.0.1:") || s.Audience != AudienceArbiters || s.Notation != rules.SAN {
+		err := src.Run(ctx, func(s threefold.GameState) error {
+			if s.Game.Site != "dgt" || !strings.HasPrefix(s.Game.ID, "127.0.0.1:") || s.Audience != threefold.AudienceArbiters || s.Notation != rules.SAN {
 				t.Errorf("snapshot %+v", s)
 			}
 			emitted++

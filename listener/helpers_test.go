@@ -32,7 +32,7 @@ func waitSleep(t *testing.T, clk *clock.Fake) time.Duration {
 // collector gathers snapshots and the alerts a watcher raises from them.
 type collector struct {
 	mu     sync.Mutex
-	snaps  []Snapshot
+	snaps  []threefold.GameState
 	alerts []threefold.Alert
 	ids    map[string]int
 	w      *Watcher
@@ -50,7 +50,7 @@ func newCollector() *collector {
 	return c
 }
 
-func (c *collector) emit(s Snapshot) error {
+func (c *collector) emit(s threefold.GameState) error {
 	c.w.Apply(s)
 	c.mu.Lock()
 	c.snaps = append(c.snaps, s)

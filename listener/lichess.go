@@ -91,7 +91,7 @@ type sharedEmit struct {
 	emit Emit
 }
 
-func (e *sharedEmit) call(s Snapshot) error {
+func (e *sharedEmit) call(s threefold.GameState) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.emit(s)
@@ -115,8 +115,8 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 		caughtUp bool
 		ref      threefold.GameRef
 	)
-	snapshot := func() Snapshot {
-		st := Snapshot{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: rules.UCI, Moves: moves,
+	snapshot := func() threefold.GameState {
+		st := threefold.GameState{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: rules.UCI, Moves: moves,
 			Result: "*", ObservedAt: clk.Now(), Delay: spectatorDelay(desc.Speed), PlyAnchor: true}
 		if lichess.Finished(desc.Status.Name) || desc.Status.ID >= 25 {
 			st.Finished = true
@@ -368,7 +368,7 @@ func (g *gameGroup) wait(err error) error {
 // of a broadcast tournament, through its PGN stream. Each game is
 // identified by its [GameURL]; the last PGN received for it replaces the
 // earlier one (a correction rebuilds the game in the watcher). Games are
-// over the board: snapshots carry AudienceArbiters and the delay of a
+// over the board: snapshots carry threefold.AudienceArbiters and the delay of a
 // broadcast (up to an hour). A round or tournament that does not exist
 // ends Run with an error that says so.
 type LichessBroadcastSource struct {
@@ -402,7 +402,7 @@ func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
 	if delay <= 0 {
 		delay = LichessBroadcastDelay
 	}
-	feed := newPGNFeed("lichess", s.Name(), delay, AudienceArbiters, s.Clock)
+	feed := newPGNFeed("lichess", s.Name(), delay, threefold.AudienceArbiters, s.Clock)
 	n := 0
 	fn := func(text string) error {
 		n++

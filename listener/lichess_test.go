@@ -110,7 +110,7 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 
 func TestLichessGameNotFound(t *testing.T) {
 	_, client := newLichess(t)
-	err := (&LichessGameSource{Client: client, GameID: "zzzzzzzz"}).Run(context.Background(), func(Snapshot) error { return nil })
+	err := (&LichessGameSource{Client: client, GameID: "zzzzzzzz"}).Run(context.Background(), func(threefold.GameState) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("err = %v, want does not exist", err)
 	}
@@ -220,7 +220,7 @@ func TestOracleBroadcastStream(t *testing.T) {
 	}
 	log.check(t, oracle, func(i int) string { return urls[i] })
 	for _, a := range log.all() {
-		if a.Audience != AudienceArbiters || a.DelayS != LichessBroadcastDelay.Seconds() || a.Game.Site != "lichess" {
+		if a.Audience != threefold.AudienceArbiters || a.DelayS != LichessBroadcastDelay.Seconds() || a.Game.Site != "lichess" {
 			t.Fatalf("broadcast alert %+v: want audience arbiters, delay 1h, site lichess", a)
 		}
 	}
@@ -278,7 +278,7 @@ func TestBroadcastLiveMoveByMoveAndCorrection(t *testing.T) {
 func TestBroadcastNotFound(t *testing.T) {
 	_, client := newLichess(t)
 	for _, src := range []*LichessBroadcastSource{{Client: client, RoundID: "nosuch01"}, {Client: client, TourID: "nosuch02"}} {
-		err := src.Run(context.Background(), func(Snapshot) error { return nil })
+		err := src.Run(context.Background(), func(threefold.GameState) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), "does not exist") {
 			t.Errorf("%s: err = %v, want does not exist", src.Name(), err)
 		}

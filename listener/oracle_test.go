@@ -244,7 +244,7 @@ func TestOracleMoveByMove(t *testing.T) {
 			}
 			more = true
 			start, _ := g.StartFEN()
-			w.Apply(Snapshot{Game: threefold.GameRef{Site: "test", ID: strconv.Itoa(i)}, StartFEN: start,
+			w.Apply(threefold.GameState{Game: threefold.GameRef{Site: "test", ID: strconv.Itoa(i)}, StartFEN: start,
 				Notation: rules.SAN, Moves: g.Moves[:ply]})
 		}
 		if !more {

@@ -257,7 +257,7 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 
 func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 	fg.emitted = true
-	err := emit(Snapshot{
+	err := emit(threefold.GameState{
 		Game:       threefold.GameRef{Site: f.site, ID: fg.id, URL: fg.url, White: fg.white, Black: fg.black},
 		Source:     f.source,
 		StartFEN:   fg.startFEN,

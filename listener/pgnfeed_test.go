@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/threefold-chess/threefold"
 )
 
 func TestPGNFeedResentGames(t *testing.T) {
@@ -36,11 +38,11 @@ func TestPGNFeedResentGames(t *testing.T) {
 		{"after the correction", head + "[Result \"*\"]\n\n" + clk("e4", "e5", "Nf3", "d6", "d4") + "*\n\n", []string{"e4", "e5", "Nf3", "d6", "d4"}, "*", true, true},
 		{"result tag and token", head + "[Result \"1-0\"]\n\n" + clk("e4", "e5", "Nf3", "d6", "d4") + "1-0\n\n", []string{"e4", "e5", "Nf3", "d6", "d4"}, "1-0", true, false},
 	}
-	var got []Snapshot
-	f := newPGNFeed("lichess", "test", 0, AudienceArbiters, nil)
+	var got []threefold.GameState
+	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil)
 	for _, st := range steps {
 		n, tails := len(got), f.tailParses
-		err := f.feedText(st.text, func(int) string { return "?" }, func(s Snapshot) error { got = append(got, s); return nil })
+		err := f.feedText(st.text, func(int) string { return "?" }, func(s threefold.GameState) error { got = append(got, s); return nil })
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}

@@ -9,41 +9,13 @@ package listener
 
 import (
 	"context"
-	"time"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/rules"
 )
-
-// AudienceArbiters is the Audience of snapshots and alerts from over-the-board
-// games (broadcasts, DGT boards, relayed PGN files): a notice about a claim
-// may go to arbiters and spectators, never to the players (FIDE 11.3).
-const AudienceArbiters = "arbiters"
-
-// Snapshot is the whole known state of one game at one moment.
-type Snapshot struct {
-	Game     threefold.GameRef // Site+ID identify the game across snapshots, reconnects and restarts
-	Source   string            // the name of the source that saw it (Source.Name)
-	StartFEN string            // the position before the first move; "" is the standard start
-	Notation rules.Notation    // how Moves is written
-	// Moves is the main line from StartFEN, every move so far. It is
-	// read-only for everyone: a source may hand out the same backing array
-	// again with more moves appended (it never changes an element it has
-	// handed out), which lets the watcher see an extension in constant time.
-	Moves      []string
-	Result     string        // "*", "1-0", "0-1", "1/2-1/2", "" if unknown
-	Finished   bool          // the game is over; no more snapshots for it
-	ObservedAt time.Time     // when the source received this state
-	Delay      time.Duration // how far behind the board the source is known to be
-	Audience   string        // AudienceArbiters for OTB games, "" otherwise
-	// PlyAnchor says that Game.URL+"#"+ply opens the game at that ply
-	// (Lichess games do).
-	PlyAnchor bool
-}
 
 // Emit receives the snapshots of a source. It returns an error only to stop
 // the source (the source's Run then returns that error).
-type Emit func(Snapshot) error
+type Emit func(threefold.GameState) error
 
 // Source is a feed of game snapshots.
 //
@@ -65,7 +37,7 @@ type Emit func(Snapshot) error
 //     recompute idempotently by game (Game.Site, Game.ID) and ply; the
 //     Watcher does exactly that.
 //   - emit is called from one goroutine at a time, never concurrently, and
-//     synchronously: the Snapshot (and its Moves) belongs to the consumer
+//     synchronously: the threefold.GameState (and its Moves) belongs to the consumer
 //     only for reading, and must not be modified.
 //   - Run owns everything it opens (connections, files, timers, goroutines)
 //     and has closed and stopped all of it when it returns. The caller owns

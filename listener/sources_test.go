@@ -49,7 +49,7 @@ func TestFileSourceFollowsRelayFolder(t *testing.T) {
 		t.Fatalf("%d snapshots after the first scan, want 2", len(c.snaps))
 	}
 	for _, s := range c.snaps {
-		if s.Audience != AudienceArbiters || s.Game.Site != "file" {
+		if s.Audience != threefold.AudienceArbiters || s.Game.Site != "file" {
 			t.Errorf("snapshot %+v: want site file, audience arbiters", s.Game)
 		}
 	}
@@ -103,7 +103,7 @@ func TestFileSourceFollowsRelayFolder(t *testing.T) {
 }
 
 func TestFileSourceMissingPath(t *testing.T) {
-	err := (&FileSource{Path: filepath.Join(t.TempDir(), "nope.pgn")}).Run(context.Background(), func(Snapshot) error { return nil })
+	err := (&FileSource{Path: filepath.Join(t.TempDir(), "nope.pgn")}).Run(context.Background(), func(threefold.GameState) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "nope.pgn") {
 		t.Errorf("err = %v, want a message naming the file", err)
 	}
@@ -145,7 +145,7 @@ func TestDGTSource(t *testing.T) {
 		t.Errorf("alerts %v, want claim_by_move 51 and threefold 52", k)
 	}
 	for _, a := range c.alerts {
-		if a.Audience != AudienceArbiters || a.Game.Site != "dgt" {
+		if a.Audience != threefold.AudienceArbiters || a.Game.Site != "dgt" {
 			t.Errorf("alert %s: site %q audience %q", a.ID, a.Game.Site, a.Audience)
 		}
 	}
@@ -173,7 +173,7 @@ func TestDGTServerGoneForGood(t *testing.T) {
 	clock := newFakeClock()
 	src := &DGTSource{URL: url, Clock: clock, MaxFailures: 3}
 	done := make(chan error, 1)
-	go func() { done <- src.Run(context.Background(), func(Snapshot) error { return nil }) }()
+	go func() { done <- src.Run(context.Background(), func(threefold.GameState) error { return nil }) }()
 	for i := 0; i < 2; i++ {
 		waitSleep(t, clock)
 		clock.Advance(time.Minute)

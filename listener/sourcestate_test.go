@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
 
@@ -40,7 +41,7 @@ func TestSourcesReportTheirState(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- srcs[0].Run(ctx, func(Snapshot) error { return nil }) }()
+	go func() { done <- srcs[0].Run(ctx, func(threefold.GameState) error { return nil }) }()
 	<-changed // connected, before any game
 	round.SetPGN("[Event \"x\"]\n[GameURL \"https://lichess.org/broadcast/x/r/quietRnd/g1\"]\n[Result \"*\"]\n\n1. e4 *\n")
 	if err := round.AppendMove("g1", "e5"); err != nil {

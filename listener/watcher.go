@@ -110,7 +110,7 @@ func (w *Watcher) Run(ctx context.Context, sources ...Source) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := src.Run(ctx, func(s Snapshot) error {
+			err := src.Run(ctx, func(s threefold.GameState) error {
 				if s.Source == "" {
 					s.Source = src.Name()
 				}
@@ -135,7 +135,7 @@ func (w *Watcher) Run(ctx context.Context, sources ...Source) error {
 // before changes nothing and raises nothing. A snapshot that extends what
 // was seen costs only its new plies; one that does not (a correction, a
 // takeback) rebuilds the game from its start and is logged.
-func (w *Watcher) Apply(s Snapshot) {
+func (w *Watcher) Apply(s threefold.GameState) {
 	if s.Game.ID == "" {
 		w.log.Warn("snapshot without a game id ignored", "source", s.Source)
 		return
@@ -154,7 +154,7 @@ func (w *Watcher) Apply(s Snapshot) {
 	w.apply(t, &s)
 }
 
-func (w *Watcher) apply(t *tracked, s *Snapshot) {
+func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 	t.ref = s.Game
 	t.source = s.Source
 	t.result = s.Result
@@ -221,7 +221,7 @@ func (t *tracked) drawnAt() int {
 
 // markAttention records the move (or start position) the replay could not
 // play; the game is followed up to the ply before.
-func (w *Watcher) markAttention(t *tracked, s *Snapshot, err error) {
+func (w *Watcher) markAttention(t *tracked, s *threefold.GameState, err error) {
 	var re *rules.ReplayError
 	if !errors.As(err, &re) {
 		re = &rules.ReplayError{Ply: t.replay.Ply() + 1, Err: err}
@@ -240,7 +240,7 @@ func (w *Watcher) markAttention(t *tracked, s *Snapshot, err error) {
 
 // check evaluates the verdict at the current ply, if not done before, and
 // raises its alerts.
-func (w *Watcher) check(t *tracked, s *Snapshot) {
+func (w *Watcher) check(t *tracked, s *threefold.GameState) {
 	ply := t.game.Ply()
 	if ply <= t.checked {
 		return
@@ -356,7 +356,7 @@ func (t *tracked) sanHistory() *sanWindow {
 	return w
 }
 
-func (w *Watcher) buildAlert(t *tracked, s *Snapshot, v rules.Verdict, sans *sanWindow, kind threefold.AlertKind) threefold.Alert {
+func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict, sans *sanWindow, kind threefold.AlertKind) threefold.Alert {
 	pos := t.game.Position()
 	ply := t.game.Ply()
 	a := threefold.Alert{

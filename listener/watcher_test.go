@@ -12,8 +12,8 @@ import (
 	"github.com/threefold-chess/threefold/rules"
 )
 
-func snap(id string, moves []string) Snapshot {
-	return Snapshot{Game: threefold.GameRef{Site: "test", ID: id}, Source: "test", Notation: rules.SAN, Moves: moves}
+func snap(id string, moves []string) threefold.GameState {
+	return threefold.GameState{Game: threefold.GameRef{Site: "test", ID: id}, Source: "test", Notation: rules.SAN, Moves: moves}
 }
 
 func TestWatcherMoveByMoveAlerts(t *testing.T) {
@@ -197,10 +197,10 @@ func TestWatcherPlyAnchorAndAudience(t *testing.T) {
 	s := snap("g", anandMoves)
 	s.Game.URL = "https://lichess.org/abcdefgh"
 	s.PlyAnchor = true
-	s.Audience = AudienceArbiters
+	s.Audience = threefold.AudienceArbiters
 	c.w.Apply(s)
 	for _, a := range c.alerts {
-		if !strings.HasSuffix(a.Game.URL, "#"+strconv.Itoa(a.Ply)) || a.Audience != AudienceArbiters {
+		if !strings.HasSuffix(a.Game.URL, "#"+strconv.Itoa(a.Ply)) || a.Audience != threefold.AudienceArbiters {
 			t.Errorf("alert link %q audience %q", a.Game.URL, a.Audience)
 		}
 	}

@@ -10,59 +10,13 @@ import (
 	"github.com/threefold-chess/threefold/rules"
 )
 
-// BotRecord is one finished game of the bot. It mirrors bot.Record field
-// for field, with the same JSON names (a test keeps the two in step), so
-// that the record the bot writes is stored as it is: the store does not
-// import the bot.
-type BotRecord struct {
-	Site        string         `json:"site"`
-	GameID      string         `json:"game_id"`
-	URL         string         `json:"url"`
-	White       BotPlayer      `json:"white"`
-	Black       BotPlayer      `json:"black"`
-	BotColor    string         `json:"bot_color"`
-	Variant     string         `json:"variant"`
-	Speed       string         `json:"speed,omitempty"`
-	Rated       bool           `json:"rated"`
-	InitialFEN  string         `json:"initial_fen"`
-	Moves       []string       `json:"moves"` // UCI
-	SAN         []string       `json:"san"`
-	Plies       int            `json:"plies"`
-	FinalFEN    string         `json:"final_fen"`
-	Status      string         `json:"status"`
-	Winner      string         `json:"winner,omitempty"`
-	Result      string         `json:"result"`
-	Termination string         `json:"termination"`
-	Occurrences []int          `json:"occurrences,omitempty"`
-	Claims      []BotClaim     `json:"claims,omitempty"`
-	Engine      string         `json:"engine"`
-	StartedAt   time.Time      `json:"started_at"`
-	EndedAt     time.Time      `json:"ended_at"`
-	RulesUsed   map[string]int `json:"rules_used,omitempty"`
-}
-
-// BotPlayer mirrors bot.Player.
-type BotPlayer struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Title  string `json:"title,omitempty"`
-	Rating int    `json:"rating,omitempty"`
-}
-
-// BotClaim mirrors bot.Claim.
-type BotClaim struct {
-	Ply  int    `json:"ply"`
-	How  string `json:"how"`
-	Move string `json:"move,omitempty"`
-}
-
 // SourceBot is the Source of the games PutBotRecord stores.
 const SourceBot = "bot"
 
 // PutBotRecord stores a finished game of the bot (replacing the record of
 // the same site and game id) and, in the same transaction, the game itself
 // among the games, so that history and export see it.
-func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
+func (s *Store) PutBotRecord(ctx context.Context, r threefold.BotRecord) error {
 	if r.Site == "" || r.GameID == "" {
 		return fmt.Errorf("store: put bot record %q/%q: site and game id are required", r.Site, r.GameID)
 	}
@@ -80,7 +34,7 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 	ON CONFLICT (site, game_id) DO UPDATE SET white = excluded.white, black = excluded.black,
 	white_key = excluded.white_key, black_key = excluded.black_key,
 	result = excluded.result, termination = excluded.termination, ended_at = excluded.ended_at, body = excluded.body`),
-		text(r.Site, r.GameID, playerName(r.White), playerName(r.Black), key(playerName(r.White)), key(playerName(r.Black)), r.Result, r.Termination, nanos(r.EndedAt), string(body))...)
+		text(r.Site, r.GameID, playerName(r.White), playerName(r.Black), key(playerName(r.White)), key(playerName(r.Black)), r.Result, string(r.Termination), nanos(r.EndedAt), string(body))...)
 	if err != nil {
 		return s.wrap(err, "put bot record %s", r.GameID)
 	}
@@ -95,8 +49,8 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 	if r.Speed != "" {
 		event += " " + r.Speed
 	}
-	g := Game{
-		Ref:         gameRef(r),
+	g := Game{GameState: threefold.GameState{
+		Game:        gameRef(r),
 		Source:      SourceBot,
 		Event:       event + " game", // as Lichess names it: "Rated blitz game"
 		StartFEN:    start,
@@ -105,19 +59,18 @@ func (s *Store) PutBotRecord(ctx context.Context, r BotRecord) error {
 		Result:      r.Result,
 		Termination: r.Termination,
 		Finished:    true,
-		StartedAt:   r.StartedAt,
-	}
+	}, StartedAt: r.StartedAt}
 	if err := s.putGame(ctx, tx, g); err != nil {
 		return err
 	}
 	return s.wrap(tx.Commit(), "put bot record %s", r.GameID)
 }
 
-func gameRef(r BotRecord) threefold.GameRef {
+func gameRef(r threefold.BotRecord) threefold.GameRef {
 	return threefold.GameRef{Site: r.Site, ID: r.GameID, URL: r.URL, White: playerName(r.White), Black: playerName(r.Black)}
 }
 
-func playerName(p BotPlayer) string {
+func playerName(p threefold.BotPlayer) string {
 	if p.Name != "" {
 		return p.Name
 	}
@@ -133,7 +86,7 @@ type BotRecordFilter struct {
 
 // BotRecords returns the records the filter selects, most recently ended
 // first.
-func (s *Store) BotRecords(ctx context.Context, f BotRecordFilter) ([]BotRecord, error) {
+func (s *Store) BotRecords(ctx context.Context, f BotRecordFilter) ([]threefold.BotRecord, error) {
 	var w where
 	if f.Player != "" {
 		w.add("(white_key = ? OR black_key = ?)", key(f.Player), key(f.Player))
@@ -151,13 +104,13 @@ func (s *Store) BotRecords(ctx context.Context, f BotRecordFilter) ([]BotRecord,
 		return nil, s.wrap(err, "bot records")
 	}
 	defer rows.Close()
-	var out []BotRecord
+	var out []threefold.BotRecord
 	for rows.Next() {
 		var id, body string
 		if err := rows.Scan(&id, &body); err != nil {
 			return nil, s.wrap(err, "bot records")
 		}
-		var r BotRecord
+		var r threefold.BotRecord
 		if err := json.Unmarshal([]byte(body), &r); err != nil {
 			return nil, fmt.Errorf("store: bot record %s: stored JSON: %w", id, err)
 		}

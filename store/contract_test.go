@@ -116,24 +116,24 @@ func runContract(t *testing.T, fresh newDB) {
 		if isNew, err := s.PutAlert(ctx, a); err != nil || !isNew {
 			t.Fatalf("put: new %v, err %v", isNew, err)
 		}
-		g := Game{Ref: a.Game, Source: a.Source, Event: "Open \xff", Moves: []string{"e4"}}
+		g := Game{GameState: threefold.GameState{Game: a.Game, Source: a.Source, Event: "Open \xff", Moves: []string{"e4"}}}
 		if err := s.PutGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.UpdateGame(ctx, GameUpdate{Site: g.Ref.Site, ID: g.Ref.ID, Moves: []string{"e4", "e5"}}); err != nil {
+		if err := s.UpdateGame(ctx, GameUpdate{Site: g.Game.Site, ID: g.Game.ID, Moves: []string{"e4", "e5"}}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Game(ctx, g.Ref.Site, g.Ref.ID)
+		got, err := s.Game(ctx, g.Game.Site, g.Game.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Ref.White != "Caf\uFFFD" || got.Ref.Black != "nul\uFFFDbyte" || len(got.Moves) != 2 {
+		if got.Game.White != "Caf\uFFFD" || got.Game.Black != "nul\uFFFDbyte" || len(got.Moves) != 2 {
 			t.Fatalf("stored game %+v", got)
 		}
-		if err := s.SaveProgress(ctx, g.Ref.Site, g.Ref.ID, 2); err != nil {
+		if err := s.SaveProgress(ctx, g.Game.Site, g.Game.ID, 2); err != nil {
 			t.Fatal(err)
 		}
-		if ply, ok, err := s.LoadProgress(ctx, g.Ref.Site, g.Ref.ID); err != nil || !ok || ply != 2 {
+		if ply, ok, err := s.LoadProgress(ctx, g.Game.Site, g.Game.ID); err != nil || !ok || ply != 2 {
 			t.Fatalf("progress %d %v %v", ply, ok, err)
 		}
 	})
@@ -302,12 +302,14 @@ func runContract(t *testing.T, fresh newDB) {
 	t.Run("Games", func(t *testing.T) {
 		s := open(t)
 		g := Game{
-			Ref:       threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"},
-			Source:    "lichess game abcdefgh",
-			Event:     "Rated blitz game",
-			Notation:  rules.UCI,
-			Moves:     []string{"g1f3", "g8f6"},
-			Result:    "*",
+			GameState: threefold.GameState{
+				Game:     threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"},
+				Source:   "lichess game abcdefgh",
+				Event:    "Rated blitz game",
+				Notation: rules.UCI,
+				Moves:    []string{"g1f3", "g8f6"},
+				Result:   "*",
+			},
 			StartedAt: epoch.Add(-time.Hour),
 		}
 		if err := s.PutGame(ctx, g); err != nil {
@@ -324,8 +326,14 @@ func runContract(t *testing.T, fresh newDB) {
 		sameJSON(t, got, g)
 
 		// A later snapshot without names keeps them; moves are replaced.
-		next := Game{Ref: threefold.GameRef{Site: "lichess", ID: "abcdefgh"}, Notation: rules.UCI,
-			Moves: []string{"g1f3", "g8f6", "f3g1"}, Result: "*"}
+		next := Game{
+			GameState: threefold.GameState{
+				Game:     threefold.GameRef{Site: "lichess", ID: "abcdefgh"},
+				Notation: rules.UCI,
+				Moves:    []string{"g1f3", "g8f6", "f3g1"},
+				Result:   "*",
+			},
+		}
 		if err := s.PutGame(ctx, next); err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +341,7 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Ref != g.Ref || got.Event != g.Event || got.Source != g.Source || !got.StartedAt.Equal(g.StartedAt) {
+		if got.Game != g.Game || got.Event != g.Event || got.Source != g.Source || !got.StartedAt.Equal(g.StartedAt) {
 			t.Errorf("PutGame without names lost them: %+v", got)
 		}
 		if !reflect.DeepEqual(got.Moves, next.Moves) || !got.UpdatedAt.After(g.UpdatedAt) {
@@ -349,7 +357,7 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got.Moves, up.Moves) || got.Result != up.Result || got.Termination != up.Termination || !got.Finished || got.Ref.White != "Alice" {
+		if !reflect.DeepEqual(got.Moves, up.Moves) || got.Result != up.Result || got.Termination != up.Termination || !got.Finished || got.Game.White != "Alice" {
 			t.Errorf("after UpdateGame: %+v", got)
 		}
 		if err := s.UpdateGame(ctx, GameUpdate{Site: "lichess", ID: "nope"}); !errors.Is(err, ErrNotFound) {
@@ -358,20 +366,27 @@ func runContract(t *testing.T, fresh newDB) {
 		if _, err := s.Game(ctx, "lichess", "nope"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Game of an unknown game: %v, want ErrNotFound", err)
 		}
-		if err := s.PutGame(ctx, Game{Ref: threefold.GameRef{Site: "lichess"}}); err == nil {
+		if err := s.PutGame(ctx, Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "lichess"}}}); err == nil {
 			t.Error("a game without id was stored")
 		}
 
-		g2 := Game{Ref: threefold.GameRef{Site: "file", ID: "round1.pgn#2", White: "Carol", Black: "Émile"},
-			Source: "file round1.pgn", Event: "Club Championship 2026 – Ürümqi", Moves: nil, Audience: "arbiters",
-			StartFEN: "8/8/8/4k3/8/8/8/4K2R w K - 0 1"}
+		g2 := Game{
+			GameState: threefold.GameState{
+				Game:     threefold.GameRef{Site: "file", ID: "round1.pgn#2", White: "Carol", Black: "Émile"},
+				Source:   "file round1.pgn",
+				Event:    "Club Championship 2026 – Ürümqi",
+				Moves:    nil,
+				Audience: "arbiters",
+				StartFEN: "8/8/8/4k3/8/8/8/4K2R w K - 0 1",
+			},
+		}
 		if err := s.PutGame(ctx, g2); err != nil {
 			t.Fatal(err)
 		}
 		ids := func(gs []Game) []string {
 			out := []string{}
 			for _, g := range gs {
-				out = append(out, g.Ref.ID)
+				out = append(out, g.Game.ID)
 			}
 			return out
 		}
@@ -412,16 +427,16 @@ func runContract(t *testing.T, fresh newDB) {
 
 	t.Run("BotRecords", func(t *testing.T) {
 		s := open(t)
-		r := BotRecord{
+		r := threefold.BotRecord{
 			Site: "lichess", GameID: "botgame1", URL: "https://lichess.org/botgame1",
-			White:    BotPlayer{ID: "threefold-bot", Name: "threefold-bot", Title: "BOT"},
-			Black:    BotPlayer{ID: "alice", Name: "Alice", Rating: 1500},
+			White:    threefold.BotPlayer{ID: "threefold-bot", Name: "threefold-bot", Title: "BOT"},
+			Black:    threefold.BotPlayer{ID: "alice", Name: "Alice", Rating: 1500},
 			BotColor: "white", Variant: "standard", Speed: "blitz", Rated: true, InitialFEN: "startpos",
 			Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
 			SAN:   []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}, Plies: 8,
 			FinalFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5",
 			Status:   "draw", Result: "1/2-1/2", Termination: "threefold_claimed", Occurrences: []int{0, 4, 8},
-			Claims: []BotClaim{{Ply: 8, How: "draw_yes"}}, Engine: "builtin",
+			Claims: []threefold.BotClaim{{Ply: 8, How: "draw_yes"}}, Engine: "builtin",
 			StartedAt: epoch.Add(-10 * time.Minute), EndedAt: epoch, RulesUsed: map[string]int{"avoid": 2},
 		}
 		if err := s.PutBotRecord(ctx, r); err != nil {
@@ -446,7 +461,7 @@ func runContract(t *testing.T, fresh newDB) {
 			t.Fatal(err)
 		}
 		if g.Source != SourceBot || g.Event != "Rated blitz game" || g.Notation != rules.UCI || !reflect.DeepEqual(g.Moves, r.Moves) || g.StartFEN != "" ||
-			g.Ref.Black != "Alice" || g.Termination != "threefold_claimed" || !g.Finished {
+			g.Game.Black != "Alice" || g.Termination != "threefold_claimed" || !g.Finished {
 			t.Errorf("the bot's game as stored: %+v", g)
 		}
 	})

@@ -9,25 +9,14 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/rules"
 )
 
-// Game is a game followed or played.
+// Game is a game followed or played, as stored: its state and when it was
+// first seen and last written.
 type Game struct {
-	Ref      threefold.GameRef `json:"game"` // Site and ID identify the game
-	Source   string            `json:"source"`
-	Event    string            `json:"event,omitempty"`
-	StartFEN string            `json:"start_fen,omitempty"` // "" is the standard start
-	Notation rules.Notation    `json:"notation"`            // how Moves is written
-	Moves    []string          `json:"moves"`               // the main line from StartFEN
-	Result   string            `json:"result,omitempty"`    // "1-0", "0-1", "1/2-1/2", "*" or ""
-	// Termination is the true reason the game ended, as found by replaying
-	// it (the bot's termination names: "threefold_claimed", "fivefold", …).
-	Termination string    `json:"termination,omitempty"`
-	Finished    bool      `json:"finished"`
-	Audience    string    `json:"audience,omitempty"`
-	StartedAt   time.Time `json:"started_at,omitzero"`
-	UpdatedAt   time.Time `json:"updated_at"` // set by the store
+	threefold.GameState
+	StartedAt time.Time `json:"started_at,omitzero"`
+	UpdatedAt time.Time `json:"updated_at"` // set by the store
 }
 
 // PutGame stores g, or replaces the stored game with the same site and id.
@@ -43,12 +32,12 @@ type execer interface {
 }
 
 func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
-	if g.Ref.Site == "" || g.Ref.ID == "" {
-		return fmt.Errorf("store: put game %q/%q: site and id are required", g.Ref.Site, g.Ref.ID)
+	if g.Game.Site == "" || g.Game.ID == "" {
+		return fmt.Errorf("store: put game %q/%q: site and id are required", g.Game.Site, g.Game.ID)
 	}
 	moves, err := json.Marshal(nonNil(g.Moves))
 	if err != nil {
-		return fmt.Errorf("store: put game %s/%s: %w", g.Ref.Site, g.Ref.ID, err)
+		return fmt.Errorf("store: put game %s/%s: %w", g.Game.Site, g.Game.ID, err)
 	}
 	_, err = db.ExecContext(ctx, s.q(`INSERT INTO games
 	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
@@ -74,10 +63,10 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	termination = excluded.termination,
 	finished = excluded.finished,
 	updated_at = excluded.updated_at`),
-		text(g.Ref.Site, g.Ref.ID, g.Source, g.Ref.URL, g.Ref.White, g.Ref.Black, g.Event, g.StartFEN,
-			g.Notation.String(), string(moves), len(g.Moves), g.Result, g.Termination, boolInt(g.Finished),
-			g.Audience, key(g.Ref.White), key(g.Ref.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))...)
-	return s.wrap(err, "put game %s/%s", g.Ref.Site, g.Ref.ID)
+		text(g.Game.Site, g.Game.ID, g.Source, g.Game.URL, g.Game.White, g.Game.Black, g.Event, g.StartFEN,
+			g.Notation.String(), string(moves), len(g.Moves), g.Result, string(g.Termination), boolInt(g.Finished),
+			g.Audience, key(g.Game.White), key(g.Game.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))...)
+	return s.wrap(err, "put game %s/%s", g.Game.Site, g.Game.ID)
 }
 
 // GameUpdate is the progress of a stored game.
@@ -85,7 +74,7 @@ type GameUpdate struct {
 	Site, ID    string
 	Moves       []string // the whole main line so far, in the game's notation
 	Result      string
-	Termination string
+	Termination threefold.Termination
 	Finished    bool
 }
 
@@ -98,7 +87,7 @@ func (s *Store) UpdateGame(ctx context.Context, u GameUpdate) error {
 	}
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
 	termination = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
-		text(string(moves), len(u.Moves), u.Result, u.Termination, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
+		text(string(moves), len(u.Moves), u.Result, string(u.Termination), boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
 	if err != nil {
 		return s.wrap(err, "update game %s/%s", u.Site, u.ID)
 	}
@@ -194,16 +183,16 @@ func scanGame(r scanner) (Game, error) {
 		finished         int
 		started, updated int64
 	)
-	err := r.Scan(&g.Ref.Site, &g.Ref.ID, &g.Source, &g.Ref.URL, &g.Ref.White, &g.Ref.Black, &g.Event,
+	err := r.Scan(&g.Game.Site, &g.Game.ID, &g.Source, &g.Game.URL, &g.Game.White, &g.Game.Black, &g.Event,
 		&g.StartFEN, &notation, &moves, &g.Result, &g.Termination, &finished, &g.Audience, &started, &updated)
 	if err != nil {
 		return g, err
 	}
 	if err := g.Notation.UnmarshalText([]byte(notation)); err != nil {
-		return g, fmt.Errorf("game %s/%s: stored notation: %w", g.Ref.Site, g.Ref.ID, err)
+		return g, fmt.Errorf("game %s/%s: stored notation: %w", g.Game.Site, g.Game.ID, err)
 	}
 	if err := json.Unmarshal([]byte(moves), &g.Moves); err != nil {
-		return g, fmt.Errorf("game %s/%s: stored moves: %w", g.Ref.Site, g.Ref.ID, err)
+		return g, fmt.Errorf("game %s/%s: stored moves: %w", g.Game.Site, g.Game.ID, err)
 	}
 	g.Finished = finished != 0
 	g.StartedAt = fromNanos(started)

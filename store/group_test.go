@@ -482,10 +482,10 @@ func TestStatus(t *testing.T) {
 		if err := b.Offer(ctx, LeaseSource, "chess.com player hikaru"); err != nil {
 			t.Fatal(err)
 		}
-		if err := sa.PutGame(ctx, Game{Ref: threefold.GameRef{Site: "lichess", ID: "g1"}, Moves: []string{"e4", "e5", "Nf3", "Nc6"}}); err != nil {
+		if err := sa.PutGame(ctx, Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "g1"}, Moves: []string{"e4", "e5", "Nf3", "Nc6"}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := sa.PutGame(ctx, Game{Ref: threefold.GameRef{Site: "lichess", ID: "done"}, Moves: []string{"e4"}, Finished: true}); err != nil {
+		if err := sa.PutGame(ctx, Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "done"}, Moves: []string{"e4"}, Finished: true}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.SaveProgress(ctx, "lichess", "g1", 2); err != nil {

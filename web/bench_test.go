@@ -50,7 +50,7 @@ func BenchmarkHubUpdatePerPly(b *testing.B) {
 	for b.Loop() {
 		h := NewHub(HubOptions{})
 		for i := 1; i <= len(moves); i++ {
-			h.Update(Update{Game: ref, Moves: moves[:i], Notation: rules.UCI})
+			h.Update(threefold.GameState{Game: ref, Moves: moves[:i], Notation: rules.UCI})
 		}
 	}
 }
@@ -70,7 +70,7 @@ func BenchmarkHubPush(b *testing.B) {
 		h.register(c)
 		clients = append(clients, c)
 	}
-	h.Update(Update{Game: ref, Moves: moves, Notation: rules.UCI})
+	h.Update(threefold.GameState{Game: ref, Moves: moves, Notation: rules.UCI})
 	b.ReportAllocs()
 	for b.Loop() {
 		h.mu.Lock()

@@ -70,7 +70,7 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 
 	ref := threefold.GameRef{Site: "lichess", ID: "g1", White: "Alice", Black: "Bob"}
 	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}
-	hub.Update(Update{Game: ref, Moves: moves[:4], Source: "test source"})
+	hub.Update(threefold.GameState{Game: ref, Moves: moves[:4], Source: "test source"})
 	hub.SourceStatus("test source", true, nil)
 
 	dark := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -96,7 +96,7 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 		chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatalf("the page did not notice the drop: %v", err)
 	}
-	hub.Update(Update{Game: ref, Moves: moves, Source: "test source"}) // while it is away
+	hub.Update(threefold.GameState{Game: ref, Moves: moves, Source: "test source"}) // while it is away
 	if _, err := chromedp.Run(bctx, live); err != nil {
 		t.Fatalf("the page did not reconnect: %v", err)
 	}

@@ -84,7 +84,7 @@ func (h *Hub) signal() {
 
 // Update takes the state of one game into account: it replays the new
 // plies with package rules and queues the new view for the pages.
-func (h *Hub) Update(u Update) {
+func (h *Hub) Update(u threefold.GameState) {
 	if u.Game.ID == "" {
 		return
 	}

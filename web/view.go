@@ -9,22 +9,6 @@ import (
 	"github.com/threefold-chess/threefold/rules"
 )
 
-// Update is the whole known state of one game, as a source saw it: the
-// dashboard's input. Moves is read only; a caller may hand out the same
-// backing array again with more moves appended (the listener's snapshots do).
-type Update struct {
-	Game       threefold.GameRef
-	Source     string
-	StartFEN   string         // "" is the standard start
-	Moves      []string       // every move from StartFEN
-	Notation   rules.Notation // how Moves is written
-	Result     string         // "*", "1-0", "0-1", "1/2-1/2" or ""
-	Finished   bool
-	ObservedAt time.Time
-	Delay      time.Duration
-	Audience   string // "arbiters" for over-the-board games
-}
-
 // Claim is a draw claim by declared move (FIDE 9.2.1): the move and the
 // plies at which the position it produces occurred before.
 type Claim struct {
@@ -127,7 +111,7 @@ func (t *tracker) record(s rules.Step) {
 }
 
 // apply brings the tracker to the state of u.
-func (t *tracker) apply(u *Update) {
+func (t *tracker) apply(u *threefold.GameState) {
 	_, err := t.replay.Sync(u.StartFEN, u.Notation, u.Moves, t.record)
 	t.game, t.attn = t.replay.Game(), ""
 	var re *rules.ReplayError
@@ -140,7 +124,7 @@ func (t *tracker) apply(u *Update) {
 }
 
 // view builds the full view of the tracked game.
-func (t *tracker) view(u *Update) *GameView {
+func (t *tracker) view(u *threefold.GameState) *GameView {
 	v := &GameView{
 		Key: GameKey(u.Game), Game: u.Game, Source: u.Source, StartFEN: u.StartFEN,
 		Result: u.Result, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), Audience: u.Audience,

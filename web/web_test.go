@@ -202,8 +202,8 @@ func TestHealthz(t *testing.T) {
 func TestMetricsContent(t *testing.T) {
 	ts, hub, m := newTestServer(t, "")
 	ref := threefold.GameRef{Site: "lichess", ID: "abc"}
-	hub.Update(Update{Game: ref, Moves: []string{"Nf3", "Nf6", "Ng1", "Ng8"}})
-	hub.Update(Update{Game: threefold.GameRef{Site: "lichess", ID: "over"}, Moves: []string{"e4"}, Finished: true})
+	hub.Update(threefold.GameState{Game: ref, Moves: []string{"Nf3", "Nf6", "Ng1", "Ng8"}})
+	hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "over"}, Moves: []string{"e4"}, Finished: true})
 	hub.Alert(threefold.Alert{ID: "1", Kind: threefold.KindThreefold, Game: ref})
 	hub.Alert(threefold.Alert{ID: "1", Kind: threefold.KindThreefold, Game: ref}) // counted again: a metric counts raises
 	hub.Alert(threefold.Alert{ID: "2", Kind: threefold.KindFivefold, Game: ref})
@@ -254,7 +254,7 @@ func TestPagesAreSelfContained(t *testing.T) {
 func TestWebsocketFeed(t *testing.T) {
 	ts, hub, _ := newTestServer(t, "")
 	ref := threefold.GameRef{Site: "lichess", ID: "g1", White: "A", Black: "B"}
-	hub.Update(Update{Game: ref, Moves: []string{"e4"}})
+	hub.Update(threefold.GameState{Game: ref, Moves: []string{"e4"}})
 	c, _, err := websocket.DefaultDialer.Dial(wsURL(ts, "?game=lichess/g1"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +268,7 @@ func TestWebsocketFeed(t *testing.T) {
 		t.Fatalf("hello = %+v", hello)
 	}
 	moves := []string{"e4", "e5", "Nf3", "Nc6", "Ng1", "Nb8", "Nf3", "Nc6", "Ng1", "Nb8"}
-	hub.Update(Update{Game: ref, Moves: moves})
+	hub.Update(threefold.GameState{Game: ref, Moves: moves})
 	hub.Alert(threefold.Alert{ID: "a1", Kind: threefold.KindThreefold, Ply: 10, Game: ref})
 	sawGame, sawAlert := false, false
 	_ = c.SetReadDeadline(time.Now().Add(time.Minute))
@@ -350,7 +350,7 @@ func TestViewMarksEveryOccurrence(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			hub.Update(Update{Game: ref, Moves: tc.moves, Notation: tc.notation})
+			hub.Update(threefold.GameState{Game: ref, Moves: tc.moves, Notation: tc.notation})
 			v, ok := hub.Game(GameKey(ref))
 			if !ok {
 				t.Fatal("no view")

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
-	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store/delivery"
 )
 
@@ -89,12 +87,11 @@ func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) e
 			d.Hub.Alert(a)
 		}
 	})})
-	onGame := func(gs bot.GameState) {
-		now := time.Now()
-		w.Apply(listener.Snapshot{Game: botGameRef(gs), Source: source, StartFEN: lichess.StartFEN(gs.InitialFEN),
-			Notation: rules.UCI, Moves: gs.Moves, Result: gs.Result, Finished: gs.Finished, ObservedAt: now, PlyAnchor: true})
+	onGame := func(gs threefold.GameState) {
+		gs.Source = source
+		w.Apply(gs)
 		if d != nil {
-			d.Hub.Update(botGameUpdate(source, gs, now))
+			d.Hub.Update(gs)
 		}
 	}
 	b, err := bot.New(bot.Options{API: client, Config: bc, Logger: log, BaseURL: cfg.Lichess.URL, Records: records, OnGame: onGame})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -49,7 +50,7 @@ func TestBotCommandPlaysAndStops(t *testing.T) {
 	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer wcancel()
 	records := filepath.Join(dataDir, "games.jsonl")
-	var recs []bot.Record
+	var recs []threefold.BotRecord
 	err := fake.WaitFor(wctx, func() bool {
 		recs, _ = bot.ReadRecords(records)
 		return len(recs) == 1
@@ -60,7 +61,7 @@ func TestBotCommandPlaysAndStops(t *testing.T) {
 	if st := g.State(); st.Status != lichess.StatusResign || st.Ply != 2 {
 		t.Errorf("game %+v", st)
 	}
-	if r := recs[0]; r.GameID != g.ID() || r.Termination != bot.TermResignation || r.Result != "0-1" || r.BotColor != "black" {
+	if r := recs[0]; r.GameID != g.ID() || r.Termination != threefold.TermResignation || r.Result != "0-1" || r.BotColor != "black" {
 		t.Errorf("record %+v", r)
 	}
 	cancel() // SIGTERM
@@ -186,7 +187,7 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 		Script: []lichesstest.Step{{Move: "e2e4"}, {Resign: true}}})
 	var h web.Health
 	var st *store.Store
-	var recs []store.BotRecord
+	var recs []threefold.BotRecord
 	err := poll(wctx, func() bool {
 		resp, err := http.Get(base + "/healthz")
 		if err != nil {
@@ -211,7 +212,7 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatalf("health %+v, %d records: %v\n%s", h, len(recs), err, stderr.String())
 	}
-	if r := recs[0]; r.GameID != g.ID() || r.Termination != string(bot.TermResignation) || len(r.Moves) != 2 {
+	if r := recs[0]; r.GameID != g.ID() || r.Termination != threefold.TermResignation || len(r.Moves) != 2 {
 		t.Errorf("stored record %+v", r)
 	}
 	if jl, _ := bot.ReadRecords(filepath.Join(dataDir, "games.jsonl")); len(jl) != 1 {

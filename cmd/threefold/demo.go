@@ -263,7 +263,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 // demoRecords prints how each bot game ended.
 type demoRecords struct{ out *lockedWriter }
 
-func (r demoRecords) WriteRecord(_ context.Context, rec bot.Record) error {
+func (r demoRecords) WriteRecord(_ context.Context, rec threefold.BotRecord) error {
 	r.out.printf("bot game %s (%s vs %s) over: %s, %s after %d plies.", rec.GameID, rec.White.Name, rec.Black.Name,
 		rec.Result, strings.ReplaceAll(string(rec.Termination), "_", " "), rec.Plies)
 	return nil
@@ -400,10 +400,10 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 		}
 		last = len(st.Moves)
 		finished := st.Status != "started"
-		snap := listener.Snapshot{Game: ref, Source: "lichess bot " + lichesstest.BotUser, Notation: rules.UCI,
+		snap := threefold.GameState{Game: ref, Source: "lichess bot " + lichesstest.BotUser, Notation: rules.UCI,
 			Moves: st.Moves, Result: demoResult(st), Finished: finished, ObservedAt: time.Now(), PlyAnchor: false}
 		w.Apply(snap)
-		d.Hub.Update(snapshotUpdate(snap))
+		d.Hub.Update(snap)
 		if finished {
 			return nil
 		}

@@ -336,7 +336,7 @@ func shot(t *testing.T, ctx context.Context, path string) {
 // with err.
 type fakeSource struct {
 	name  string
-	snaps []listener.Snapshot
+	snaps []threefold.GameState
 	err   error
 }
 
@@ -360,11 +360,11 @@ func TestDashboardTap(t *testing.T) {
 	defer func() { cancel(); _ = d.Wait() }()
 	ref := threefold.GameRef{Site: "lichess", ID: "g1"}
 	moves := []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}
-	snap := listener.Snapshot{Game: ref, Notation: rules.UCI, Moves: moves}
-	var got []listener.Snapshot
-	emit := func(s listener.Snapshot) error { got = append(got, s); return nil }
+	snap := threefold.GameState{Game: ref, Notation: rules.UCI, Moves: moves}
+	var got []threefold.GameState
+	emit := func(s threefold.GameState) error { got = append(got, s); return nil }
 
-	failing := d.Tap(&fakeSource{name: "broken", snaps: []listener.Snapshot{snap}, err: errors.New("410 gone")})
+	failing := d.Tap(&fakeSource{name: "broken", snaps: []threefold.GameState{snap}, err: errors.New("410 gone")})
 	if err := failing.Run(ctx, emit); err == nil || failing.Name() != "broken" {
 		t.Fatalf("Run = %v, Name = %q", err, failing.Name())
 	}
@@ -379,7 +379,7 @@ func TestDashboardTap(t *testing.T) {
 	if len(src) != 1 || src[0].Connected || src[0].Error != "410 gone" {
 		t.Fatalf("sources %+v", src)
 	}
-	ended := d.Tap(&fakeSource{name: "broken", snaps: []listener.Snapshot{snap}})
+	ended := d.Tap(&fakeSource{name: "broken", snaps: []threefold.GameState{snap}})
 	if err := ended.Run(ctx, emit); err != nil {
 		t.Fatal(err)
 	}

@@ -175,7 +175,7 @@ func findGame(ctx context.Context, st *store.Store, arg string, popts listener.P
 		default:
 			var names []string
 			for _, g := range gs {
-				names = append(names, g.Ref.Site+"/"+g.Ref.ID)
+				names = append(names, g.Game.Site+"/"+g.Game.ID)
 			}
 			return store.Game{}, usagef("export: %q names %d games: %s; give site/id", arg, len(gs), strings.Join(names, ", "))
 		}

@@ -111,8 +111,8 @@ func TestExportErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, g := range []store.Game{
-		{Ref: threefold.GameRef{Site: "dgt", ID: "abcdefgh"}, Moves: []string{"d4"}},
-		{Ref: threefold.GameRef{Site: "file", ID: "broken"}, Event: "Broken", Moves: []string{"e4", "e5", "Ke3"}, Result: "1-0"},
+		{GameState: threefold.GameState{Game: threefold.GameRef{Site: "dgt", ID: "abcdefgh"}, Moves: []string{"d4"}}},
+		{GameState: threefold.GameState{Game: threefold.GameRef{Site: "file", ID: "broken"}, Event: "Broken", Moves: []string{"e4", "e5", "Ke3"}, Result: "1-0"}},
 	} {
 		if err := st.PutGame(context.Background(), g); err != nil {
 			t.Fatal(err)

@@ -213,14 +213,14 @@ func writeGameTable(w io.Writer, gs []store.Game) {
 	for _, g := range gs {
 		result := histFirst(g.Result, "*")
 		if g.Termination != "" {
-			result += " " + g.Termination
+			result += " " + string(g.Termination)
 		}
 		if !g.Finished {
 			result += " (going on)"
 		}
 		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%d\t%s\t%s\t%s\n",
-			g.UpdatedAt.Local().Format("2006-01-02 15:04:05"), g.Ref.Site, g.Ref.ID, histPlayers(g.Ref.White, g.Ref.Black),
-			len(g.Moves), result, histFirst(g.Source, "-"), histFirst(g.Ref.URL, "-"))
+			g.UpdatedAt.Local().Format("2006-01-02 15:04:05"), g.Game.Site, g.Game.ID, histPlayers(g.Game.White, g.Game.Black),
+			len(g.Moves), result, histFirst(g.Source, "-"), histFirst(g.Game.URL, "-"))
 	}
 	tw.Flush()
 }

@@ -40,11 +40,29 @@ func newStoreFixture(t *testing.T) *storeFixture {
 	lich := threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"}
 	file := threefold.GameRef{Site: "file", ID: "round1.pgn#1", White: "Anand, Viswanathan", Black: "Martin del Campo, Roberto"}
 	games := []store.Game{
-		{Ref: lich, Source: "lichess game abcdefgh", Event: "Casual blitz", Notation: rules.UCI,
-			Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}, Result: "1/2-1/2",
-			Termination: "threefold_claimed", Finished: true},
-		{Ref: file, Source: "file round1.pgn", Event: "Wch U20", Notation: rules.SAN,
-			Moves: strings.Fields(fixtureSAN), Result: "1/2-1/2", Audience: "arbiters"},
+		{
+			GameState: threefold.GameState{
+				Game:        lich,
+				Source:      "lichess game abcdefgh",
+				Event:       "Casual blitz",
+				Notation:    rules.UCI,
+				Moves:       []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
+				Result:      "1/2-1/2",
+				Termination: "threefold_claimed",
+				Finished:    true,
+			},
+		},
+		{
+			GameState: threefold.GameState{
+				Game:     file,
+				Source:   "file round1.pgn",
+				Event:    "Wch U20",
+				Notation: rules.SAN,
+				Moves:    strings.Fields(fixtureSAN),
+				Result:   "1/2-1/2",
+				Audience: "arbiters",
+			},
+		},
 	}
 	for _, g := range games {
 		if err := st.PutGame(ctx, g); err != nil {
@@ -143,7 +161,7 @@ func TestHistoryFilters(t *testing.T) {
 				wantA = append(wantA, f.alerts[i].ID)
 			}
 			for _, g := range got.Games {
-				gotG = append(gotG, g.Ref.ID)
+				gotG = append(gotG, g.Game.ID)
 			}
 			if strings.Join(gotA, ",") != strings.Join(wantA, ",") {
 				t.Errorf("alerts %v, want %v", gotA, wantA)

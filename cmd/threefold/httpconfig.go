@@ -8,10 +8,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/bot"
-	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
-	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/web"
 )
 
@@ -114,7 +111,7 @@ func (t *tappedSource) Run(ctx context.Context, emit listener.Emit) error {
 	hub := t.d.Hub
 	hub.SourceStatus(name, false, errors.New("connecting"))
 	connected := false
-	err := t.src.Run(ctx, func(s listener.Snapshot) error {
+	err := t.src.Run(ctx, func(s threefold.GameState) error {
 		if !connected {
 			connected = true
 			hub.SourceStatus(name, true, nil)
@@ -122,7 +119,7 @@ func (t *tappedSource) Run(ctx context.Context, emit listener.Emit) error {
 		if s.Source == "" {
 			s.Source = name
 		}
-		hub.Update(snapshotUpdate(s))
+		hub.Update(s)
 		return emit(s)
 	})
 	switch {
@@ -132,13 +129,6 @@ func (t *tappedSource) Run(ctx context.Context, emit listener.Emit) error {
 		hub.SourceStatus(name, false, err)
 	}
 	return err
-}
-
-// snapshotUpdate turns a listener snapshot into a dashboard update.
-func snapshotUpdate(s listener.Snapshot) web.Update {
-	return web.Update{Game: s.Game, Source: s.Source, StartFEN: s.StartFEN, Moves: s.Moves,
-		Notation: s.Notation, Result: s.Result, Finished: s.Finished, ObservedAt: s.ObservedAt,
-		Delay: s.Delay, Audience: s.Audience}
 }
 
 // SourceState is listener.Deps.OnSourceState: a source's connection
@@ -155,21 +145,6 @@ func (d *dashboard) LichessReconnect(stream string, _ error) { d.Metrics.Reconne
 // LichessRateLimit is lichess.Options.OnRateLimit: it counts the 429
 // pauses in /metrics.
 func (d *dashboard) LichessRateLimit(time.Duration) { d.Metrics.RateLimitPause("lichess") }
-
-// BotGame is bot.Options.OnGame: the bot's games show on the dashboard.
-func (d *dashboard) BotGame(source string, gs bot.GameState) {
-	d.Hub.Update(botGameUpdate(source, gs, time.Now()))
-}
-
-// botGameUpdate is a bot game's state as a dashboard update.
-func botGameUpdate(source string, gs bot.GameState, now time.Time) web.Update {
-	return web.Update{Game: botGameRef(gs), Source: source, StartFEN: lichess.StartFEN(gs.InitialFEN), Moves: gs.Moves, Notation: rules.UCI,
-		Result: gs.Result, Finished: gs.Finished, ObservedAt: now}
-}
-
-func botGameRef(gs bot.GameState) threefold.GameRef {
-	return threefold.GameRef{Site: "lichess", ID: gs.ID, URL: gs.URL, White: gs.White, Black: gs.Black}
-}
 
 // ChessComRateLimit is chesscom.Options.OnRateLimit: it counts the 429
 // pauses in /metrics.

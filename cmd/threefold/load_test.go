@@ -282,7 +282,7 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 						continue
 					}
 					id := fmt.Sprintf("https://lichess.org/ap%06d", i)
-					w.Apply(listener.Snapshot{Game: threefold.GameRef{Site: "lichess", ID: id, URL: id, White: g.white, Black: g.black},
+					w.Apply(threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: id, URL: id, White: g.white, Black: g.black},
 						Source: "applied", Notation: rules.SAN, Moves: g.san[:tick], Result: "*", ObservedAt: time.Now()})
 				}
 			}()

@@ -51,7 +51,7 @@ func groupFixture(t *testing.T) (config string, now time.Time) {
 	_, err = b.Acquire(ctx, store.LeaseSource, "chess.com player hikaru")
 	must(err)
 	must(a.SaveSourceState(ctx, "lichess broadcast round 4Yuk2i2H", []byte(`{"cursor":1}`)))
-	must(st.PutGame(ctx, store.Game{Ref: threefold.GameRef{Site: "lichess", ID: "abcdefgh"}, Moves: strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6")}))
+	must(st.PutGame(ctx, store.Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "abcdefgh"}, Moves: strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6")}}))
 	must(a.SaveProgress(ctx, "lichess", "abcdefgh", 4))
 	g := threefold.GameRef{Site: "lichess", ID: "abcdefgh"}
 	_, err = st.PutAlertOutbox(ctx, threefold.Alert{ID: threefold.AlertID(g, threefold.KindThreefold, 8, ""), Kind: threefold.KindThreefold, Ply: 8, Game: g, Source: "x"}, []string{"discord-0"})

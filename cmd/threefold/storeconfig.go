@@ -223,7 +223,7 @@ func (s *recordingSource) Name() string { return s.src.Name() }
 
 func (s *recordingSource) Run(ctx context.Context, emit listener.Emit) error {
 	name := s.src.Name()
-	return s.src.Run(ctx, func(snap listener.Snapshot) error {
+	return s.src.Run(ctx, func(snap threefold.GameState) error {
 		if snap.Source == "" {
 			snap.Source = name
 		}
@@ -235,7 +235,7 @@ func (s *recordingSource) Run(ctx context.Context, emit listener.Emit) error {
 	})
 }
 
-func (r *gameRecorder) record(ctx context.Context, source string, s listener.Snapshot) {
+func (r *gameRecorder) record(ctx context.Context, source string, s threefold.GameState) {
 	k := [2]string{s.Game.Site, s.Game.ID}
 	r.mu.Lock()
 	g := r.games[k]
@@ -262,14 +262,25 @@ func (r *gameRecorder) record(ctx context.Context, source string, s listener.Sna
 	if same {
 		return
 	}
-	term := ""
+	var term threefold.Termination
 	if s.Finished {
 		term = termination(s)
 	}
 	var err error
 	if first {
-		g := store.Game{Ref: s.Game, Source: source, StartFEN: s.StartFEN, Notation: s.Notation, Moves: s.Moves,
-			Result: s.Result, Termination: term, Finished: s.Finished, Audience: s.Audience}
+		g := store.Game{
+			GameState: threefold.GameState{
+				Game:        s.Game,
+				Source:      source,
+				StartFEN:    s.StartFEN,
+				Notation:    s.Notation,
+				Moves:       s.Moves,
+				Result:      s.Result,
+				Termination: term,
+				Finished:    s.Finished,
+				Audience:    s.Audience,
+			},
+		}
 		if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, store.ErrNotFound) {
 			g.StartedAt = s.ObservedAt // first seen; a restart keeps it
 		}
@@ -293,7 +304,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s listener.Sna
 // show it (the bot's names): mate, stalemate, fifth occurrence, 75 moves,
 // insufficient material; "" when the moves do not say (resignation, time,
 // agreement, a claim).
-func termination(s listener.Snapshot) string {
+func termination(s threefold.GameState) threefold.Termination {
 	start := rules.StartPosition()
 	if s.StartFEN != "" {
 		p, err := rules.ParseFEN(s.StartFEN)
@@ -317,40 +328,30 @@ func termination(s listener.Snapshot) string {
 	v := g.Verdict()
 	switch {
 	case v.Checkmate:
-		return string(bot.TermCheckmate)
+		return threefold.TermCheckmate
 	case v.Stalemate:
-		return string(bot.TermStalemate)
+		return threefold.TermStalemate
 	case v.Fivefold:
-		return string(bot.TermFivefold)
+		return threefold.TermFivefold
 	case v.SeventyFiveMoves:
-		return "seventy_five_moves"
+		return threefold.TermSeventyFiveMoves
 	case v.InsufficientMaterial:
-		return string(bot.TermInsufficient)
+		return threefold.TermInsufficient
 	}
 	return ""
 }
 
-// storeRecords is the bot's record sink on the store. bot.Record and
-// store.BotRecord have the same JSON form (a store test keeps them in
-// step), so a record is carried over through its JSON.
+// storeRecords is the bot's record sink on the store.
 type storeRecords struct{ st *store.Store }
 
-func (s storeRecords) WriteRecord(ctx context.Context, r bot.Record) error {
-	data, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("store: bot record %s: %w", r.GameID, err)
-	}
-	var br store.BotRecord
-	if err := json.Unmarshal(data, &br); err != nil {
-		return fmt.Errorf("store: bot record %s: %w", r.GameID, err)
-	}
-	return s.st.PutBotRecord(ctx, br)
+func (s storeRecords) WriteRecord(ctx context.Context, r threefold.BotRecord) error {
+	return s.st.PutBotRecord(ctx, r)
 }
 
 // recordSinks writes each record to every sink, and returns their errors.
 type recordSinks []bot.RecordSink
 
-func (rs recordSinks) WriteRecord(ctx context.Context, r bot.Record) error {
+func (rs recordSinks) WriteRecord(ctx context.Context, r threefold.BotRecord) error {
 	var errs []error
 	for _, s := range rs {
 		if err := s.WriteRecord(ctx, r); err != nil {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
@@ -92,7 +91,7 @@ func TestTermination(t *testing.T) {
 		name  string
 		fen   string
 		moves []string
-		want  string
+		want  threefold.Termination
 	}{
 		{"checkmate", "", []string{"f3", "e5", "g4", "Qh4#"}, "checkmate"},
 		{"stalemate", "7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", []string{"Qg6"}, "stalemate"},
@@ -102,7 +101,7 @@ func TestTermination(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := listener.Snapshot{StartFEN: tc.fen, Notation: rules.SAN, Moves: tc.moves, Finished: true}
+			s := threefold.GameState{StartFEN: tc.fen, Notation: rules.SAN, Moves: tc.moves, Finished: true}
 			if got := termination(s); got != tc.want {
 				t.Errorf("termination = %q, want %q", got, tc.want)
 			}

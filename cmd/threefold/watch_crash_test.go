@@ -538,9 +538,9 @@ func crashTest(t *testing.T, bin, dsn string) {
 			t.Errorf("%s: %v", b.chapter, err)
 			continue
 		}
-		if len(g.Moves) != len(b.san) || !g.Finished || g.Result != b.result || g.Ref.White != b.white {
+		if len(g.Moves) != len(b.san) || !g.Finished || g.Result != b.result || g.Game.White != b.white {
 			t.Errorf("%s stored with %d plies, finished %v, result %q, white %q; want %d, true, %q, %q",
-				b.chapter, len(g.Moves), g.Finished, g.Result, g.Ref.White, len(b.san), b.result, b.white)
+				b.chapter, len(g.Moves), g.Finished, g.Result, g.Game.White, len(b.san), b.result, b.white)
 		}
 		if ply, ok, err := st.LoadProgress(ctx, "lichess", b.url); err != nil || !ok || ply != len(b.san) {
 			t.Errorf("%s progress %d %v %v, want %d", b.chapter, ply, ok, err, len(b.san))

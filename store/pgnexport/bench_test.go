@@ -30,8 +30,15 @@ func BenchmarkWriteRepetitions(b *testing.B) {
 			continue
 		}
 		fen, _ := pg.StartFEN()
-		games = append(games, store.Game{Ref: threefold.GameRef{Site: "file", ID: itoa(i)}, StartFEN: fen,
-			Notation: rules.SAN, Moves: pg.Moves, Result: pg.Result})
+		games = append(games, store.Game{
+			GameState: threefold.GameState{
+				Game:     threefold.GameRef{Site: "file", ID: itoa(i)},
+				StartFEN: fen,
+				Notation: rules.SAN,
+				Moves:    pg.Moves,
+				Result:   pg.Result,
+			},
+		})
 		plies += len(pg.Moves)
 	}
 	for b.Loop() {

@@ -67,8 +67,15 @@ func TestRepetitionsAgainstOracle(t *testing.T) {
 			continue
 		}
 		fen, _ := pg.StartFEN()
-		g := store.Game{Ref: threefold.GameRef{Site: "file", ID: "repetitions.pgn#" + itoa(i)},
-			StartFEN: fen, Notation: rules.SAN, Moves: pg.Moves, Result: pg.Result}
+		g := store.Game{
+			GameState: threefold.GameState{
+				Game:     threefold.GameRef{Site: "file", ID: "repetitions.pgn#" + itoa(i)},
+				StartFEN: fen,
+				Notation: rules.SAN,
+				Moves:    pg.Moves,
+				Result:   pg.Result,
+			},
+		}
 		plies, bad := replay(g, fen)
 		if bad != nil {
 			t.Errorf("game %d: %v", i, bad)

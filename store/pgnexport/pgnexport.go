@@ -54,7 +54,7 @@ func Write(w io.Writer, g store.Game) error {
 	}
 	start, err := rules.ParseStart(fen)
 	if err != nil {
-		return fmt.Errorf("pgnexport: game %s/%s: start FEN: %w", g.Ref.Site, g.Ref.ID, err)
+		return fmt.Errorf("pgnexport: game %s/%s: start FEN: %w", g.Game.Site, g.Game.ID, err)
 	}
 	plies, replayErr := replay(g, fen)
 
@@ -69,7 +69,7 @@ func Write(w io.Writer, g store.Game) error {
 		result = "*"
 	}
 	event := firstOf(g.Event, g.Source, "?")
-	site := firstOf(g.Ref.URL, g.Ref.Site, "?")
+	site := firstOf(g.Game.URL, g.Game.Site, "?")
 	date := "????.??.??"
 	if !g.StartedAt.IsZero() {
 		date = g.StartedAt.UTC().Format("2006.01.02")
@@ -78,8 +78,8 @@ func Write(w io.Writer, g store.Game) error {
 	tag(bw, "Site", site)
 	tag(bw, "Date", date)
 	tag(bw, "Round", "?")
-	tag(bw, "White", firstOf(g.Ref.White, "?"))
-	tag(bw, "Black", firstOf(g.Ref.Black, "?"))
+	tag(bw, "White", firstOf(g.Game.White, "?"))
+	tag(bw, "Black", firstOf(g.Game.Black, "?"))
 	tag(bw, "Result", result)
 	if startFEN := start.FEN(); startFEN != rules.StartFEN {
 		tag(bw, "SetUp", "1")
@@ -110,13 +110,13 @@ func Write(w io.Writer, g store.Game) error {
 		words = append(words, comment(fmt.Sprintf("threefold: move %d (%s) cannot be played: %v; the rest of the game is left out",
 			replayErr.Ply, replayErr.Token, replayErr.Err))...)
 	} else if g.Termination != "" {
-		words = append(words, comment("Termination: "+g.Termination)...)
+		words = append(words, comment("Termination: "+string(g.Termination))...)
 	}
 	words = append(words, result)
 	wrap(bw, words, 79)
 	bw.WriteString("\n")
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("pgnexport: game %s/%s: %w", g.Ref.Site, g.Ref.ID, err)
+		return fmt.Errorf("pgnexport: game %s/%s: %w", g.Game.Site, g.Game.ID, err)
 	}
 	if replayErr != nil {
 		return replayErr
@@ -141,7 +141,7 @@ func replay(g store.Game, start string) ([]ply, *MoveError) {
 	})
 	var bad *MoveError
 	if re := (*rules.ReplayError)(nil); errors.As(err, &re) {
-		bad = &MoveError{Site: g.Ref.Site, ID: g.Ref.ID, Ply: re.Ply, Token: re.Token, Err: re.Err}
+		bad = &MoveError{Site: g.Game.Site, ID: g.Game.ID, Ply: re.Ply, Token: re.Token, Err: re.Err}
 	}
 
 	// The first occurrence of a position that occurs three times or more

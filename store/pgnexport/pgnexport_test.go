@@ -90,13 +90,15 @@ func TestWrite(t *testing.T) {
 		{
 			name: "knights dance to the fifth occurrence",
 			game: store.Game{
-				Ref:         threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"},
-				Source:      "lichess game abcdefgh",
-				Notation:    rules.SAN,
-				Moves:       knights(4),
-				Result:      "1/2-1/2",
-				StartedAt:   time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC),
-				Termination: "fivefold",
+				GameState: threefold.GameState{
+					Game:        threefold.GameRef{Site: "lichess", ID: "abcdefgh", URL: "https://lichess.org/abcdefgh", White: "Alice", Black: "Bob"},
+					Source:      "lichess game abcdefgh",
+					Notation:    rules.SAN,
+					Moves:       knights(4),
+					Result:      "1/2-1/2",
+					Termination: "fivefold",
+				},
+				StartedAt: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC),
 			},
 			contains: []string{
 				"{1st occurrence: repeated at plies 4, 8, 12, 16}",
@@ -116,12 +118,14 @@ func TestWrite(t *testing.T) {
 		{
 			name: "UCI from a FEN with Black to move",
 			game: store.Game{
-				Ref:      threefold.GameRef{Site: "lichess", ID: "fen00001", White: `A "quoted" \ name`},
-				Event:    "Endgame drill",
-				StartFEN: "4k3/8/8/8/8/8/8/4K2R b - - 0 40",
-				Notation: rules.UCI,
-				Moves:    []string{"e8d8", "e1d1", "d8e8", "d1e1", "e8d8", "e1d1", "d8e8", "d1e1"},
-				Result:   "*",
+				GameState: threefold.GameState{
+					Game:     threefold.GameRef{Site: "lichess", ID: "fen00001", White: `A "quoted" \ name`},
+					Event:    "Endgame drill",
+					StartFEN: "4k3/8/8/8/8/8/8/4K2R b - - 0 40",
+					Notation: rules.UCI,
+					Moves:    []string{"e8d8", "e1d1", "d8e8", "d1e1", "e8d8", "e1d1", "d8e8", "d1e1"},
+					Result:   "*",
+				},
 			},
 			contains: []string{
 				"{1st occurrence: repeated at plies 4, 8} 40... Kd8 41. Kd1 Ke8 42. Ke1 {2nd occurrence: plies 0, 4} 42... Kd8",
@@ -134,9 +138,11 @@ func TestWrite(t *testing.T) {
 		{
 			name: "a game without repetition has no comments but the termination",
 			game: store.Game{
-				Ref:    threefold.GameRef{Site: "file", ID: "x"},
-				Moves:  []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"},
-				Result: "1-0",
+				GameState: threefold.GameState{
+					Game:   threefold.GameRef{Site: "file", ID: "x"},
+					Moves:  []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"},
+					Result: "1-0",
+				},
 			},
 			contains: []string{"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"},
 			absent:   []string{"occurrence", "{"},
@@ -189,9 +195,11 @@ func TestWrite(t *testing.T) {
 func TestWriteUnplayableMove(t *testing.T) {
 	var buf bytes.Buffer
 	err := Write(&buf, store.Game{
-		Ref:    threefold.GameRef{Site: "file", ID: "bad"},
-		Moves:  []string{"e4", "e5", "Ke3", "Nc6"},
-		Result: "1-0",
+		GameState: threefold.GameState{
+			Game:   threefold.GameRef{Site: "file", ID: "bad"},
+			Moves:  []string{"e4", "e5", "Ke3", "Nc6"},
+			Result: "1-0",
+		},
 	})
 	var me *MoveError
 	if !errors.As(err, &me) || me.Ply != 3 || me.Token != "Ke3" {
@@ -207,7 +215,7 @@ func TestWriteUnplayableMove(t *testing.T) {
 }
 
 func TestWriteBadFEN(t *testing.T) {
-	err := Write(&bytes.Buffer{}, store.Game{Ref: threefold.GameRef{Site: "x", ID: "y"}, StartFEN: "not a fen"})
+	err := Write(&bytes.Buffer{}, store.Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "x", ID: "y"}, StartFEN: "not a fen"}})
 	if err == nil || !strings.Contains(err.Error(), "start FEN") {
 		t.Errorf("error %v, want one about the start FEN", err)
 	}
