@@ -19,6 +19,7 @@ func FuzzReader(f *testing.F) {
 		"1. e4 { open\n[Event \"y\"]\n1. d4 *",
 		"\uFEFF% esc\r\n[A \"b\\\"c\"]\r\n\r\n1.e4 1...e5 ; x\r\n*",
 		"1. e4 ((( e5 ))) ) } ] \x00\xff 0-1",
+		"[A \"b\"]\n\n1. e4 {x\n[B \"c\"]\n} e5 1. d4 {y\n\n[C \"d\"]\n1. c4 a8=q *",
 	} {
 		f.Add([]byte(s))
 	}
@@ -31,6 +32,23 @@ func FuzzReader(f *testing.F) {
 		parsed, err := ParseGames(string(data))
 		if err != nil && err != ErrNoGames || len(parsed) != len(games) {
 			t.Fatalf("ParseGames: %d games, %v; Reader: %d games", len(parsed), err, len(games))
+		}
+		// Within tiny limits: the same guarantees, and every game within them.
+		lim := Limits{MaxLineBytes: 40, MaxGameBytes: 200, MaxPlies: 6, MaxTagBytes: 8}
+		small := fuzzRead(t, NewReaderLimits(strings.NewReader(string(data)), lim), len(data))
+		slowSmall := fuzzRead(t, NewReaderLimits(iotest.OneByteReader(strings.NewReader(string(data))), lim), len(data))
+		if !sameGames(small, slowSmall) {
+			t.Fatalf("one-byte reads give different games within limits")
+		}
+		for _, g := range small {
+			if len(g.Moves) > lim.MaxPlies {
+				t.Fatalf("game %d: %d moves over the limit", g.Index, len(g.Moves))
+			}
+			for _, tag := range g.Tags {
+				if len(tag.Value) > lim.MaxTagBytes {
+					t.Fatalf("game %d: tag %q over the limit", g.Index, tag.Name)
+				}
+			}
 		}
 	})
 }

@@ -3,8 +3,9 @@
 // annotation glyphs, nested variations, null moves, a BOM, CRLF line ends and missing results. Reader is a
 // hand-written byte scanner built for throughput (one string allocation per game for all of its text); it
 // never panics on bad input: a syntax problem inside a game is reported in that game's Err and reading goes
-// on with the next game. Game.Replay plays a game's main line on a rules.Game and names the ply, move
-// number and token of the first move that cannot be played.
+// on with the next game. Limits bound what one game may take (line, game text, plies, tag value), so that
+// no input can exhaust memory; a game over one is reported the same way. Game.Replay plays a game's main
+// line on a rules.Game and names the ply, move number and token of the first move that cannot be played.
 package pgn
 
 import (
@@ -56,18 +57,60 @@ func (g *Game) StartFEN() (string, bool) {
 type SyntaxError struct {
 	Line int    // 1-based input line where the problem was found
 	Msg  string // what is wrong, e.g. `unexpected token "e4xyz"` or "unterminated comment opened at line 12"
+	// Limit names the limit the game went over ("max_plies", see Limits), or is "" for a plain syntax
+	// problem.
+	Limit string
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Limits bound what one game may take, so that no input can exhaust memory. A game that goes over one is
+// reported in its Err (a *SyntaxError whose Limit names the limit, with the line where it was reached); its
+// moves up to that point are kept and reading goes on with the next game. A zero field takes the default.
+type Limits struct {
+	MaxLineBytes int // bytes of one input line (a longer line is cut there)
+	MaxGameBytes int // bytes of the text of one game: tags, movetext, comments and variations
+	MaxPlies     int // half-moves of the main line of one game
+	MaxTagBytes  int // bytes of one tag value
+}
+
+// The default limits: far above any real game. The longest game possible under the 75-move rule has
+// fewer than 18,000 plies; real tag values are under a kilobyte.
+const (
+	DefaultMaxLineBytes = 4 << 20
+	DefaultMaxGameBytes = 32 << 20
+	DefaultMaxPlies     = 20000
+	DefaultMaxTagBytes  = 64 << 10
+	// MaxLimit is the largest value a limit may take: offsets into a game's text are 32-bit.
+	MaxLimit = 1 << 30
+)
+
+// withDefaults returns l with every zero field set to its default and every field capped at MaxLimit.
+func (l Limits) withDefaults() Limits {
+	set := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+		*v = min(*v, MaxLimit)
+	}
+	set(&l.MaxLineBytes, DefaultMaxLineBytes)
+	set(&l.MaxGameBytes, DefaultMaxGameBytes)
+	set(&l.MaxPlies, DefaultMaxPlies)
+	set(&l.MaxTagBytes, DefaultMaxTagBytes)
+	return l
+}
 
 // ErrNoGames is returned by ParseGames for a non-blank text that contains no game.
 var ErrNoGames = errors.New("pgn: no game in text")
 
 // ParseGames parses a whole PGN text that is complete in memory (a broadcast round, a chess.com game) into
-// games, in input order. Syntax problems are reported per game in Game.Err; the error is ErrNoGames when
-// the text is not blank but holds no game at all.
-func ParseGames(text string) ([]*Game, error) {
-	r := NewReader(strings.NewReader(text))
+// games, in input order, within the default Limits. Syntax problems are reported per game in Game.Err;
+// the error is ErrNoGames when the text is not blank but holds no game at all.
+func ParseGames(text string) ([]*Game, error) { return ParseGamesLimits(text, Limits{}) }
+
+// ParseGamesLimits is ParseGames within the limits lim.
+func ParseGamesLimits(text string, lim Limits) ([]*Game, error) {
+	r := NewReaderLimits(strings.NewReader(text), lim)
 	var games []*Game
 	for {
 		g, err := r.Next()
@@ -86,11 +129,11 @@ func ParseGames(text string) ([]*Game, error) {
 }
 
 const (
-	bom = "\uFEFF"
-	// maxLine bounds the memory one input line may take; longer lines (binary garbage) are cut there and
-	// the game they are in gets an error.
-	maxLine      = 64 << 20
+	bom          = "\uFEFF"
 	maxTokenShow = 24 // bytes of a bad token quoted in an error
+	// maxMoveToken is the longest token taken as a move: the longest SAN a PGN writes (a long form with
+	// capture, promotion, check and glyph, "Qa1xb2=Q+!?") has 11 bytes.
+	maxMoveToken = 32
 )
 
 type scanState uint8
@@ -101,13 +144,31 @@ const (
 	stateMovetext                  // movetext (or a comment) has started
 )
 
-// Reader reads games one after the other from a PGN stream. It is not safe for concurrent use.
+// Reader reads games one after the other from a PGN stream, within Limits. It is not safe for concurrent
+// use.
 type Reader struct {
 	br    *bufio.Reader
+	lim   Limits
 	line  int   // lines read so far (the current line's number while scanning it)
 	index int   // games returned so far
 	err   error // sticky I/O error or io.EOF
 	long  []byte
+
+	// A line that looks like a tag pair inside an open brace comment is comment text (a comment ends only
+	// at "}"), but should the comment never close, it was the next game's start. From that line on the
+	// lines are recorded (at most the game's byte limit) until the comment closes; if it does not (end of
+	// input, or the game over its byte limit), the game ends with an error and the recorded lines are
+	// read again as the next games. Lines read again never start a recording: every line is scanned at
+	// most twice.
+	recording  bool
+	rec        []byte  // recorded lines, one after the other
+	recEnds    []int32 // end offset in rec of each recorded line
+	recFirst   int     // line number of the first recorded line
+	replay     []byte  // lines to read again before reading on
+	replayEnd  []int32
+	replayAt   int  // next line of replay to read
+	replayNum  int  // its line number
+	rescanning bool // the line being scanned is read again
 
 	// pending is the unscanned rest of the current line after the previous game ended inside it.
 	pending        []byte
@@ -130,10 +191,16 @@ type Reader struct {
 	depth      int
 	depthLine  int
 	done       bool // the game ended in the line being scanned
+	gameBytes  int  // bytes of text of the game so far
+	overSize   bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
 }
 
-// NewReader returns a Reader of the PGN text in r (uncompressed; see NewDecompressingReader).
-func NewReader(r io.Reader) *Reader {
+// NewReader returns a Reader of the PGN text in r (uncompressed; see NewDecompressingReader), within the
+// default Limits.
+func NewReader(r io.Reader) *Reader { return NewReaderLimits(r, Limits{}) }
+
+// NewReaderLimits returns a Reader of the PGN text in r within the limits lim.
+func NewReaderLimits(r io.Reader, lim Limits) *Reader {
 	size := 1 << 20
 	switch v := r.(type) {
 	case *strings.Reader:
@@ -141,7 +208,7 @@ func NewReader(r io.Reader) *Reader {
 	case *bytes.Reader:
 		size = min(max(int(v.Len())+1, 4096), size)
 	}
-	return &Reader{br: bufio.NewReaderSize(r, size)}
+	return &Reader{br: bufio.NewReaderSize(r, size), lim: lim.withDefaults()}
 }
 
 // Next returns the next game, or io.EOF after the last one. A syntax problem inside a game (unterminated
@@ -153,9 +220,24 @@ func (r *Reader) Next() (*Game, error) {
 		if r.hasPending {
 			r.hasPending = false
 			r.scanLine(r.pending, r.pendingAtStart)
+		} else if r.replayAt < len(r.replayEnd) {
+			start := int32(0)
+			if r.replayAt > 0 {
+				start = r.replayEnd[r.replayAt-1]
+			}
+			b := r.replay[start:r.replayEnd[r.replayAt]]
+			r.line = r.replayNum
+			r.replayAt++
+			r.replayNum++
+			r.rescanning = true
+			r.scanLine(b, true)
+			r.rescanning = false
 		} else {
 			if r.err != nil {
 				if r.err == io.EOF {
+					if r.abandonComment() {
+						return r.finish(), nil
+					}
 					r.closeOpen()
 					if r.nonEmpty() {
 						return r.finish(), nil
@@ -186,32 +268,28 @@ func (r *Reader) Next() (*Game, error) {
 	}
 }
 
-// readLine returns the next line without its line end; the slice is valid until the next call.
+// readLine returns the next line without its line end; the slice is valid until the next call. A line
+// longer than MaxLineBytes is cut there (the rest is read and dropped) and its game gets an error.
 func (r *Reader) readLine() ([]byte, error) {
+	maxLine := r.lim.MaxLineBytes
 	b, err := r.br.ReadSlice('\n')
+	cut := false
 	if err == bufio.ErrBufferFull {
-		r.long = append(r.long[:0], b...)
-		cut := false
+		r.long = append(r.long[:0], b[:min(len(b), maxLine+2)]...)
 		for err == bufio.ErrBufferFull {
 			b, err = r.br.ReadSlice('\n')
-			if len(r.long) < maxLine {
-				r.long = append(r.long, b...)
+			if room := maxLine + 2 - len(r.long); room > 0 {
+				r.long = append(r.long, b[:min(len(b), room)]...)
 			} else {
 				cut = true
 			}
-		}
-		if cut {
-			r.begin(stateMovetext)
-			r.broken = true
-			r.setErr(r.line+1, fmt.Sprintf("line longer than %d MiB", maxLine>>20))
-			r.long = r.long[:maxLine]
 		}
 		b = r.long
 	}
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	if len(b) == 0 && err == io.EOF {
+	if len(b) == 0 && err == io.EOF && !cut {
 		return nil, io.EOF
 	}
 	if n := len(b); n > 0 && b[n-1] == '\n' {
@@ -219,6 +297,11 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1]
+	}
+	if cut || len(b) > maxLine {
+		b = b[:maxLine]
+		r.broken = true
+		r.setLimitErr(r.line+1, "max_line_bytes", fmt.Sprintf("line longer than %d bytes", maxLine))
 	}
 	return b, nil
 }
@@ -233,6 +316,40 @@ func (r *Reader) setErr(line int, msg string) {
 	if r.gameErr == nil {
 		r.gameErr = &SyntaxError{Line: line, Msg: msg}
 	}
+}
+
+// setLimitErr records that the game went over the limit named limit.
+func (r *Reader) setLimitErr(line int, limit, msg string) {
+	if r.gameErr == nil {
+		r.gameErr = &SyntaxError{Line: line, Msg: msg + " (limit pgn." + limit + ")", Limit: limit}
+	}
+}
+
+// record keeps line b (number n), read inside an open brace comment after a line that looks like a tag
+// pair, to be read again should the comment never close.
+func (r *Reader) record(b []byte, n int) {
+	if !r.recording {
+		r.recording, r.recFirst = true, n
+		r.rec, r.recEnds = r.rec[:0], r.recEnds[:0]
+	}
+	r.rec = append(r.rec, b...)
+	r.recEnds = append(r.recEnds, int32(len(r.rec)))
+}
+
+// abandonComment ends the game when a brace comment that holds lines looking like tag pairs is still open
+// (at the end of the input, or with the game over its byte limit): the comment was never closed, and the
+// recorded lines are read again, from the first of them, as the next games. It reports whether it did.
+func (r *Reader) abandonComment() bool {
+	if !r.recording || !r.inBrace {
+		return false
+	}
+	r.setErr(r.recFirst, fmt.Sprintf("unterminated comment opened at line %d", r.braceLine))
+	r.inBrace, r.recording = false, false
+	r.replay, r.rec = r.rec, r.replay[:0]
+	r.replayEnd, r.recEnds = r.recEnds, r.replayEnd[:0]
+	r.replayAt, r.replayNum = 0, r.recFirst
+	r.done = true
+	return true
 }
 
 // closeOpen reports a comment or variation still open where the game ends.
@@ -261,6 +378,9 @@ func (r *Reader) reset() {
 	r.inBrace = false
 	r.depth = 0
 	r.done = false
+	r.gameBytes = 0
+	r.overSize = false
+	r.recording = false
 }
 
 // finish builds the game read so far and resets the state for the next one.
@@ -332,6 +452,40 @@ func isSpace(c byte) bool {
 
 // scanLine scans one line (or the rest of one, when atStart is false) of the current game.
 func (r *Reader) scanLine(b []byte, atStart bool) {
+	r.gameBytes += len(b) + 1
+	if r.recording {
+		r.record(b, r.line)
+	}
+	if r.gameBytes > r.lim.MaxGameBytes && !r.overSize {
+		r.overSize, r.broken = true, true
+		r.setLimitErr(r.line, "max_game_bytes", fmt.Sprintf("game text longer than %d bytes", r.lim.MaxGameBytes))
+		if r.abandonComment() {
+			return
+		}
+		r.inBrace, r.depth = false, 0
+		return
+	}
+	if r.overSize {
+		// Skip the rest of the game: it ends at the next tag pair after its movetext (or after a blank
+		// line that ends its tag section).
+		if atStart {
+			i := 0
+			for i < len(b) && isSpace(b[i]) {
+				i++
+			}
+			switch {
+			case i == len(b):
+				r.blankAfter = r.blankAfter || r.state == stateTags
+			case b[i] == '[' && looksLikeTag(b[i:]):
+				if r.state == stateMovetext || r.blankAfter {
+					r.endGame(b, true)
+				}
+			default:
+				r.state = stateMovetext
+			}
+		}
+		return
+	}
 	if atStart {
 		if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 			b = b[3:]
@@ -350,9 +504,23 @@ func (r *Reader) scanLine(b []byte, atStart bool) {
 			return
 		}
 		if b[i] == '[' {
-			if r.inBrace || r.depth > 0 {
-				// Inside a comment or variation only a well-formed tag pair ends the game: the comment or
-				// variation was never closed.
+			if r.inBrace {
+				// Comment text: a comment ends only at "}". Should it never close, this was the next
+				// game's start (see Reader.recording). Lines read again hold no "}" at all (the comment
+				// would have closed): there, a tag pair does start the next game.
+				if r.state == stateMovetext && looksLikeTag(b[i:]) {
+					if r.rescanning {
+						r.closeOpen()
+						r.endGame(b, true)
+						return
+					}
+					if !r.recording {
+						r.record(b, r.line)
+					}
+				}
+			} else if r.depth > 0 {
+				// Inside a variation only a well-formed tag pair ends the game: the variation was never
+				// closed.
 				if r.state == stateMovetext && looksLikeTag(b[i:]) {
 					r.closeOpen()
 					r.endGame(b, true)
@@ -447,16 +615,21 @@ func (r *Reader) scanTags(b []byte, i int) {
 				end = last
 			}
 		}
-		for j := i; j < end; j++ {
-			c := b[j]
-			if c == '\\' && j+1 < end && (b[j+1] == '"' || b[j+1] == '\\') {
-				j++
-				c = b[j]
+		if end-i > r.lim.MaxTagBytes {
+			r.text = r.text[:n0]
+			r.setLimitErr(r.line, "max_tag_bytes", fmt.Sprintf("tag %s: value longer than %d bytes", quote(name), r.lim.MaxTagBytes))
+		} else {
+			for j := i; j < end; j++ {
+				c := b[j]
+				if c == '\\' && j+1 < end && (b[j+1] == '"' || b[j+1] == '\\') {
+					j++
+					c = b[j]
+				}
+				r.text = append(r.text, c)
 			}
-			r.text = append(r.text, c)
+			r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
 		}
 		i = end + 1
-		r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
@@ -518,7 +691,7 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 				return
 			}
 			i += k + 1
-			r.inBrace = false
+			r.inBrace, r.recording = false, false
 			continue
 		}
 		c := b[i]
@@ -590,12 +763,10 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 				all &= f
 				j++
 			}
-			if all&cSAN != 0 && r.depth == 0 && r.state == stateMovetext {
+			if all&cSAN != 0 && r.depth == 0 && r.state == stateMovetext && j-i <= maxMoveToken {
 				// The common case, a plain move such as Nf3 or exd8=Q+: no number, glyph or result.
 				if !r.broken {
-					o := int32(len(r.text))
-					r.text = append(r.text, b[i:j]...)
-					r.moveOff = append(r.moveOff, o, int32(len(r.text)))
+					r.addMove(b[i:j])
 				}
 				i = j
 				continue
@@ -663,17 +834,27 @@ func (r *Reader) token(t []byte) bool {
 	case "=", "+-", "-+", "+/-", "-/+", "+=", "=+", "+/=", "=/+", "~", "=/~":
 		return false // evaluation symbols
 	}
-	if !sanShaped(t) {
+	if len(t) > maxMoveToken || !sanShaped(t) {
 		r.movetextErr(fmt.Sprintf("unexpected token %s", quote(t)))
 		return false
 	}
 	if r.broken {
 		return false // the main line is broken: keep only the moves before the problem
 	}
+	r.addMove(t)
+	return false
+}
+
+// addMove takes the main-line move t, unless the game already has MaxPlies of them.
+func (r *Reader) addMove(t []byte) {
+	if len(r.moveOff)/2 >= r.lim.MaxPlies {
+		r.broken = true
+		r.setLimitErr(r.line, "max_plies", fmt.Sprintf("more than %d plies", r.lim.MaxPlies))
+		return
+	}
 	o := int32(len(r.text))
 	r.text = append(r.text, t...)
 	r.moveOff = append(r.moveOff, o, int32(len(r.text)))
-	return false
 }
 
 func resultString(t []byte) string {
@@ -698,14 +879,15 @@ var sanByte = func() (t [256]bool) {
 }()
 
 // sanShaped reports whether t can be a move as PGN writes it; whether it is a legal one is Replay's job.
+// A promotion letter may be lower case (a8=q, a8q), as the SAN reader accepts it.
 func sanShaped(t []byte) bool {
 	switch c := t[0]; {
 	case c >= 'a' && c <= 'h', c == 'K', c == 'Q', c == 'R', c == 'B', c == 'N', c == 'P', c == 'O', c == '0', c == '-', c == 'Z':
 	default:
 		return false
 	}
-	for _, c := range t {
-		if !sanByte[c] {
+	for i, c := range t {
+		if !sanByte[c] && !(i > 0 && (c == 'q' || c == 'r' || c == 'n') && (t[i-1] == '=' || t[i-1] >= '1' && t[i-1] <= '8')) {
 			return false
 		}
 	}

@@ -384,7 +384,7 @@ func TestVeryLongLine(t *testing.T) {
 		n += 4
 	}
 	sb.WriteString("1/2-1/2\n[Event \"next\"]\n1. e4 *\n")
-	games := readAll(t, NewReader(strings.NewReader(sb.String())))
+	games := readAll(t, NewReaderLimits(strings.NewReader(sb.String()), Limits{MaxPlies: 1 << 20}))
 	if len(games) != 2 || len(games[0].Moves) != n || games[0].Result != "1/2-1/2" || games[0].Err != nil {
 		t.Fatalf("got %d games; first has %d moves (want %d), result %q, err %v", len(games), len(games[0].Moves), n, games[0].Result, games[0].Err)
 	}

@@ -14,8 +14,11 @@ type FENError struct {
 }
 
 func (e *FENError) Error() string {
-	return fmt.Sprintf("rules: bad FEN %q: %s: %s", e.FEN, e.Field, e.Reason)
+	return fmt.Sprintf("rules: bad FEN %s: %s: %s", excerpt(e.FEN), e.Field, e.Reason)
 }
+
+// maxFEN bounds the text ParseFEN reads: a FEN has at most about 90 bytes.
+const maxFEN = 256
 
 // ParseFEN reads a position in Forsyth-Edwards Notation. The two clocks may
 // be missing (they default to 0 and 1). Castling rights the position cannot
@@ -37,6 +40,9 @@ func ParseFENNotes(fen string) (Position, []string, error) {
 	var notes []string
 	bad := func(field, format string, args ...any) (Position, []string, error) {
 		return Position{}, nil, &FENError{FEN: fen, Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	if len(fen) > maxFEN {
+		return bad("position", "longer than %d bytes", maxFEN)
 	}
 	fields := strings.Fields(fen)
 	if len(fields) < 4 || len(fields) > 6 {

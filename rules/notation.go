@@ -21,7 +21,7 @@ var (
 // to a queen, as Lichess assumes.
 func (p *Position) ParseUCI(s string) (Move, error) {
 	if len(s) < 4 || len(s) > 5 {
-		return NoMove, fmt.Errorf("%w: %q: want 4 or 5 characters like e2e4 or e7e8q", ErrSyntax, s)
+		return NoMove, fmt.Errorf("%w: %s: want 4 or 5 characters like e2e4 or e7e8q", ErrSyntax, excerpt(s))
 	}
 	from, to := squareAt(s, 0), squareAt(s, 2)
 	if from == NoSquare || to == NoSquare {
@@ -56,13 +56,22 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	return m, nil
 }
 
+// maxSAN is the longest text ParseSAN reads: the longest move a PGN writes
+// ("Qa1xb2=Q+!?", "exd6e.p.+") has a dozen bytes; spaces around are allowed.
+const maxSAN = 32
+
 // ParseSAN reads a move in Standard Algebraic Notation and checks that it
 // is legal. It accepts what real PGN files contain: O-O and 0-0, check and
 // mate signs, annotation glyphs (!, ?, !?), promotions as e8=Q, e8Q or
-// e8(Q), captures with or without x, long forms such as Ng1f3 or Ng1-f3,
-// and "e.p." after an en passant capture.
+// e8(Q) (the letter in either case), captures with or without x, long forms
+// such as Ng1f3 or Ng1-f3, and "e.p." after an en passant capture. A pawn
+// reaching the last rank must name its promotion piece, as the standard
+// requires.
 func (p *Position) ParseSAN(s string) (Move, error) {
 	orig := s
+	if len(s) > maxSAN {
+		return NoMove, fmt.Errorf("%w: %s: longer than any move", ErrSyntax, excerpt(s))
+	}
 	s = strings.TrimSpace(s)
 	s = strings.TrimSuffix(s, "e.p.")
 	for len(s) > 0 && isSANSuffix(s[len(s)-1]) {
@@ -132,7 +141,7 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 		return syntax("only a pawn promotes")
 	}
 	if pt == Pawn && (to.Rank() == 7 || to.Rank() == 0) && promo == NoPieceType {
-		promo = Queen // as lenient readers do with "e8"
+		return syntax("a promotion must name its piece (=Q, =R, =B or =N)")
 	}
 	var cands uint64
 	occ := p.occupied()

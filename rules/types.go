@@ -117,7 +117,7 @@ func (s Square) String() string {
 // ParseSquare reads a square name such as "e4".
 func ParseSquare(name string) (Square, error) {
 	if len(name) != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8' {
-		return NoSquare, fmt.Errorf("rules: %q is not a square", name)
+		return NoSquare, fmt.Errorf("rules: %s is not a square", excerpt(name))
 	}
 	return NewSquare(int(name[0]-'a'), int(name[1]-'1')), nil
 }
