@@ -13,6 +13,7 @@ import (
 
 func TestCallsSendTheRightRequests(t *testing.T) {
 	e := newEnv(t, envOpts{})
+	e.allScopes()
 	e.fake.AddUser("fresh", "Fresh", "")
 	e.fake.AddToken("lip_fresh_token_1234", "fresh", lichess.ScopeBotPlay)
 	fresh := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: "lip_fresh_token_1234"})

@@ -365,7 +365,11 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		return nil, &RateLimitError{Op: r.op, Pause: pause, Key: rl.Key, Message: msg}
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		c.gov.release()
-		return nil, &AuthError{Op: r.op, Status: resp.StatusCode, Message: msg}
+		ae := &AuthError{Op: r.op, Status: resp.StatusCode, Message: msg}
+		if resp.StatusCode == http.StatusForbidden {
+			ae.Scope = missingScope(msg, resp.Header.Get("X-Accepted-OAuth-Scopes"))
+		}
+		return nil, ae
 	default:
 		c.gov.release()
 		return nil, &APIError{Op: r.op, Status: resp.StatusCode, Message: msg}

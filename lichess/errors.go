@@ -3,6 +3,7 @@ package lichess
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -27,7 +28,8 @@ type AuthError struct {
 func (e *AuthError) Error() string {
 	switch {
 	case e.Scope != "":
-		return fmt.Sprintf("lichess: %s: the token lacks the %q scope (create one with it at https://lichess.org/account/oauth/token/create?scopes[]=%s, or run `threefold login`)", e.Op, e.Scope, e.Scope)
+		return fmt.Sprintf("lichess: %s: the token lacks the %q scope: run `threefold login --for %s`, or create a token with it at https://lichess.org/account/oauth/token/create?scopes[]=%s",
+			e.Op, e.Scope, ScopeRole(e.Scope), e.Scope)
 	case e.Status == 0:
 		return fmt.Sprintf("lichess: %s: %s", e.Op, e.Message)
 	case e.Message != "":
@@ -78,3 +80,23 @@ func (e *APIError) Is(target error) bool { return target == ErrNotFound && e.Sta
 // Temporary reports whether the request may succeed when sent again later
 // (5xx).
 func (e *APIError) Temporary() bool { return e.Status >= 500 }
+
+// ScopeRole names the role of `threefold login --for ROLE` whose token
+// carries scope: "watch" for study:read (broadcasts), "bot" otherwise.
+func ScopeRole(scope string) string {
+	if scope == ScopeStudyRead {
+		return "watch"
+	}
+	return "bot"
+}
+
+// missingScope reads the scope a 403 names ("Missing scope: study:read",
+// or the X-Accepted-OAuth-Scopes header), "" if none.
+func missingScope(msg, accepted string) string {
+	if rest, ok := strings.CutPrefix(msg, "Missing scope: "); ok {
+		accepted = rest
+	}
+	first, _, _ := strings.Cut(accepted, ",")
+	first, _, _ = strings.Cut(first, " or ")
+	return strings.TrimSpace(first)
+}

@@ -21,6 +21,7 @@ func TestStreamHooks(t *testing.T) {
 		OnReconnect: func(stream string, err error) { add("reconnect " + stream + " " + boolStr(err != nil)) },
 		OnRateLimit: func(pause time.Duration) { add("ratelimit " + pause.String()) },
 	}})
+	e.allScopes()
 	b := e.fake.Broadcast("hookRnd1")
 	b.SetPGN("[Event \"x\"]\n[GameURL \"https://lichess.org/broadcast/x/r/hookRnd1/g1\"]\n[Result \"*\"]\n\n1. e4 *\n")
 	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})

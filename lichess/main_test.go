@@ -72,6 +72,12 @@ func newEnv(t *testing.T, o envOpts) *env {
 	return e
 }
 
+// allScopes gives the bot's token every scope threefold uses (bot and
+// broadcasts), for tests that call both kinds of endpoint with one client.
+func (e *env) allScopes() {
+	e.fake.AddToken(lichesstest.BotToken, lichesstest.BotUser, lichess.ScopeBotPlay, lichess.ScopeChallengeRead, lichess.ScopeChallengeWrite, lichess.ScopeStudyRead)
+}
+
 // run starts f in a goroutine owned by the test and returns a channel with
 // its error.
 func run(t *testing.T, f func() error) <-chan error {

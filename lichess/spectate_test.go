@@ -233,7 +233,7 @@ const secondGame = `[Event "Knight Invitational"]
 `
 
 func TestBroadcastRoundResumesExactly(t *testing.T) {
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
 	b := e.fake.Broadcast("round001")
 	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn") + secondGame)
 	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 3})
@@ -274,7 +274,7 @@ func TestBroadcastRoundResumesExactly(t *testing.T) {
 // The broadcast keep-alive is a single space, not a line: it must neither
 // break the PGN that follows nor count as a game.
 func TestBroadcastKeepAliveSpace(t *testing.T) {
-	e := newEnv(t, envOpts{clock: true})
+	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: lichesstest.WatchToken}})
 	b := e.fake.Broadcast("round002")
 	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
 	col := newCollector[string]()
@@ -322,7 +322,7 @@ func TestBroadcastStreamClosedWhileOngoing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{})
+			e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
 			b := e.fake.Broadcast("round003").SetTour("tour003")
 			b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
 			col := newCollector[string]()

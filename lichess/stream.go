@@ -29,6 +29,23 @@ const MaxLineBytes = 16 << 20
 // errSilent is the cause given to a connection the watchdog found silent.
 var errSilent = errors.New("stream silent")
 
+// Causes a streamSpec.poll gives to a connection: the feed is over (the
+// stream ends with nil), or the stream must be opened again at once (it
+// does not cover what it should any more, e.g. a round that started since).
+var (
+	errFeedOver = errors.New("feed over")
+	errResync   = errors.New("stream reopened to cover what started since")
+)
+
+// pollAction is what a streamSpec.poll decides.
+type pollAction int
+
+const (
+	pollContinue pollAction = iota
+	pollStop
+	pollReconnect
+)
+
 // errConsumer wraps an error returned by the consumer's callback: it ends
 // the stream and is returned as is.
 type errConsumer struct{ err error }
@@ -55,6 +72,11 @@ type streamSpec struct {
 	// the stream with a nil error, an error (errConsumer) ends it with that
 	// error.
 	ended func(ctx context.Context) (bool, error)
+	// poll, if set, runs every pollEvery while a connection is open: a
+	// feed whose end the server may never announce (a finished broadcast
+	// round whose stream stays open) is checked this way.
+	poll      func(ctx context.Context) pollAction
+	pollEvery time.Duration
 }
 
 // runStream runs spec until ctx is done, the consumer returns an error, the
@@ -74,6 +96,16 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		switch {
 		case errors.As(err, &ce):
 			return ce.err
+		case errors.Is(err, errFeedOver):
+			c.log.Info("lichess: stream ended: its feed is over", "stream", spec.name)
+			return nil
+		case errors.Is(err, errResync) && ctx.Err() == nil:
+			c.log.Info("lichess: stream reopened", "stream", spec.name, "reason", err.Error())
+			if c.onReconnect != nil {
+				c.onReconnect(spec.name, err)
+			}
+			attempt = 0
+			continue
 		case ctx.Err() != nil:
 			return fmt.Errorf("lichess: stream %s: %w", spec.name, ctx.Err())
 		case err == nil:
@@ -180,6 +212,15 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (usefu
 	}
 	c.log.Debug("lichess: stream connected", "stream", spec.name, "connection", n)
 	streamObserved(ctx, true, nil)
+	if spec.poll != nil && spec.pollEvery > 0 {
+		polled := make(chan struct{})
+		t := c.clk.NewTimer(spec.pollEvery) // armed now: the first check is pollEvery from the connection
+		go c.pollWhileConnected(connCtx, cancel, spec, t, polled)
+		defer func() {
+			cancel(nil)
+			<-polled
+		}()
+	}
 
 	body := &activityReader{r: resp.Body, onRead: func() { timer.Reset(limit) }}
 	br := bufio.NewReaderSize(body, 64<<10)
@@ -231,14 +272,38 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (usefu
 			return false, nil
 		}
 		if rerr != nil {
-			if cause := context.Cause(connCtx); errors.Is(cause, errSilent) {
-				return false, errSilent
+			if cause := context.Cause(connCtx); errors.Is(cause, errSilent) || errors.Is(cause, errFeedOver) || errors.Is(cause, errResync) {
+				return false, cause
 			}
 			if ctx.Err() != nil {
 				return false, ctx.Err()
 			}
 			return false, &netError{op: "stream " + spec.name, msg: c.redact(rerr.Error())}
 		}
+	}
+}
+
+// pollWhileConnected runs spec.poll every spec.pollEvery until the
+// connection ends, and ends the connection with errFeedOver or errResync
+// when the poll says so. It closes done when it returns.
+func (c *Client) pollWhileConnected(connCtx context.Context, cancel context.CancelCauseFunc, spec streamSpec, t clock.Timer, done chan<- struct{}) {
+	defer close(done)
+	defer t.Stop()
+	for {
+		select {
+		case <-connCtx.Done():
+			return
+		case <-t.C():
+		}
+		switch spec.poll(connCtx) {
+		case pollStop:
+			cancel(errFeedOver)
+			return
+		case pollReconnect:
+			cancel(errResync)
+			return
+		}
+		t.Reset(spec.pollEvery)
 	}
 }
 

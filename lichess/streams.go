@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // seenSet is a set of strings that forgets the oldest entries beyond max,
@@ -615,58 +616,191 @@ func (c *Client) StreamTV(ctx context.Context, channel string, fn func(TVEvent) 
 	})
 }
 
+// BroadcastCheckInterval is how often a broadcast stream that stays open
+// is checked against the round's (or tournament's) state: Lichess does not
+// promise to close the stream of a finished round, and a tournament stream
+// covers only the rounds under way when it opened.
+const BroadcastCheckInterval = 5 * time.Minute
+
+// broadcastRoundOver looks a round up and reports whether it is over (or
+// gone). An error (other than not found) means: unknown.
+func (c *Client) broadcastRoundOver(ctx context.Context, roundID string) (bool, error) {
+	r, err := c.BroadcastRound(ctx, roundID)
+	if errors.Is(err, ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return r.Round.Over(), nil
+}
+
 // StreamBroadcastRound follows a broadcast round's PGN stream
 // (/api/stream/broadcast/round/{id}.pgn) and calls fn with the whole PGN of
 // one game each time that game changes. A game whose PGN is exactly the one
 // delivered last for it (as after a reconnect, when Lichess resends every
-// game) is not delivered again. When Lichess closes the stream, the round is
-// looked up: the stream ends (nil) if the round is finished or gone, and
-// reconnects otherwise. It uses an events slot of the stream budget.
+// game) is not delivered again. The stream ends (nil) once the round is
+// over (finishedAt, or the deprecated finished flag) or gone: checked when
+// Lichess closes the stream and every BroadcastCheckInterval while it stays
+// open. It uses an events slot of the stream budget.
 func (c *Client) StreamBroadcastRound(ctx context.Context, roundID string, fn func(pgn string) error) error {
 	over := func(ctx context.Context) bool {
-		r, err := c.BroadcastRound(ctx, roundID)
-		if errors.Is(err, ErrNotFound) {
-			return true
+		done, err := c.broadcastRoundOver(ctx, roundID)
+		if err != nil && ctx.Err() == nil {
+			c.log.Warn("lichess: broadcast round cannot be checked", "round", roundID, "err", c.redact(err.Error()))
 		}
-		if err != nil {
-			c.log.Warn("lichess: broadcast stream closed and the round cannot be checked", "round", roundID, "err", c.redact(err.Error()))
-			return false
-		}
-		return r.Round.Finished
+		return done
 	}
-	return c.streamPGN(ctx, "broadcast round "+roundID, "/api/stream/broadcast/round/"+url.PathEscape(roundID)+".pgn", over, fn)
+	return c.streamPGN(ctx, pgnFeed{name: "broadcast round " + roundID, path: "/api/stream/broadcast/round/" + url.PathEscape(roundID) + ".pgn",
+		over: over}, fn)
+}
+
+// BroadcastTour returns a broadcast tournament and its rounds
+// (/api/broadcast/{tourId}).
+func (c *Client) BroadcastTour(ctx context.Context, tourID string) (*BroadcastTour, error) {
+	var t BroadcastTour
+	if err := c.call(ctx, request{op: "broadcast tour " + tourID, method: http.MethodGet, path: "/api/broadcast/" + url.PathEscape(tourID), optAuth: true}, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
 }
 
 // StreamBroadcastTour is StreamBroadcastRound for every round of a
-// broadcast tournament (/api/stream/broadcast/tour/{id}.pgn); it ends when
-// every round of the tournament is finished.
+// broadcast tournament (/api/stream/broadcast/tour/{id}.pgn). Lichess's
+// stream covers the rounds under way when it opens: when a later round
+// starts, the stream is opened again to cover it (games already delivered
+// are not delivered again). It ends when every round is over.
+//
+// Lichess's tournament and group addresses look alike
+// (/broadcast/SLUG/ID): an id that is no tournament is followed as a
+// broadcast group (/api/stream/broadcast/group/{id}.pgn), every round of
+// every tournament of the group, until no tournament of it is active.
 func (c *Client) StreamBroadcastTour(ctx context.Context, tourID string, fn func(pgn string) error) error {
-	over := func(ctx context.Context) bool {
-		var t struct {
-			Rounds []struct {
-				ID       string `json:"id"`
-				Finished bool   `json:"finished"`
-			} `json:"rounds"`
+	if _, err := c.BroadcastTour(ctx, tourID); errors.Is(err, ErrNotFound) {
+		c.log.Info("lichess: no broadcast tournament with this id; following it as a broadcast group", "id", tourID)
+		return c.StreamBroadcastGroup(ctx, tourID, fn)
+	}
+	var covered map[string]bool // rounds under way when the stream opened; nil: unknown
+	underWay := func(t *BroadcastTour) map[string]bool {
+		m := map[string]bool{}
+		for _, r := range t.Rounds {
+			if r.Ongoing || r.Over() {
+				m[r.ID] = true
+			}
 		}
-		err := c.call(ctx, request{op: "broadcast tour " + tourID, method: http.MethodGet, path: "/api/broadcast/" + url.PathEscape(tourID), optAuth: true}, &t)
+		return m
+	}
+	lookup := func(ctx context.Context) *BroadcastTour {
+		t, err := c.BroadcastTour(ctx, tourID)
 		if errors.Is(err, ErrNotFound) {
-			return true
+			return &BroadcastTour{Rounds: []BroadcastRoundInfo{{Finished: true}}} // gone: over
 		}
 		if err != nil {
-			c.log.Warn("lichess: broadcast stream closed and the tournament cannot be checked", "tour", tourID, "err", c.redact(err.Error()))
+			if ctx.Err() == nil {
+				c.log.Warn("lichess: broadcast tournament cannot be checked", "tour", tourID, "err", c.redact(err.Error()))
+			}
+			return nil
+		}
+		return t
+	}
+	return c.streamPGN(ctx, pgnFeed{name: "broadcast tour " + tourID, path: "/api/stream/broadcast/tour/" + url.PathEscape(tourID) + ".pgn",
+		connected: func(ctx context.Context) {
+			covered = nil
+			if t := lookup(ctx); t != nil {
+				covered = underWay(t)
+			}
+		},
+		over: func(ctx context.Context) bool {
+			t := lookup(ctx)
+			return t != nil && t.Over()
+		},
+		poll: func(ctx context.Context) pollAction {
+			t := lookup(ctx)
+			switch {
+			case t == nil:
+				return pollContinue
+			case t.Over():
+				return pollStop
+			case covered == nil:
+				covered = underWay(t)
+			default:
+				for _, r := range t.Rounds {
+					if r.Ongoing && !covered[r.ID] {
+						return pollReconnect
+					}
+				}
+			}
+			return pollContinue
+		}}, fn)
+}
+
+// StreamBroadcastGroup follows every round of every tournament of a
+// broadcast group (/api/stream/broadcast/group/{id}.pgn), like
+// StreamBroadcastTour. The group's state is read from the round of a game
+// the stream sent: it ends when no tournament of the group is active.
+func (c *Client) StreamBroadcastGroup(ctx context.Context, groupID string, fn func(pgn string) error) error {
+	var mu sync.Mutex
+	lastRound := "" // a round of the group, from a game's URL
+	over := func(ctx context.Context) bool {
+		mu.Lock()
+		id := lastRound
+		mu.Unlock()
+		if id == "" {
 			return false
 		}
-		for _, r := range t.Rounds {
-			if !r.Finished {
+		r, err := c.BroadcastRound(ctx, id)
+		if err != nil || r.Group == nil {
+			return false
+		}
+		for _, t := range r.Group.Tours {
+			if t.Active || t.Live {
 				return false
 			}
 		}
-		return len(t.Rounds) > 0
+		return true
 	}
-	return c.streamPGN(ctx, "broadcast tour "+tourID, "/api/stream/broadcast/tour/"+url.PathEscape(tourID)+".pgn", over, fn)
+	seen := func(pgn string) error {
+		if id := broadcastRoundID(pgn); id != "" {
+			mu.Lock()
+			lastRound = id
+			mu.Unlock()
+		}
+		return fn(pgn)
+	}
+	return c.streamPGN(ctx, pgnFeed{name: "broadcast group " + groupID, path: "/api/stream/broadcast/group/" + url.PathEscape(groupID) + ".pgn",
+		over: over, poll: func(ctx context.Context) pollAction {
+			if over(ctx) {
+				return pollStop
+			}
+			return pollContinue
+		}}, seen)
 }
 
-func (c *Client) streamPGN(ctx context.Context, name, path string, over func(context.Context) bool, fn func(string) error) error {
+// broadcastRoundID reads the round id of a broadcast game from its
+// [BroadcastURL] (…/ROUNDSLUG/ROUNDID) or [GameURL] (…/ROUNDID/GAMEID).
+func broadcastRoundID(pgn string) string {
+	tags := pgnTags(pgn)
+	if u := tags["BroadcastURL"]; strings.Contains(u, "/broadcast/") {
+		return u[strings.LastIndex(u, "/")+1:]
+	}
+	if u := strings.TrimRight(tags["GameURL"], "/"); strings.Contains(u, "/broadcast/") {
+		u = u[:strings.LastIndex(u, "/")]
+		return u[strings.LastIndex(u, "/")+1:]
+	}
+	return ""
+}
+
+// pgnFeed is one broadcast PGN stream: where it is, whether its feed is
+// over (asked when Lichess closes it), and, optionally, what to do on each
+// connection and every BroadcastCheckInterval while it stays open.
+type pgnFeed struct {
+	name, path string
+	over       func(context.Context) bool
+	connected  func(context.Context)
+	poll       func(context.Context) pollAction
+}
+
+func (c *Client) streamPGN(ctx context.Context, f pgnFeed, fn func(string) error) error {
 	last := map[string]string{} // game key -> PGN delivered
 	var sp pgnSplitter
 	emit := func(pgn string) error {
@@ -680,15 +814,30 @@ func (c *Client) streamPGN(ctx context.Context, name, path string, over func(con
 		last[k] = pgn
 		return deliver(fn, pgn)
 	}
+	poll := f.poll
+	if poll == nil {
+		poll = func(ctx context.Context) pollAction {
+			if f.over(ctx) {
+				return pollStop
+			}
+			return pollContinue
+		}
+	}
 	return c.runStream(ctx, streamSpec{
-		name:      name,
+		name:      f.name,
 		keepAlive: KeepAliveBroadcast,
 		pool:      c.budget.events,
 		raw:       true,
 		req: func() request {
-			return request{op: "stream " + name, method: http.MethodGet, path: path, optAuth: true, accept: "application/x-chess-pgn"}
+			return request{op: "stream " + f.name, method: http.MethodGet, path: f.path, optAuth: true, accept: "application/x-chess-pgn"}
 		},
-		connected: func(context.Context, int) error { sp = pgnSplitter{}; return nil },
+		connected: func(ctx context.Context, _ int) error {
+			sp = pgnSplitter{}
+			if f.connected != nil {
+				f.connected(ctx)
+			}
+			return nil
+		},
 		line: func(line []byte, _ int) error {
 			if pgn, ok := sp.add(line); ok && pgn != "" {
 				return emit(pgn)
@@ -699,8 +848,10 @@ func (c *Client) streamPGN(ctx context.Context, name, path string, over func(con
 			if err := emit(sp.flush()); err != nil {
 				return false, err
 			}
-			return over(ctx), nil
+			return f.over(ctx), nil
 		},
+		poll:      poll,
+		pollEvery: BroadcastCheckInterval,
 	})
 }
 
@@ -762,6 +913,17 @@ func (s *pgnSplitter) flush() string {
 // pgnKey identifies a broadcast game: its GameURL or Site tag, else its
 // Event, Round, White and Black tags.
 func pgnKey(pgn string) string {
+	tags := pgnTags(pgn)
+	for _, k := range []string{"GameURL", "Site"} {
+		if v := tags[k]; strings.HasPrefix(v, "http") {
+			return v
+		}
+	}
+	return tags["Event"] + "\x00" + tags["Round"] + "\x00" + tags["White"] + "\x00" + tags["Black"]
+}
+
+// pgnTags reads the tag pairs of one game.
+func pgnTags(pgn string) map[string]string {
 	tags := map[string]string{}
 	for _, l := range strings.Split(pgn, "\n") {
 		if !strings.HasPrefix(l, "[") {
@@ -773,10 +935,5 @@ func pgnKey(pgn string) string {
 			tags[name] = strings.Trim(val, `"`)
 		}
 	}
-	for _, k := range []string{"GameURL", "Site"} {
-		if v := tags[k]; strings.HasPrefix(v, "http") {
-			return v
-		}
-	}
-	return tags["Event"] + "\x00" + tags["Round"] + "\x00" + tags["White"] + "\x00" + tags["Black"]
+	return tags
 }

@@ -27,6 +27,7 @@ func (f failingSource) Token() (*oauth2.Token, error) {
 func TestTokenNeverInLogsOrErrors(t *testing.T) {
 	const secret = "lip_TopSecretTokenValue0123456789"
 	e := newEnv(t, envOpts{})
+	e.allScopes()
 	e.fake.AddToken(secret, lichesstest.WatchUser, "study:read")
 	c := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: secret, Account: "watcher", Logger: e.logger(),
 		Backoff: lichess.Backoff{Initial: 1, Max: 2}})
@@ -98,6 +99,7 @@ func TestTokenNeverInLogsOrErrors(t *testing.T) {
 // leak check in TestMain proves nothing is left).
 func TestCloseStopsEverything(t *testing.T) {
 	e := newEnv(t, envOpts{})
+	e.allScopes()
 	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "closegm1"})
 	s := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "closegm2", White: "a", Black: "b"})
 	e.fake.Broadcast("closernd").SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))

@@ -414,8 +414,10 @@ func (t TokenInfo) HasScope(s string) bool {
 
 // Scopes used by threefold.
 const (
-	ScopeBotPlay   = "bot:play"
-	ScopeStudyRead = "study:read"
+	ScopeBotPlay        = "bot:play"
+	ScopeChallengeRead  = "challenge:read"
+	ScopeChallengeWrite = "challenge:write"
+	ScopeStudyRead      = "study:read"
 )
 
 // ExportedGame is a game from /game/export/{id} in JSON. Moves are SAN,
@@ -450,25 +452,83 @@ type ExportPlayer struct {
 	AILevel int `json:"aiLevel,omitempty"`
 }
 
+// BroadcastRoundInfo describes a broadcast round. Finished is deprecated
+// by Lichess (it may disappear): use Over, which also reads FinishedAt.
+// Delay is the delay the organiser set, in seconds.
+type BroadcastRoundInfo struct {
+	ID                  string `json:"id"`
+	Name                string `json:"name"`
+	Slug                string `json:"slug"`
+	URL                 string `json:"url"`
+	CreatedAt           int64  `json:"createdAt,omitempty"`
+	Ongoing             bool   `json:"ongoing,omitempty"`
+	StartsAt            int64  `json:"startsAt,omitempty"`
+	StartsAfterPrevious bool   `json:"startsAfterPrevious,omitempty"`
+	FinishedAt          int64  `json:"finishedAt,omitempty"`
+	Finished            bool   `json:"finished,omitempty"`
+	Delay               int64  `json:"delay,omitempty"`
+}
+
+// Over reports whether the round is finished: finishedAt is set, or the
+// deprecated finished flag says so.
+func (r BroadcastRoundInfo) Over() bool { return r.FinishedAt > 0 || r.Finished }
+
+// BroadcastTourInfo describes a broadcast tournament.
+type BroadcastTourInfo struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Slug        string  `json:"slug"`
+	URL         string  `json:"url,omitempty"`
+	CreatedAt   int64   `json:"createdAt,omitempty"`
+	Dates       []int64 `json:"dates,omitempty"`
+	Tier        int     `json:"tier,omitempty"`
+	Description string  `json:"description,omitempty"`
+}
+
+// BroadcastGroupTour is one tournament of a broadcast group.
+type BroadcastGroupTour struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Active bool   `json:"active"`
+	Live   bool   `json:"live"`
+}
+
+// BroadcastGroup is a group of broadcast tournaments (an event with
+// several sections), streamed together by StreamBroadcastGroup.
+type BroadcastGroup struct {
+	ID    string               `json:"id"`
+	Slug  string               `json:"slug"`
+	Name  string               `json:"name"`
+	Tours []BroadcastGroupTour `json:"tours"`
+}
+
 // BroadcastRound is /api/broadcast/-/-/{roundId}: the round, its tournament
-// and its games.
+// and its games (and its group, when the tournament is in one).
 type BroadcastRound struct {
-	Round struct {
-		ID       string `json:"id"`
-		Name     string `json:"name"`
-		Slug     string `json:"slug"`
-		URL      string `json:"url"`
-		Ongoing  bool   `json:"ongoing,omitempty"`
-		Finished bool   `json:"finished,omitempty"`
-		StartsAt int64  `json:"startsAt,omitempty"`
-	} `json:"round"`
-	Tour struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
-		Slug string `json:"slug"`
-		URL  string `json:"url,omitempty"`
-	} `json:"tour"`
-	Games []BroadcastGame `json:"games"`
+	Round BroadcastRoundInfo `json:"round"`
+	Tour  BroadcastTourInfo  `json:"tour"`
+	Games []BroadcastGame    `json:"games"`
+	Group *BroadcastGroup    `json:"group,omitempty"`
+}
+
+// BroadcastTour is /api/broadcast/{tourId}: a tournament and its rounds.
+// Group is the name of its group, if any.
+type BroadcastTour struct {
+	Tour           BroadcastTourInfo    `json:"tour"`
+	Group          string               `json:"group,omitempty"`
+	Rounds         []BroadcastRoundInfo `json:"rounds"`
+	DefaultRoundID string               `json:"defaultRoundId,omitempty"`
+}
+
+// Over reports whether every round of the tournament is over (false for a
+// tournament without rounds).
+func (t BroadcastTour) Over() bool {
+	for _, r := range t.Rounds {
+		if !r.Over() {
+			return false
+		}
+	}
+	return len(t.Rounds) > 0
 }
 
 // BroadcastGame is one board of a broadcast round. Status is "*", "1-0",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/threefold-chess/threefold/rules"
@@ -12,10 +13,54 @@ import (
 // Broadcast is a broadcast round: its games as PGN, which the test changes
 // and the round's streams resend, each changed game in whole.
 type Broadcast struct {
-	s        *Server
-	id, tour string
-	games    []*bgame
-	finished bool
+	s          *Server
+	id, tour   string
+	games      []*bgame
+	finished   bool
+	createdAt  int64 // ms, on the server's clock
+	finishedAt int64
+}
+
+// broadcastGroup is a group of broadcast tournaments.
+type broadcastGroup struct {
+	id, name string
+	tours    []string
+}
+
+// Group puts broadcast tournaments into a group (one event, several
+// sections): /api/stream/broadcast/group/{id}.pgn then covers their rounds
+// under way, and every round of these tournaments names the group.
+func (s *Server) Group(groupID, name string, tourIDs ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.groups[groupID] = &broadcastGroup{id: groupID, name: name, tours: tourIDs}
+}
+
+// groupOf (mu held) returns the group of a tournament, or nil.
+func (s *Server) groupOf(tour string) *broadcastGroup {
+	for _, id := range sortedKeys(s.groups) {
+		g := s.groups[id]
+		for _, t := range g.tours {
+			if t == tour {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// started (mu held): a round is under way once it has a game.
+func (b *Broadcast) started() bool { return len(b.games) > 0 }
+
+// covers (mu held) reports whether stream c is to be sent the games of b.
+func (b *Broadcast) covers(c *conn) bool {
+	if c.kind != "broadcast" {
+		return false
+	}
+	if c.key == "round:"+b.id {
+		return true
+	}
+	return c.rounds[b.id]
 }
 
 type bgame struct{ key, pgn string }
@@ -27,7 +72,7 @@ func (s *Server) Broadcast(roundID string) *Broadcast {
 	defer s.mu.Unlock()
 	b := s.rounds[roundID]
 	if b == nil {
-		b = &Broadcast{s: s, id: roundID, tour: "tour-" + roundID}
+		b = &Broadcast{s: s, id: roundID, tour: "tour-" + roundID, createdAt: s.clk.Now().UnixMilli()}
 		s.rounds[roundID] = b
 	}
 	return b
@@ -111,21 +156,29 @@ func (b *Broadcast) SetResult(game, result string) error {
 	return nil
 }
 
-// Finish ends the round: its streams close, and later ones send the games
-// and close.
+// Finish ends the round (finishedAt is set, ongoing false): its streams
+// close, and later ones send the games and close; with
+// Options.FinishedRoundsStayOpen they stay open, keep-alives only. A
+// tournament or group stream closes when every round it covers is over.
 func (b *Broadcast) Finish() {
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	b.finished = true
-	tourOver := true
-	for _, r := range b.s.rounds {
-		if r.tour == b.tour && !r.finished {
-			tourOver = false
-		}
-	}
-	for c := range b.s.conns {
-		if c.kind == "broadcast" && (c.key == "round:"+b.id || (tourOver && c.key == "tour:"+b.tour)) {
-			c.close()
+	b.finishedAt = b.s.clk.Now().UnixMilli()
+	if !b.s.opts.FinishedRoundsStayOpen {
+		for c := range b.s.conns {
+			if !b.covers(c) {
+				continue
+			}
+			open := false
+			for id := range c.rounds {
+				if r := b.s.rounds[id]; r != nil && !r.finished {
+					open = true
+				}
+			}
+			if !open {
+				c.close()
+			}
 		}
 	}
 	b.s.notify()
@@ -157,7 +210,7 @@ func (b *Broadcast) find(game string) *bgame {
 
 func (b *Broadcast) sendLocked(g *bgame) {
 	for c := range b.s.conns {
-		if c.kind == "broadcast" && (c.key == "round:"+b.id || c.key == "tour:"+b.tour) {
+		if b.covers(c) {
 			c.send(g.pgn + "\n\n")
 		}
 	}
@@ -261,7 +314,50 @@ func movetext(sans []string, result string) string {
 	return b.String()
 }
 
+// roundInfoLocked renders a round as BroadcastRoundInfo.
+func (s *Server) roundInfoLocked(b *Broadcast) map[string]any {
+	m := map[string]any{"id": b.id, "name": "Round " + b.id, "slug": "round-" + strings.ToLower(b.id),
+		"url": "https://lichess.org/broadcast/tournament/round-" + strings.ToLower(b.id) + "/" + b.id, "createdAt": b.createdAt,
+		"ongoing": b.started() && !b.finished, "startsAt": b.createdAt}
+	if b.finished {
+		m["finishedAt"] = b.finishedAt
+	}
+	if s.opts.LegacyRoundFinished {
+		m["finished"] = b.finished
+	}
+	return m
+}
+
+func (s *Server) tourInfoLocked(tour string) map[string]any {
+	var created int64
+	for _, b := range s.rounds {
+		if b.tour == tour && (created == 0 || b.createdAt < created) {
+			created = b.createdAt
+		}
+	}
+	return map[string]any{"id": tour, "name": "Tournament " + tour, "slug": "tournament", "createdAt": created,
+		"url": "https://lichess.org/broadcast/tournament/" + tour}
+}
+
+func (s *Server) groupJSONLocked(g *broadcastGroup) map[string]any {
+	tours := []any{}
+	for _, t := range g.tours {
+		active, live := false, false
+		for _, b := range s.rounds {
+			if b.tour == t && !b.finished {
+				active = true
+				live = live || b.started()
+			}
+		}
+		tours = append(tours, map[string]any{"id": t, "name": "Tournament " + t, "active": active, "live": live})
+	}
+	return map[string]any{"id": g.id, "slug": "group", "name": g.name, "tours": tours}
+}
+
 func (s *Server) handleBroadcastRound(w http.ResponseWriter, r *http.Request) {
+	if !s.authBroadcast(w, r) {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.rounds[r.PathValue("id")]
@@ -269,7 +365,7 @@ func (s *Server) handleBroadcastRound(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "No such broadcast round")
 		return
 	}
-	var games []any
+	games := []any{}
 	for _, g := range b.games {
 		tags := map[string]string{}
 		for _, m := range tagRe.FindAllStringSubmatch(g.pgn, -1) {
@@ -277,48 +373,57 @@ func (s *Server) handleBroadcastRound(w http.ResponseWriter, r *http.Request) {
 		}
 		_, moves := cutPGN(g.pgn)
 		rg, _, result, err := replaySAN(moves)
-		fen, last := "", ""
+		game := map[string]any{"id": g.key[strings.LastIndex(g.key, "/")+1:], "name": tags["White"] + " - " + tags["Black"],
+			"players": []any{map[string]any{"name": tags["White"]}, map[string]any{"name": tags["Black"]}}, "thinkTime": 0}
 		if err == nil {
 			p := rg.Position()
-			fen = p.FEN()
+			game["fen"] = p.FEN()
 			if ms := rg.Moves(); len(ms) > 0 {
-				last = ms[len(ms)-1].UCI()
+				game["lastMove"] = ms[len(ms)-1].UCI()
 			}
 		}
 		if result == "1/2-1/2" {
 			result = "½-½"
 		}
-		id := g.key[strings.LastIndex(g.key, "/")+1:]
-		games = append(games, map[string]any{"id": id, "name": tags["White"] + " - " + tags["Black"], "fen": fen,
-			"players":  []any{map[string]any{"name": tags["White"]}, map[string]any{"name": tags["Black"]}},
-			"lastMove": last, "thinkTime": 0, "status": result})
+		game["status"] = result
+		games = append(games, game)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"round": map[string]any{"id": b.id, "name": "Round " + b.id, "slug": "round", "url": "https://lichess.org/broadcast/-/round/" + b.id,
-			"ongoing": !b.finished, "finished": b.finished},
-		"tour":  map[string]any{"id": b.tour, "name": "Tournament " + b.tour, "slug": "tournament"},
-		"games": games,
-	})
+	out := map[string]any{"round": s.roundInfoLocked(b), "tour": s.tourInfoLocked(b.tour), "study": map[string]any{"writeable": false},
+		"games": games, "photos": map[string]any{}}
+	if g := s.groupOf(b.tour); g != nil {
+		out["group"] = s.groupJSONLocked(g)
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleBroadcastTour(w http.ResponseWriter, r *http.Request) {
+	if !s.authBroadcast(w, r) {
+		return
+	}
 	id := r.PathValue("id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var rounds []any
+	rounds := []any{}
 	for _, rid := range sortedKeys(s.rounds) {
 		if b := s.rounds[rid]; b.tour == id {
-			rounds = append(rounds, map[string]any{"id": b.id, "name": "Round " + b.id, "slug": "round", "ongoing": !b.finished, "finished": b.finished})
+			rounds = append(rounds, s.roundInfoLocked(b))
 		}
 	}
 	if len(rounds) == 0 {
 		writeError(w, http.StatusNotFound, "No such broadcast tournament")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tour": map[string]any{"id": id, "name": "Tournament " + id, "slug": "tournament"}, "rounds": rounds})
+	out := map[string]any{"tour": s.tourInfoLocked(id), "rounds": rounds}
+	if g := s.groupOf(id); g != nil {
+		out["group"] = g.name
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleBroadcastRoundPGN(w http.ResponseWriter, r *http.Request) {
+	if !s.authBroadcast(w, r) {
+		return
+	}
 	id, ok := strings.CutSuffix(r.PathValue("file"), ".pgn")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -332,6 +437,9 @@ func (s *Server) handleBroadcastRoundPGN(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) handleBroadcastRoundStream(w http.ResponseWriter, r *http.Request) {
+	if !s.authBroadcast(w, r) {
+		return
+	}
 	id, ok := strings.CutSuffix(r.PathValue("file"), ".pgn")
 	s.mu.Lock()
 	b := s.rounds[id]
@@ -348,7 +456,38 @@ func (s *Server) handleBroadcastRoundStream(w http.ResponseWriter, r *http.Reque
 	for _, g := range b.games {
 		c.send(g.pgn + "\n\n")
 	}
-	if b.finished {
+	if b.finished && !s.opts.FinishedRoundsStayOpen {
+		c.close()
+	}
+	s.mu.Unlock()
+	s.serveStream(w, r, c, keepAlive{every: KeepAliveBroadcast, idle: true, text: " "}, "application/x-chess-pgn")
+}
+
+// serveRounds (mu held on entry, released) streams the rounds under way of
+// these tournaments: their games now, and the changes of those rounds
+// (not of rounds that start later, as on Lichess).
+func (s *Server) serveRounds(w http.ResponseWriter, r *http.Request, key string, tours []string) {
+	var rounds []*Broadcast
+	for _, rid := range sortedKeys(s.rounds) {
+		if b := s.rounds[rid]; slices.Contains(tours, b.tour) && b.started() {
+			rounds = append(rounds, b)
+		}
+	}
+	c := s.openConn(w, "broadcast", key, r.UserAgent(), eventsPool, s.opts.EventStreams)
+	if c == nil {
+		s.mu.Unlock()
+		return
+	}
+	c.rounds = map[string]bool{}
+	open := false
+	for _, b := range rounds {
+		c.rounds[b.id] = true
+		open = open || !b.finished
+		for _, g := range b.games {
+			c.send(g.pgn + "\n\n")
+		}
+	}
+	if len(rounds) > 0 && !open && !s.opts.FinishedRoundsStayOpen {
 		c.close()
 	}
 	s.mu.Unlock()
@@ -356,29 +495,34 @@ func (s *Server) handleBroadcastRoundStream(w http.ResponseWriter, r *http.Reque
 }
 
 func (s *Server) handleBroadcastTourStream(w http.ResponseWriter, r *http.Request) {
+	if !s.authBroadcast(w, r) {
+		return
+	}
 	id, ok := strings.CutSuffix(r.PathValue("file"), ".pgn")
 	s.mu.Lock()
-	var rounds []*Broadcast
-	for _, rid := range sortedKeys(s.rounds) {
-		if s.rounds[rid].tour == id {
-			rounds = append(rounds, s.rounds[rid])
-		}
+	known := false
+	for _, b := range s.rounds {
+		known = known || b.tour == id
 	}
-	if !ok || len(rounds) == 0 {
+	if !ok || !known {
 		s.mu.Unlock()
 		writeError(w, http.StatusNotFound, "No such broadcast tournament")
 		return
 	}
-	c := s.openConn(w, "broadcast", "tour:"+id, r.UserAgent(), eventsPool, s.opts.EventStreams)
-	if c == nil {
-		s.mu.Unlock()
+	s.serveRounds(w, r, "tour:"+id, []string{id})
+}
+
+func (s *Server) handleBroadcastGroupStream(w http.ResponseWriter, r *http.Request) {
+	if !s.authBroadcast(w, r) {
 		return
 	}
-	for _, b := range rounds {
-		for _, g := range b.games {
-			c.send(g.pgn + "\n\n")
-		}
+	id, ok := strings.CutSuffix(r.PathValue("file"), ".pgn")
+	s.mu.Lock()
+	g := s.groups[id]
+	if !ok || g == nil {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "No such broadcast group")
+		return
 	}
-	s.mu.Unlock()
-	s.serveStream(w, r, c, keepAlive{every: KeepAliveBroadcast, idle: true, text: " "}, "application/x-chess-pgn")
+	s.serveRounds(w, r, "group:"+id, g.tours)
 }

@@ -108,6 +108,9 @@ type keepAlive struct {
 // the request's goroutine.
 type conn struct {
 	kind, key, ua string
+	// rounds a tournament or group broadcast stream covers (the rounds
+	// under way when it opened, as on Lichess); nil for other streams.
+	rounds        map[string]bool
 	mu            sync.Mutex
 	queue         []string
 	wake          chan struct{}

@@ -80,6 +80,17 @@ type Options struct {
 	// GameStreams and EventStreams are the per-IP stream limits enforced
 	// (default 8 and 4, as Lichess); over them a stream gets 429.
 	GameStreams, EventStreams int
+	// FinishedRoundsStayOpen: a broadcast round's streams stay open after
+	// Broadcast.Finish (keep-alives only), as Lichess may do: its
+	// description does not promise to close them. By default they close.
+	FinishedRoundsStayOpen bool
+	// LegacyRoundFinished writes the deprecated "finished" flag of a
+	// broadcast round; by default only finishedAt and ongoing say it, as
+	// Lichess will once the flag is gone.
+	LegacyRoundFinished bool
+	// RefuseAnonymousBroadcasts answers 401 to broadcast requests without
+	// a token, as Lichess announces it may; by default they are served.
+	RefuseAnonymousBroadcasts bool
 }
 
 // Request is one request the fake received.
@@ -125,6 +136,7 @@ type Server struct {
 	idStreams  map[string]map[string]bool // games-by-ids stream id -> ids
 	tv         map[string]*TVChannel
 	rounds     map[string]*Broadcast
+	groups     map[string]*broadcastGroup
 	exports    map[string]export
 	oauth      map[string]*oauthCode
 }
@@ -164,7 +176,7 @@ func New(opts Options) *Server {
 		users: map[string]*user{}, tokens: map[string]*tokenRec{}, conns: map[*conn]bool{},
 		games: map[string]*Game{}, challenges: map[string]*challenge{}, spect: map[string]*Spectated{},
 		summaries: map[string]*summaryRec{}, idStreams: map[string]map[string]bool{}, tv: map[string]*TVChannel{},
-		rounds: map[string]*Broadcast{}, exports: map[string]export{}, oauth: map[string]*oauthCode{},
+		rounds: map[string]*Broadcast{}, groups: map[string]*broadcastGroup{}, exports: map[string]export{}, oauth: map[string]*oauthCode{},
 	}
 	s.AddUser(BotUser, "ThreefoldBot", "BOT")
 	s.AddToken(BotToken, BotUser, lichess.ScopeBotPlay, "challenge:read", "challenge:write")
@@ -474,16 +486,23 @@ func (s *Server) setStatus(i, status int) {
 	}
 }
 
-// auth checks the bearer token and scopes (any one of them suffices). It
-// writes the error answer and returns "" when the request is refused.
+// auth checks the bearer token and scopes (any one of them suffices, as
+// lila's Scoped(...) does). It writes Lichess's error answer (401 "Missing
+// authorization header" or "No such token"; 403 "Missing scope: …" with
+// the X-OAuth-Scopes and X-Accepted-OAuth-Scopes headers) and returns ""
+// when the request is refused.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request, anyScope ...string) string {
 	a := r.Header.Get("Authorization")
 	if !strings.HasPrefix(a, "Bearer ") {
-		writeError(w, http.StatusUnauthorized, "No token")
+		writeError(w, http.StatusUnauthorized, "Missing authorization header")
 		return ""
 	}
+	return s.checkToken(w, strings.TrimPrefix(a, "Bearer "), anyScope)
+}
+
+func (s *Server) checkToken(w http.ResponseWriter, token string, anyScope []string) string {
 	s.mu.Lock()
-	t := s.tokens[strings.TrimPrefix(a, "Bearer ")]
+	t := s.tokens[token]
 	s.mu.Unlock()
 	if t == nil || t.revoked {
 		writeError(w, http.StatusUnauthorized, "No such token")
@@ -497,11 +516,30 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request, anyScope ...string
 			}
 		}
 		if !ok {
-			writeError(w, http.StatusForbidden, "Missing scope: "+strings.Join(anyScope, " or "))
+			w.Header().Set("X-OAuth-Scopes", strings.Join(t.scopes, ","))
+			w.Header().Set("X-Accepted-OAuth-Scopes", strings.Join(anyScope, ","))
+			writeError(w, http.StatusForbidden, "Missing scope: "+strings.Join(anyScope, ", "))
 			return ""
 		}
 	}
 	return t.user
+}
+
+// authBroadcast checks a broadcast request: a token sent must be valid
+// and hold study:read (a bot:play token gets 403, as on Lichess); no token
+// is served (Lichess rate-limits anonymous calls heavily) unless
+// RefuseAnonymousBroadcasts. It answers the refusal itself and returns
+// false.
+func (s *Server) authBroadcast(w http.ResponseWriter, r *http.Request) bool {
+	a := r.Header.Get("Authorization")
+	if !strings.HasPrefix(a, "Bearer ") {
+		if s.opts.RefuseAnonymousBroadcasts {
+			writeError(w, http.StatusUnauthorized, "Missing authorization header")
+			return false
+		}
+		return true
+	}
+	return s.checkToken(w, strings.TrimPrefix(a, "Bearer "), []string{lichess.ScopeStudyRead}) != ""
 }
 
 // optionalUser returns the token's user if a valid token is sent.
@@ -551,5 +589,6 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /api/broadcast/round/{file}", s.handleBroadcastRoundPGN)
 	m.HandleFunc("GET /api/stream/broadcast/round/{file}", s.handleBroadcastRoundStream)
 	m.HandleFunc("GET /api/stream/broadcast/tour/{file}", s.handleBroadcastTourStream)
+	m.HandleFunc("GET /api/stream/broadcast/group/{file}", s.handleBroadcastGroupStream)
 	return m
 }
