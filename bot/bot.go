@@ -134,7 +134,7 @@ func New(opts Options) (*Bot, error) {
 // bad or lacks bot:play, the account is not a BOT, or the engine does not
 // start.
 func (b *Bot) Run(ctx context.Context) error {
-	acct, err := b.api.CheckScopes(ctx, lichess.ScopeBotPlay)
+	acct, err := b.api.CheckScopes(ctx, lichess.ScopeBotPlay, lichess.ScopeChallengeRead)
 	if err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}

@@ -42,8 +42,11 @@ bot.on_stop: resign, resigns) the games it is playing, then exits.`,
 			if err != nil {
 				return usagef("%w", err)
 			}
+			if cfg.Lichess.Token, err = cfg.lichessToken(roleBot); err != nil {
+				return fmt.Errorf("bot: %w", err)
+			}
 			if cfg.Lichess.Token == "" {
-				return usagef("bot: no Lichess token: set lichess.token or THREEFOLD_LICHESS_TOKEN (a token with the bot:play scope)")
+				return usagef("bot: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN (a token with the bot:play and challenge:read scopes)")
 			}
 			return runBot(cmd.Context(), env, cfg, bc)
 		},
@@ -127,8 +130,11 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 			if err != nil {
 				return err
 			}
+			if cfg.Lichess.Token, err = cfg.lichessToken(roleBot); err != nil {
+				return fmt.Errorf("bot upgrade: %w", err)
+			}
 			if cfg.Lichess.Token == "" {
-				return usagef("bot upgrade: no Lichess token: set lichess.token or THREEFOLD_LICHESS_TOKEN")
+				return usagef("bot upgrade: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN")
 			}
 			log := newBotLogger(cfg, env.stderr)
 			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log})

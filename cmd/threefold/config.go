@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -129,13 +128,6 @@ func (env *environment) loadConfig() (*config, error) {
 	})
 	if err != nil {
 		return nil, usagef("config: %w", err)
-	}
-	if c.Lichess.Token == "" {
-		tok, err := readSavedToken("")
-		if err != nil {
-			return nil, fmt.Errorf("config: the token saved by threefold login: %w", err)
-		}
-		c.Lichess.Token = tok
 	}
 	return &c, nil
 }

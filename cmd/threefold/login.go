@@ -41,26 +41,63 @@ func systemBrowser(u string) error {
 	return exec.CommandContext(ctx, name, append(args, u)...).Run()
 }
 
-// defaultTokenFile is where `threefold login` keeps the token:
-// <user config dir>/threefold/token.
-func defaultTokenFile() (string, error) {
+// Roles a token is for: each keeps its own token, with the scopes it needs
+// and no other (a watcher's token cannot play; a bot's cannot read studies).
+const (
+	roleBot   = "bot"
+	roleWatch = "watch"
+)
+
+// roleScopes are the scopes `threefold login --for ROLE` asks for:
+// bot:play for the bot's games and challenges, challenge:read for the list
+// of pending challenges it reconciles after a reconnect; study:read for
+// every broadcast endpoint.
+var roleScopes = map[string][]string{
+	roleBot:   {lichess.ScopeBotPlay, lichess.ScopeChallengeRead},
+	roleWatch: {lichess.ScopeStudyRead},
+}
+
+// defaultTokenFile is where `threefold login --for ROLE` keeps the token:
+// <user config dir>/threefold/token-ROLE (role "" is the single file older
+// versions wrote, <user config dir>/threefold/token).
+func defaultTokenFile(role string) (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "", fmt.Errorf("no user config directory (use --token-file): %w", err)
 	}
-	return filepath.Join(dir, "threefold", "token"), nil
+	name := "token"
+	if role != "" {
+		name += "-" + role
+	}
+	return filepath.Join(dir, "threefold", name), nil
 }
 
-// readSavedToken returns the token saved by `threefold login` in path
-// ("" for the default file), or "" and no error if there is none.
-func readSavedToken(path string) (string, error) {
-	if path == "" {
-		p, err := defaultTokenFile()
-		if err != nil {
-			return "", err
-		}
-		path = p
+// lichessToken returns the token a command of this role uses: lichess.token
+// (or THREEFOLD_LICHESS_TOKEN) when set; else the one `threefold login --for
+// ROLE` saved; else the single token file of older versions; else "".
+func (c *config) lichessToken(role string) (string, error) {
+	if c.Lichess.Token != "" {
+		return c.Lichess.Token, nil
 	}
+	for _, r := range []string{role, ""} {
+		file, err := defaultTokenFile(r)
+		if err != nil {
+			return "", nil // no config directory: no saved token
+		}
+		tok, err := readSavedToken(file)
+		if err != nil {
+			return "", fmt.Errorf("the token saved by threefold login: %w", err)
+		}
+		if tok != "" {
+			return tok, nil
+		}
+	}
+	return "", nil
+}
+
+// readSavedToken returns the token saved by `threefold login` in path, or
+// "" and no error if there is none.
+func readSavedToken(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
@@ -109,11 +146,11 @@ func (f *loginFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.lichessURL, "lichess-url", "", "Lichess base URL (default: lichess.url from the config, THREEFOLD_LICHESS_URL, or https://lichess.org)")
 }
 
-// resolve returns the token file and the Lichess URL to use.
-func (f *loginFlags) resolve(env *environment) (tokenFile, baseURL string, err error) {
+// resolve returns the token file of the role and the Lichess URL to use.
+func (f *loginFlags) resolve(env *environment, role string) (tokenFile, baseURL string, err error) {
 	tokenFile = f.tokenFile
 	if tokenFile == "" {
-		if tokenFile, err = defaultTokenFile(); err != nil {
+		if tokenFile, err = defaultTokenFile(role); err != nil {
 			return "", "", err
 		}
 	}
@@ -143,20 +180,19 @@ flow with PKCE: it opens the Lichess authorisation page in a browser (or prints
 its address), waits for the answer on a local 127.0.0.1 address, and saves the
 token with mode 0600 in the user's config directory.
 
---for bot asks for bot:play (to run the BOT account); --for watch asks for
-study:read (to follow broadcasts). The token is never printed.`,
+Each role keeps its own token, with the scopes it needs and no more:
+--for bot asks for bot:play and challenge:read (threefold bot and bot
+challenge; saved as token-bot); --for watch asks for study:read (threefold
+watch on broadcasts and threefold broadcasts; saved as token-watch). lichess.token
+(or THREEFOLD_LICHESS_TOKEN), when set, is used by every command instead. The
+token is never printed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var scopes []string
-			switch mode {
-			case "bot":
-				scopes = []string{lichess.ScopeBotPlay}
-			case "watch":
-				scopes = []string{lichess.ScopeStudyRead}
-			default:
+			scopes, ok := roleScopes[mode]
+			if !ok {
 				return usagef("login: --for must be bot or watch, not %q", mode)
 			}
-			tokenFile, baseURL, err := flags.resolve(env)
+			tokenFile, baseURL, err := flags.resolve(env, mode)
 			if err != nil {
 				return err
 			}
@@ -185,19 +221,23 @@ study:read (to follow broadcasts). The token is never printed.`,
 		},
 	}
 	flags.add(cmd)
-	cmd.Flags().StringVar(&mode, "for", "bot", "what the token is for: bot (bot:play) or watch (study:read)")
+	cmd.Flags().StringVar(&mode, "for", roleBot, "what the token is for: bot (bot:play, challenge:read) or watch (study:read)")
 	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "do not try to open a browser; print the address only")
 	return cmd
 }
 
 func newLogoutCmd(env *environment) *cobra.Command {
 	var flags loginFlags
+	var mode string
 	cmd := &cobra.Command{
 		Use:   "logout",
-		Short: "Revoke the token saved by `threefold login` and delete it",
+		Short: "Revoke the token saved by `threefold login --for ROLE` and delete it",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			tokenFile, baseURL, err := flags.resolve(env)
+			if _, ok := roleScopes[mode]; !ok {
+				return usagef("logout: --for must be bot or watch, not %q", mode)
+			}
+			tokenFile, baseURL, err := flags.resolve(env, mode)
 			if err != nil {
 				return err
 			}
@@ -226,5 +266,6 @@ func newLogoutCmd(env *environment) *cobra.Command {
 		},
 	}
 	flags.add(cmd)
+	cmd.Flags().StringVar(&mode, "for", roleBot, "whose token: bot or watch")
 	return cmd
 }

@@ -73,10 +73,11 @@ func TestLoginSavesATokenWithTheModeScope(t *testing.T) {
 		args  []string
 		env   bool // pass the URL through THREEFOLD_LICHESS_URL instead of --lichess-url
 		scope string
+		file  string // where the token is kept
 	}{
-		{name: "bot", args: []string{"--for", "bot"}, scope: "bot:play"},
-		{name: "watch", args: []string{"--for", "watch"}, scope: "study:read"},
-		{name: "url from the environment", args: nil, env: true, scope: "bot:play"},
+		{name: "bot", args: []string{"--for", "bot"}, scope: "bot:play challenge:read", file: "token-bot"},
+		{name: "watch", args: []string{"--for", "watch"}, scope: "study:read", file: "token-watch"},
+		{name: "url from the environment", args: nil, env: true, scope: "bot:play challenge:read", file: "token-bot"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,7 +92,7 @@ func TestLoginSavesATokenWithTheModeScope(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s%s", code, out, errOut)
 			}
-			file := filepath.Join(home, "config", "threefold", "token")
+			file := filepath.Join(home, "config", "threefold", tc.file)
 			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -195,5 +196,42 @@ func TestLoginBadMode(t *testing.T) {
 	loginEnv(t)
 	if code, _, errOut := runLogin(t, "login", "--for", "play"); code != exitUsage || !strings.Contains(errOut, "bot or watch") {
 		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// Each role keeps its own token; a command uses its role's, lichess.token
+// wins over both, and the single file of older versions is still read.
+func TestEachRoleUsesItsOwnToken(t *testing.T) {
+	_, _, home := loginEnv(t)
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	dir := filepath.Join(home, "config", "threefold")
+	cfg := &config{}
+	write := func(name, tok string) {
+		if err := saveToken(filepath.Join(dir, name), tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(role string) string {
+		tok, err := cfg.lichessToken(role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	if got := get(roleBot); got != "" {
+		t.Errorf("no token saved: got %q", got)
+	}
+	write("token", "lip_legacy")
+	if get(roleBot) != "lip_legacy" || get(roleWatch) != "lip_legacy" {
+		t.Errorf("the single file of older versions is not read")
+	}
+	write("token-bot", "lip_bot")
+	write("token-watch", "lip_watch")
+	if get(roleBot) != "lip_bot" || get(roleWatch) != "lip_watch" {
+		t.Errorf("bot %q watch %q", get(roleBot), get(roleWatch))
+	}
+	cfg.Lichess.Token = "lip_config"
+	if get(roleBot) != "lip_config" || get(roleWatch) != "lip_config" {
+		t.Errorf("lichess.token does not win")
 	}
 }

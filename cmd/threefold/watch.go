@@ -95,6 +95,9 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if group {
 		cfg.Watch.Group = true
 	}
+	if cfg.Lichess.Token, err = cfg.lichessToken(roleWatch); err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
 	log := newWatchLogger(cfg, env.stderr)
 	raw := append(append([]string(nil), args...), cfg.Watch.Sources...)
 	if len(raw) == 0 {
@@ -154,6 +157,9 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 			}
 			c := lichess.NewClient(lo)
 			defer c.Close()
+			if err := checkWatchToken(ctx, c, cfg.Lichess.Token != "", targets, log); err != nil {
+				return fmt.Errorf("watch: %w", err)
+			}
 			deps.Lichess = c
 		}
 	}
@@ -326,4 +332,38 @@ func reportAttention(w *listener.Watcher, log *slog.Logger) {
 			log.Warn("game needs attention", "game", st.Game.ID, "source", st.Source, "ply", a.Ply, "move", a.Token, "reason", a.Reason)
 		}
 	}
+}
+
+// checkWatchToken checks, before anything is followed, the token of a
+// watcher that follows Lichess broadcasts: every broadcast endpoint needs
+// study:read, and a token without it is refused (403) on each of them. A
+// missing scope or a token Lichess does not know ends watch at once with
+// what to do; no token at all is allowed, with a warning, since Lichess
+// still serves anonymous broadcast requests (heavily rate-limited, and
+// announced to stop). A check that cannot be made (no network) is left to
+// the streams, which retry.
+func checkWatchToken(ctx context.Context, c *lichess.Client, haveToken bool, targets []listener.Target, log *slog.Logger) error {
+	broadcasts := false
+	for _, t := range targets {
+		broadcasts = broadcasts || t.Kind == listener.TargetLichessRound || t.Kind == listener.TargetLichessTour
+	}
+	if !broadcasts {
+		return nil
+	}
+	if !haveToken {
+		log.Warn("following Lichess broadcasts without a token: Lichess rate-limits anonymous broadcast requests heavily and has announced they may stop working; run `threefold login --for watch` (scope study:read)")
+		return nil
+	}
+	_, err := c.CheckScopes(ctx, lichess.ScopeStudyRead)
+	var ae *lichess.AuthError
+	switch {
+	case errors.As(err, &ae):
+		if ae.Scope == "" {
+			return fmt.Errorf("%w; run `threefold login --for watch` for a token with study:read", err)
+		}
+		return err
+	case err != nil:
+		log.Warn("cannot check the Lichess token's scopes now; going on", "err", err)
+	}
+	return nil
 }

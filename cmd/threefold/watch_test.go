@@ -351,3 +351,56 @@ func TestWatchOnceWithDashboardEnds(t *testing.T) {
 		t.Fatalf("second run: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// A watcher of a broadcast round checks its token first: a bot's token
+// (bot:play, no study:read) ends watch at once with what is missing and
+// how to get it, before any stream is opened; a watch token follows the
+// round to its end, which Lichess announces by finishedAt alone (no
+// "finished" flag).
+func TestWatchBroadcastChecksTheTokenScope(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no token saved on this machine counts
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	srv := lichesstest.New(lichesstest.Options{})
+	defer srv.Close()
+	game := strings.Replace(watchGame, "[Result", "[GameURL \"https://lichess.org/broadcast/wch-u20/round-2/rndScop1/game0001\"]\n[Result", 1)
+	b := srv.Broadcast("rndScop1")
+	b.SetPGN(game)
+	url := srv.URL + "/broadcast/wch-u20/round-2/rndScop1"
+	config := func(token string) string {
+		cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+		if err := os.WriteFile(cfg, []byte("data_dir: "+t.TempDir()+"\nlichess:\n  url: "+srv.URL+"\n  token: "+token+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+
+	code, _, errs := runMain(t, "watch", "--json", "--config", config(lichesstest.BotToken), url)
+	if code == 0 {
+		t.Fatalf("watch with a bot:play token exited 0:\n%s", errs)
+	}
+	for _, want := range []string{"study:read", "threefold login --for watch"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errs)
+		}
+	}
+	if n := len(srv.RequestsTo("", "/api/stream/broadcast/round/*")); n != 0 {
+		t.Errorf("%d stream requests with a token that cannot read broadcasts", n)
+	}
+	if strings.Contains(errs, lichesstest.BotToken) {
+		t.Error("the token is in the output")
+	}
+
+	b.Finish() // finishedAt, no finished flag
+	code, out, errs := runMain(t, "watch", "--json", "--config", config(lichesstest.WatchToken), url)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	if !strings.Contains(out, `"kind":"threefold"`) {
+		t.Errorf("no threefold alert:\n%s", out)
+	}
+	for _, r := range srv.RequestsTo("", "/api/stream/broadcast/round/*") {
+		if r.Token != lichesstest.WatchToken {
+			t.Errorf("stream request without the watch token")
+		}
+	}
+}

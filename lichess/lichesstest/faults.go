@@ -110,12 +110,12 @@ type conn struct {
 	kind, key, ua string
 	// rounds a tournament or group broadcast stream covers (the rounds
 	// under way when it opened, as on Lichess); nil for other streams.
-	rounds        map[string]bool
-	mu            sync.Mutex
-	queue         []string
-	wake          chan struct{}
-	end           chan struct{} // closed: finish cleanly after the queue
-	endOnce       sync.Once
+	rounds  map[string]bool
+	mu      sync.Mutex
+	queue   []string
+	wake    chan struct{}
+	end     chan struct{} // closed: finish cleanly after the queue
+	endOnce sync.Once
 }
 
 func newConn(kind, key, ua string) *conn {
