@@ -234,10 +234,13 @@ func TestBadStart(t *testing.T) {
 		{"token without bot:play", func(h *harness) {
 			h.fake.AddToken("lip_noBotScope", lichesstest.BotUser, "challenge:read", "board:play")
 		}, harnessOpt{token: "lip_noBotScope"}, "bot:play"},
+		{"token without challenge:read", func(h *harness) {
+			h.fake.AddToken("lip_noChallengeRead", lichesstest.BotUser, "bot:play")
+		}, harnessOpt{token: "lip_noChallengeRead"}, "threefold login --for bot"},
 		{"unknown token", nil, harnessOpt{token: "lip_nosuchtoken"}, "token"},
 		{"not a BOT account", func(h *harness) {
 			h.fake.AddUser("human", "Human", "")
-			h.fake.AddToken("lip_humanToken", "human", "bot:play")
+			h.fake.AddToken("lip_humanToken", "human", "bot:play", "challenge:read")
 		}, harnessOpt{token: "lip_humanToken"}, "not a BOT account"},
 		{"missing engine binary", nil, harnessOpt{engine: filepath.Join("/nonexistent", "stockfish")}, "/nonexistent/stockfish"},
 	}
