@@ -45,7 +45,16 @@ const (
 	// KindSeventyFiveMoves: 75 moves by each side without a pawn move or
 	// capture; the game is drawn (9.6.2) and should be over.
 	KindSeventyFiveMoves AlertKind = "seventy_five_moves"
+	// KindWithdrawn: an alert raised before no longer holds: the source
+	// corrected the moves it was about (a DGT board that misread a move
+	// while pieces were in the air, a broadcast correction, a takeback).
+	// Withdraws is the id of that alert, WithdrawnKind its kind; Ply, FEN,
+	// Claimant, Move and SAN are its own; Reason says what changed.
+	KindWithdrawn AlertKind = "withdrawn"
 )
+
+// Kinds lists every alert kind.
+var Kinds = []AlertKind{KindThreefold, KindClaimByMove, KindFivefold, KindFiftyMoves, KindSeventyFiveMoves, KindWithdrawn}
 
 // Alert is one event of the rule in one game at one ply, with its proof.
 // Its JSON form is a stable contract (README, "The alert as JSON").
@@ -69,13 +78,28 @@ type Alert struct {
 	ObservedAt    time.Time `json:"observed_at"`
 	DelayS        float64   `json:"delay_s"`            // the source's known delay in seconds
 	Audience      string    `json:"audience,omitempty"` // "arbiters" for OTB sources: never tell the players
+	// For KindWithdrawn: the id and kind of the alert withdrawn, and why.
+	Withdraws     string    `json:"withdraws,omitempty"`
+	WithdrawnKind AlertKind `json:"withdrawn_kind,omitempty"`
+	Reason        string    `json:"reason,omitempty"`
 }
 
 // AlertID returns the stable id of an alert: a digest of the game, the
 // kind, the ply and, for a claim by move, the move. The same event seen
-// again after a reconnect or a restart gets the same id.
+// again after a reconnect or a restart gets the same id. The withdrawal of
+// an alert has AlertID(game, KindWithdrawn, ply, the withdrawn alert's id).
 func AlertID(game GameRef, kind AlertKind, ply int, move string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%s", strings.ToLower(game.Site), game.ID, kind, ply, move)
 	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// RevisedAlertID is the id of an alert raised again after it was withdrawn
+// (revision 1 after one withdrawal, 2 after two, …): the event holds once
+// more, and that is news. Revision 0 is AlertID.
+func RevisedAlertID(game GameRef, kind AlertKind, ply int, move string, revision int) string {
+	if revision <= 0 {
+		return AlertID(game, kind, ply, move)
+	}
+	return AlertID(game, kind, ply, fmt.Sprintf("%s\x00revision %d", move, revision))
 }

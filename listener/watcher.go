@@ -51,8 +51,13 @@ type GameStatus struct {
 // Watcher follows every game of every snapshot it is given: one rules.Game
 // per game (by Game.Site and Game.ID), fed incrementally, and alerts for
 // the third occurrence, a claim by declared move, the fifth occurrence and
-// the 50- and 75-move rules. Apply is safe for concurrent use; snapshots of
-// different games never wait for each other's replay.
+// the 50- and 75-move rules. When a snapshot corrects the moves (it no
+// longer extends what was seen, or its start position changed), every
+// alert raised beyond the correction that the corrected moves do not raise
+// again is withdrawn: a KindWithdrawn alert names it. Should the event
+// hold again later, it is raised again with a RevisedAlertID. Apply is
+// safe for concurrent use; snapshots of different games never wait for
+// each other's replay.
 type Watcher struct {
 	alert func(threefold.Alert)
 	log   *slog.Logger
@@ -77,7 +82,14 @@ type tracked struct {
 	fifty     bool         // FiftyMoves at ply checked
 	seventy   bool         // SeventyFiveMoves at ply checked
 	attention *Attention
-	emitted   map[string]struct{}
+	emitted   map[string]raised // every alert raised and not withdrawn, by id
+	// pending holds the alerts raised beyond a correction, until the
+	// corrected moves raise them again (kept) or pass their ply without
+	// doing so (withdrawn).
+	pending   map[string]pendingAlert
+	revisions map[string]int // AlertID → times its event was withdrawn
+	start     string         // the start and notation of the last snapshot
+	notation  rules.Notation
 	sans      sanWindow // SANs of the current reversible stretch, kept once a game raises an alert
 	rebuilds  int
 	seventyAt int  // 1 + the ply at which the 75-move rule drew the game; 0 while it has not
@@ -85,6 +97,24 @@ type tracked struct {
 	result    string
 	finished  bool
 	updated   time.Time
+}
+
+// raised is what the watcher keeps of an alert it raised: enough to
+// withdraw it.
+type raised struct {
+	kind     threefold.AlertKind
+	ply      int
+	move     string // UCI of the declared move (claim_by_move)
+	fen      string
+	claimant string
+	san      string
+}
+
+// pendingAlert is a raised alert beyond a correction of the moves made at
+// ply from+1.
+type pendingAlert struct {
+	raised
+	from int
 }
 
 // NewWatcher returns a watcher that reports alerts to opts.Alert.
@@ -160,6 +190,12 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 	t.result = s.Result
 	t.finished = s.Finished
 	t.updated = s.ObservedAt
+	if t.game != nil && (s.StartFEN != t.start || s.Notation != t.notation) {
+		// A new start: every verdict is asked again, from ply 0.
+		t.suspect(-1)
+		t.checked, t.fifty, t.seventy, t.seventyAt, t.afterEnd = -1, false, false, 0, false
+	}
+	t.start, t.notation = s.StartFEN, s.Notation
 	c, err := t.replay.Rewind(s.StartFEN, s.Notation, s.Moves, func(st rules.Step) {
 		if st.Ply == 0 { // (re)started
 			t.game, t.sans = st.Game, sanWindow{}
@@ -176,6 +212,7 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 		w.log.Info("snapshot no longer extends what was seen (correction or takeback); rebuilding",
 			"game", t.ref.ID, "source", s.Source, "from_ply", c.Kept+1, "had_plies", c.Had, "now_plies", len(s.Moves))
 		t.rebuilds++
+		t.suspect(c.Kept)
 	}
 	if err != nil {
 		t.game, t.plies = t.replay.Game(), t.replay.Ply()
@@ -195,8 +232,10 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 	t.plies = t.replay.Ply()
 	if err != nil {
 		w.markAttention(t, s, err)
+		w.withdrawPending(t, s, false) // what lies beyond the bad move waits for a snapshot that replays
 		return
 	}
+	w.withdrawPending(t, s, true)
 	if t.attention != nil {
 		w.log.Info("game replays cleanly again", "game", t.ref.ID, "source", s.Source, "ply", t.replay.Ply())
 		t.attention = nil
@@ -292,13 +331,88 @@ func (w *Watcher) check(t *tracked, s *threefold.GameState) {
 	for _, kind := range kinds {
 		a := w.buildAlert(t, s, v, sans, kind)
 		if t.emitted == nil {
-			t.emitted = make(map[string]struct{})
+			t.emitted = make(map[string]raised)
 		}
 		if _, dup := t.emitted[a.ID]; dup {
+			delete(t.pending, a.ID) // raised again by the corrected moves: it holds
 			continue
 		}
-		t.emitted[a.ID] = struct{}{}
+		t.emitted[a.ID] = raised{kind: a.Kind, ply: a.Ply, move: a.Move, fen: a.FEN, claimant: a.Claimant, san: a.SAN}
 		w.alert(a)
+	}
+}
+
+// suspect puts every alert raised beyond ply k in pending: the moves from
+// ply k+1 on were corrected.
+func (t *tracked) suspect(k int) {
+	for id, r := range t.emitted {
+		if r.ply > k {
+			if t.pending == nil {
+				t.pending = make(map[string]pendingAlert)
+			}
+			if p, ok := t.pending[id]; !ok || k < p.from {
+				t.pending[id] = pendingAlert{raised: r, from: k}
+			}
+		}
+	}
+}
+
+// withdrawPending withdraws, in ply order, every pending alert whose ply
+// the corrected moves have reached without raising it again, or every one
+// when all is set (the snapshot replayed to its end: alerts beyond it are
+// about moves taken back).
+func (w *Watcher) withdrawPending(t *tracked, s *threefold.GameState, all bool) {
+	if len(t.pending) == 0 {
+		return
+	}
+	reached := t.replay.Ply()
+	ids := make([]string, 0, len(t.pending))
+	for id, p := range t.pending {
+		if all || p.ply <= reached {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := t.pending[ids[i]], t.pending[ids[j]]
+		if a.ply != b.ply {
+			return a.ply < b.ply
+		}
+		return ids[i] < ids[j]
+	})
+	for _, id := range ids {
+		p := t.pending[id]
+		delete(t.pending, id)
+		delete(t.emitted, id)
+		if t.revisions == nil {
+			t.revisions = make(map[string]int)
+		}
+		t.revisions[threefold.AlertID(t.ref, p.kind, p.ply, p.move)]++
+		reason := fmt.Sprintf("the source corrected the moves from ply %d", p.from+1)
+		if p.ply > reached {
+			reason = fmt.Sprintf("the source took back the moves from ply %d: the game now has %d", p.from+1, reached)
+		}
+		if p.from < 0 {
+			reason = "the source changed the start position"
+		}
+		w.log.Info("alert withdrawn", "game", t.ref.ID, "source", s.Source, "alert", id, "kind", p.kind, "ply", p.ply, "reason", reason)
+		w.alert(threefold.Alert{
+			ID:            threefold.AlertID(t.ref, threefold.KindWithdrawn, p.ply, id),
+			Kind:          threefold.KindWithdrawn,
+			Ply:           p.ply,
+			Occurrences:   []int{},
+			FEN:           p.fen,
+			Claimant:      p.claimant,
+			Move:          p.move,
+			SAN:           p.san,
+			Game:          t.ref,
+			Source:        s.Source,
+			ObservedAt:    s.ObservedAt,
+			DelayS:        s.Delay.Seconds(),
+			Audience:      s.Audience,
+			Withdraws:     id,
+			WithdrawnKind: p.kind,
+			Reason:        reason,
+		})
 	}
 }
 
@@ -391,7 +505,7 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 	for i, p := range a.Occurrences {
 		a.OccurrenceSAN[i] = sans.at(p)
 	}
-	a.ID = threefold.AlertID(t.ref, kind, ply, a.Move)
+	a.ID = threefold.RevisedAlertID(t.ref, kind, ply, a.Move, t.revisions[threefold.AlertID(t.ref, kind, ply, a.Move)])
 	if s.PlyAnchor && a.Game.URL != "" {
 		a.Game.URL += "#" + strconv.Itoa(ply)
 	}

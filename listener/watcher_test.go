@@ -47,12 +47,22 @@ func TestWatcherIdempotentAndRebuild(t *testing.T) {
 	full := anandMoves
 	c.w.Apply(snap("g", full))
 	c.w.Apply(snap("g", full)) // the same snapshot again
-	n := c.alertCount()
-	c.w.Apply(snap("g", full[:40])) // a takeback to ply 40
-	c.w.Apply(snap("g", append([]string(nil), full...)))
-	if c.alertCount() != n {
-		t.Errorf("alerts after resend and takeback: %d, want %d (same ids are never emitted twice)", c.alertCount(), n)
+	if n := c.alertCount(); n != 2 {
+		t.Fatalf("%d alerts, want 2 (the same snapshot twice raises nothing twice)", n)
 	}
+	// A takeback to ply 40 withdraws both; the moves played again raise
+	// them again, as new alerts.
+	c.w.Apply(snap("g", full[:40]))
+	c.w.Apply(snap("g", append([]string(nil), full...)))
+	var kinds []threefold.AlertKind
+	for _, a := range c.alerts[2:] {
+		kinds = append(kinds, a.Kind)
+	}
+	want := []threefold.AlertKind{threefold.KindWithdrawn, threefold.KindWithdrawn, threefold.KindClaimByMove, threefold.KindThreefold}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("after a takeback and the moves again: %v, want %v", kinds, want)
+	}
+	n := c.alertCount()
 	if d := c.duplicates(); len(d) > 0 {
 		t.Errorf("duplicate ids %v", d)
 	}
@@ -206,5 +216,116 @@ func TestWatcherPlyAnchorAndAudience(t *testing.T) {
 	}
 	if len(c.alerts) == 0 {
 		t.Fatal("no alerts")
+	}
+}
+
+// TestWatcherWithdraws: an alert raised on moves the source corrects is
+// withdrawn, unless the corrected moves raise it again; a withdrawn event
+// that holds again is raised again under a new id.
+func TestWatcherWithdraws(t *testing.T) {
+	ref := threefold.GameRef{Site: "test", ID: "g"}
+	claim := threefold.AlertID(ref, threefold.KindClaimByMove, 51, "h5f5")
+	three := threefold.AlertID(ref, threefold.KindThreefold, 52, "")
+	with := func(prefix int, extra ...string) []string {
+		return append(append([]string(nil), anandMoves[:prefix]...), extra...)
+	}
+	type want struct {
+		withdraws string
+		kind      threefold.AlertKind
+		reason    string
+	}
+	tests := []struct {
+		name   string
+		steps  []threefold.GameState
+		want   []want // the withdrawals after the first snapshot, in order
+		raised int    // alerts other than withdrawals after the first snapshot
+	}{
+		{name: "the last move corrected: the third occurrence goes, the claim stays",
+			steps: []threefold.GameState{snap("g", anandMoves), snap("g", with(51, "Qg6"))},
+			want:  []want{{three, threefold.KindThreefold, "the source corrected the moves from ply 52"}}},
+		{name: "a move before both corrected",
+			steps: []threefold.GameState{snap("g", anandMoves), snap("g", with(49, "Qg6", "Bf3", "Qg5"))},
+			want: []want{{claim, threefold.KindClaimByMove, "the source corrected the moves from ply 50"},
+				{three, threefold.KindThreefold, "the source corrected the moves from ply 50"}},
+			raised: 1}, // the claim by …Qg6-f5 at ply 51
+		{name: "moves taken back",
+			steps: []threefold.GameState{snap("g", anandMoves), snap("g", with(50))},
+			want: []want{{claim, threefold.KindClaimByMove, "the source took back the moves from ply 51: the game now has 50"},
+				{three, threefold.KindThreefold, "the source took back the moves from ply 51: the game now has 50"}}},
+		{name: "the same moves again, and corrected to the same: nothing",
+			steps: []threefold.GameState{snap("g", anandMoves), snap("g", with(52)), snap("g", with(51, "Qf5"))}},
+		{name: "a start position that changed",
+			steps: []threefold.GameState{snap("g", anandMoves), {Game: ref, Source: "test", Notation: rules.SAN,
+				StartFEN: "4k3/8/8/8/8/8/8/4K3 w - - 0 1", Moves: []string{"Kd1"}}},
+			want: []want{{claim, threefold.KindClaimByMove, "the source changed the start position"},
+				{three, threefold.KindThreefold, "the source changed the start position"}}},
+		{name: "an illegal move before the alerts: nothing withdrawn until the moves replay",
+			steps: []threefold.GameState{snap("g", anandMoves), snap("g", with(40, "Qxh7"))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCollector()
+			c.w.Apply(tt.steps[0])
+			first := c.alertCount()
+			if first != 2 {
+				t.Fatalf("%d alerts from the whole game, want 2", first)
+			}
+			for _, s := range tt.steps[1:] {
+				c.w.Apply(s)
+			}
+			var got []want
+			raised := 0
+			for _, a := range c.alerts[first:] {
+				if a.Kind != threefold.KindWithdrawn {
+					raised++
+					continue
+				}
+				got = append(got, want{a.Withdraws, a.WithdrawnKind, a.Reason})
+				if a.ID != threefold.AlertID(ref, threefold.KindWithdrawn, a.Ply, a.Withdraws) || a.Game != ref || a.Source != "test" {
+					t.Errorf("withdrawal %+v: id or game", a)
+				}
+				for _, o := range c.alerts[:first] {
+					if o.ID == a.Withdraws && (o.Ply != a.Ply || o.FEN != a.FEN || o.Claimant != a.Claimant || o.Move != a.Move) {
+						t.Errorf("withdrawal %+v does not carry the ply, FEN, claimant and move of %+v", a, o)
+					}
+				}
+			}
+			if !slices.Equal(got, tt.want) || raised != tt.raised {
+				t.Errorf("withdrawals %+v and %d raised, want %+v and %d", got, raised, tt.want, tt.raised)
+			}
+		})
+	}
+}
+
+// TestWatcherRaisesAgainAfterWithdrawal: moves corrected back to what they
+// were make the withdrawn events hold again: raised again under revised
+// ids, and withdrawn again under ids of their own.
+func TestWatcherRaisesAgainAfterWithdrawal(t *testing.T) {
+	ref := threefold.GameRef{Site: "test", ID: "g"}
+	c := newCollector()
+	short := anandMoves[:51]
+	c.w.Apply(snap("g", anandMoves))
+	c.w.Apply(snap("g", short)) // withdraws the threefold
+	c.w.Apply(snap("g", anandMoves))
+	c.w.Apply(snap("g", short))
+	c.w.Apply(snap("g", anandMoves))
+	var ids []string
+	for _, a := range c.alerts {
+		if a.Ply == 52 {
+			ids = append(ids, string(a.Kind)+":"+a.ID)
+		}
+	}
+	r0 := threefold.AlertID(ref, threefold.KindThreefold, 52, "")
+	r1 := threefold.RevisedAlertID(ref, threefold.KindThreefold, 52, "", 1)
+	r2 := threefold.RevisedAlertID(ref, threefold.KindThreefold, 52, "", 2)
+	w := func(id string) string {
+		return "withdrawn:" + threefold.AlertID(ref, threefold.KindWithdrawn, 52, id)
+	}
+	want := []string{"threefold:" + r0, w(r0), "threefold:" + r1, w(r1), "threefold:" + r2}
+	if !slices.Equal(ids, want) {
+		t.Errorf("alerts at ply 52:\n%v\nwant\n%v", ids, want)
+	}
+	if d := c.duplicates(); len(d) > 0 {
+		t.Errorf("duplicate ids %v", d)
 	}
 }

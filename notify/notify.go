@@ -104,10 +104,32 @@ func Headline(a threefold.Alert) string {
 		what = "50 moves without a capture or pawn move: " + a.Claimant + " may claim a draw (FIDE 9.3)"
 	case threefold.KindSeventyFiveMoves:
 		what = "75 moves without a capture or pawn move: the game is drawn (FIDE 9.6.2)"
+	case threefold.KindWithdrawn:
+		what = "WITHDRAWN: the " + withdrawnWhat(a) + " alert at ply " + strconv.Itoa(a.Ply) + " no longer holds"
+		if a.Reason != "" {
+			what += " (" + a.Reason + ")"
+		}
 	default:
 		what = string(a.Kind)
 	}
 	return players(a) + ": " + what
+}
+
+// withdrawnWhat names the kind of the alert a withdrawal is about.
+func withdrawnWhat(a threefold.Alert) string {
+	switch a.WithdrawnKind {
+	case threefold.KindThreefold:
+		return "threefold"
+	case threefold.KindClaimByMove:
+		return "claim by declared move"
+	case threefold.KindFivefold:
+		return "fivefold"
+	case threefold.KindFiftyMoves:
+		return "50-move"
+	case threefold.KindSeventyFiveMoves:
+		return "75-move"
+	}
+	return string(a.WithdrawnKind)
 }
 
 func players(a threefold.Alert) string {
@@ -194,6 +216,9 @@ func FormatText(a threefold.Alert) string {
 	b.WriteString(" | source " + a.Source)
 	if a.DelayS > 0 {
 		b.WriteString(" (delay up to " + formatDelay(a.DelayS) + ")")
+	}
+	if a.Withdraws != "" {
+		b.WriteString(" | withdraws " + a.Withdraws)
 	}
 	b.WriteString(" | id " + a.ID)
 	return b.String()

@@ -340,3 +340,44 @@ func TestMoveLabel(t *testing.T) {
 		})
 	}
 }
+
+// withdrawnAlert is the withdrawal of sampleAlert.
+func withdrawnAlert() threefold.Alert {
+	o := sampleAlert()
+	return threefold.Alert{ID: threefold.AlertID(o.Game, threefold.KindWithdrawn, o.Ply, o.ID), Kind: threefold.KindWithdrawn,
+		Ply: o.Ply, Occurrences: []int{}, FEN: o.FEN, Claimant: o.Claimant, SAN: o.SAN, Game: o.Game, Source: o.Source,
+		ObservedAt: o.ObservedAt, Audience: "arbiters", Withdraws: o.ID, WithdrawnKind: threefold.KindThreefold,
+		Reason: "the source corrected the moves from ply 51"}
+}
+
+// TestWithdrawnEverywhere: a withdrawal says so, names the alert it
+// withdraws and why, in text and in every webhook body.
+func TestWithdrawnEverywhere(t *testing.T) {
+	a := withdrawnAlert()
+	wants := []string{"WITHDRAWN", "threefold alert at ply 52 no longer holds", "the source corrected the moves from ply 51", a.Withdraws}
+	got := FormatText(a)
+	for _, want := range append(wants, "[for arbiters]", "withdraws "+a.Withdraws) {
+		if !strings.Contains(got, want) {
+			t.Errorf("text %q lacks %q", got, want)
+		}
+	}
+	for _, kind := range []Kind{Discord, Slack, JSON} {
+		t.Run(string(kind), func(t *testing.T) {
+			f := newFakeService(t)
+			if err := f.webhook(kind).Send(context.Background(), a); err != nil {
+				t.Fatal(err)
+			}
+			body := string(f.bodies[0])
+			check := wants
+			if kind == JSON {
+				check = []string{`"kind":"withdrawn"`, `"withdraws":"` + a.Withdraws + `"`, `"withdrawn_kind":"threefold"`,
+					`"reason":"the source corrected the moves from ply 51"`}
+			}
+			for _, want := range check {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s body lacks %q: %s", kind, want, body)
+				}
+			}
+		})
+	}
+}

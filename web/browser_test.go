@@ -108,6 +108,14 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`#alerts li.alert[data-id="a1"]`))); err != nil {
 		t.Fatalf("no alert after the reconnection: %v", err)
 	}
+	// Its withdrawal shows, and strikes it out.
+	hub.Alert(threefold.Alert{ID: "w1", Kind: threefold.KindWithdrawn, Ply: 8, Occurrences: []int{}, Claimant: "white",
+		SAN: "Ng8", Game: ref, ObservedAt: time.Now(), Withdraws: "a1", WithdrawnKind: threefold.KindThreefold,
+		Reason: "the source corrected the moves from ply 8"})
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`#alerts li.alert.k-withdrawn[data-id="w1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#alerts li.alert.withdrawn[data-id="a1"]`))); err != nil {
+		t.Fatalf("the withdrawal does not show: %v", err)
+	}
 	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -48,8 +48,7 @@ func NewMetrics() *Metrics {
 	}
 	m.reg.MustRegister(m.games, m.alerts, m.reconnects, m.pauses, m.connected, m.latency, m.dropped,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	for _, k := range []threefold.AlertKind{threefold.KindThreefold, threefold.KindClaimByMove, threefold.KindFivefold,
-		threefold.KindFiftyMoves, threefold.KindSeventyFiveMoves} {
+	for _, k := range threefold.Kinds {
 		m.alerts.WithLabelValues(string(k)) // every kind shows, at 0
 	}
 	return m

@@ -36,7 +36,7 @@ SQLite file threefold.db in data_dir).
 --source matches a site exactly (lichess, chess.com, dgt, file) or a part of a
 source's name ("broadcast round 4Yuk2i2H"); --player either player's name;
 --kind an alert kind (threefold, claim_by_move, fivefold, fifty_moves,
-seventy_five_moves; it selects alerts only); --since a duration back from now
+seventy_five_moves, withdrawn; it selects alerts only); --since a duration back from now
 (90m, 2h, 3d) or a date or time (2026-11-29, 2026-11-29T14:00:00Z).
 With --json it writes one JSON object {"alerts": […], "games": […]}, the
 alerts in the alert JSON of the README.`,
@@ -47,7 +47,7 @@ alerts in the alert JSON of the README.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.source, "source", "", "a site, or a part of a source's name")
-	f.StringVar(&opts.kind, "kind", "", "alert kind: threefold, claim_by_move, fivefold, fifty_moves, seventy_five_moves")
+	f.StringVar(&opts.kind, "kind", "", "alert kind: threefold, claim_by_move, fivefold, fifty_moves, seventy_five_moves, withdrawn")
 	f.StringVar(&opts.player, "player", "", "a player's name (either side, any case)")
 	f.StringVar(&opts.since, "since", "", "only since: a duration back from now (2h, 3d) or a date/time (2026-11-29, RFC 3339)")
 	f.IntVar(&opts.limit, "limit", 20, "at most this many alerts and this many games (0: all)")
@@ -59,9 +59,6 @@ alerts in the alert JSON of the README.`,
 
 // histNow is the clock --since counts back from (tests set it).
 var histNow = time.Now
-
-var histAlertKinds = []threefold.AlertKind{threefold.KindThreefold, threefold.KindClaimByMove, threefold.KindFivefold,
-	threefold.KindFiftyMoves, threefold.KindSeventyFiveMoves}
 
 // parseSince reads --since: a duration back from now (with d for days) or
 // a date or time.
@@ -111,7 +108,7 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 	}
 	kind := threefold.AlertKind(opts.kind)
 	if kind != "" && !histKnownKind(kind) {
-		return usagef("--kind %q: want one of %v", opts.kind, histAlertKinds)
+		return usagef("--kind %q: want one of %v", opts.kind, threefold.Kinds)
 	}
 	if opts.limit < 0 {
 		return usagef("--limit %d: want 0 (all) or more", opts.limit)
@@ -162,7 +159,7 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 }
 
 func histKnownKind(k threefold.AlertKind) bool {
-	for _, x := range histAlertKinds {
+	for _, x := range threefold.Kinds {
 		if x == k {
 			return true
 		}
@@ -199,6 +196,8 @@ func alertSummary(a threefold.Alert) string {
 		return a.Claimant + " may claim: 50 moves without pawn move or capture"
 	case threefold.KindSeventyFiveMoves:
 		return "drawn: 75 moves without pawn move or capture"
+	case threefold.KindWithdrawn:
+		return fmt.Sprintf("withdraws the %s alert %s: %s", a.WithdrawnKind, a.Withdraws, histFirst(a.Reason, "the moves were corrected"))
 	}
 	return string(a.Kind)
 }

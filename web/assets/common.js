@@ -124,6 +124,7 @@ const TF = (() => {
     fivefold: 'Fivefold repetition — game drawn',
     fifty_moves: '50-move rule',
     seventy_five_moves: '75-move rule — game drawn',
+    withdrawn: 'Alert withdrawn',
   };
   const ARTICLE = { threefold: '9.2.2', claim_by_move: '9.2.1', fivefold: '9.6.1', fifty_moves: '9.3', seventy_five_moves: '9.6.2' };
 
@@ -136,8 +137,17 @@ const TF = (() => {
       case 'fivefold': return '5th occurrence — the game is drawn';
       case 'fifty_moves': return a.claimant + ' may claim a draw';
       case 'seventy_five_moves': return 'the game is drawn';
+      case 'withdrawn': return 'the ' + (KIND[a.withdrawn_kind] || a.withdrawn_kind || '').toLowerCase() + ' alert no longer holds' + (a.reason ? ': ' + a.reason : '');
     }
     return '';
+  }
+
+  // markWithdrawn strikes out, in the list el, the alert a withdrawal names.
+  function markWithdrawn(el, a) {
+    if (a.kind !== 'withdrawn' || !a.withdraws) return;
+    for (const li of el.querySelectorAll('li.alert')) {
+      if (li.dataset.id === a.withdraws) li.classList.add('withdrawn');
+    }
   }
 
   function occText(a) {
@@ -157,7 +167,7 @@ const TF = (() => {
     const key = (a.game.site || '') + '/' + (a.game.id || '');
     li.innerHTML =
       '<div class="a-head"><span class="a-kind">' + esc(KIND[a.kind] || a.kind) + '</span>' +
-      '<span class="a-art">FIDE ' + esc(ARTICLE[a.kind] || '') + '</span><span class="a-time">' + esc(when) + '</span></div>' +
+      (ARTICLE[a.kind] ? '<span class="a-art">FIDE ' + esc(ARTICLE[a.kind]) + '</span>' : '') + '<span class="a-time">' + esc(when) + '</span></div>' +
       '<div class="a-claim">' + esc(claimText(a)) + '</div>' +
       '<div class="a-game"><a href="' + esc(withToken('game?key=' + encodeURIComponent(key) + '#' + a.ply)) + '">' +
       esc((a.game.white || '?') + ' – ' + (a.game.black || '?')) + '</a> · ply ' + a.ply + (a.san ? ' (' + esc(a.san) + ')' : '') + '</div>' +
@@ -178,5 +188,5 @@ const TF = (() => {
     return out.join(' ');
   }
 
-  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, countClass, claims, ordinal, KIND };
+  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, markWithdrawn, countClass, claims, ordinal, KIND };
 })();

@@ -95,6 +95,7 @@
     if (fresh) li.classList.add('fresh');
     li.querySelector('.a-game a').addEventListener('click', (e) => { e.preventDefault(); live = false; show(a.ply); });
     $('alerts').insertBefore(li, $('alerts').firstChild);
+    TF.markWithdrawn($('alerts'), a);
   }
 
   document.addEventListener('click', (e) => {

@@ -47,6 +47,7 @@
     const li = TF.alertItem(a);
     if (live) li.classList.add('fresh');
     alertsEl.insertBefore(li, alertsEl.firstChild);
+    TF.markWithdrawn(alertsEl, a);
     while (alertsEl.children.length > 201) alertsEl.removeChild(alertsEl.lastChild);
     document.getElementById('nalerts').textContent = '(' + seenAlerts.size + ')';
     const card = cards.get((a.game.site || '') + '/' + (a.game.id || ''));
