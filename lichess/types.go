@@ -25,10 +25,23 @@ type Event struct {
 	Raw       json.RawMessage `json:"-"`
 }
 
-// Status is a game status as {id, name}; see the Status* names.
+// Status is a game status as {id, name}; see the Status* names. Lichess
+// writes it as that object in the event stream and on the spectator
+// stream, but as the bare name in /api/account/playing: both are read.
 type Status struct {
 	ID   int    `json:"id"`
 	Name string `json:"name"`
+}
+
+// UnmarshalJSON reads {"id":20,"name":"started"} or "started".
+func (s *Status) UnmarshalJSON(b []byte) error {
+	var name string
+	if json.Unmarshal(b, &name) == nil {
+		*s = Status{ID: statusIDs[name], Name: name}
+		return nil
+	}
+	type plain Status
+	return json.Unmarshal(b, (*plain)(s))
 }
 
 // Game status names (GameState.Status, Status.Name).

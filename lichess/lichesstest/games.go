@@ -835,6 +835,7 @@ func (s *Server) handlePlaying(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		info := g.eventInfo(uid, "gameStart")["game"].(map[string]any)
+		info["status"] = g.status // the bare name here, unlike the event stream
 		if info["isMyTurn"] == true {
 			myTurn++
 		}

@@ -489,8 +489,8 @@ func (g *Game) export() export {
 		g.id, g.white, g.black, result, mt.String())
 	m := map[string]any{"id": g.id, "rated": g.rated, "variant": "standard", "speed": "correspondence", "perf": "correspondence",
 		"createdAt": g.createdAt, "lastMoveAt": g.createdAt, "status": g.status,
-		"players": map[string]any{"white": map[string]any{"user": map[string]any{"name": g.white, "id": g.white}},
-			"black": map[string]any{"user": map[string]any{"name": g.black, "id": g.black}}},
+		"players": map[string]any{"white": map[string]any{"user": map[string]any{"name": g.white, "id": g.white}, "rating": 1500},
+			"black": map[string]any{"user": map[string]any{"name": g.black, "id": g.black}, "rating": 1500}},
 		"moves": strings.Join(sans, " "), "pgn": pgn}
 	if g.winner != "" {
 		m["winner"] = g.winner

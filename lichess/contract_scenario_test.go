@@ -1,0 +1,209 @@
+package lichess_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+)
+
+// contractEnv is a fake Lichess whose every exchange with the clients goes
+// through a contract check.
+type contractEnv struct {
+	k     *contract
+	fake  *lichesstest.Server
+	bot   *lichess.Client // BotToken: bot:play, challenge:read, challenge:write
+	watch *lichess.Client // WatchToken: study:read
+	anon  *lichess.Client
+	ctx   context.Context
+}
+
+func newContractEnv(t *testing.T) *contractEnv {
+	t.Helper()
+	k := loadContract(t)
+	fake := lichesstest.New(lichesstest.Options{})
+	k.fake = fake
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	hc := &http.Client{Transport: k}
+	mk := func(tok string) *lichess.Client {
+		return lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: tok, HTTPClient: hc, Logger: slog.New(slog.DiscardHandler),
+			Backoff: lichess.Backoff{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
+	}
+	e := &contractEnv{k: k, fake: fake, bot: mk(lichesstest.BotToken), watch: mk(lichesstest.WatchToken), anon: mk(""), ctx: ctx}
+	t.Cleanup(func() {
+		cancel()
+		e.bot.Close()
+		e.watch.Close()
+		e.anon.Close()
+		fake.Close()
+	})
+	return e
+}
+
+// firstEvents reads a stream until fn has seen n items, then ends it.
+func firstEvents[T any](ctx context.Context, n int, stream func(context.Context, func(T) error) error) ([]T, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var got []T
+	stop := errors.New("enough")
+	err := stream(ctx, func(v T) error {
+		got = append(got, v)
+		if len(got) >= n {
+			return stop
+		}
+		return nil
+	})
+	if errors.Is(err, stop) {
+		err = nil
+	}
+	return got, err
+}
+
+// TestContract runs every endpoint the client calls, against the fake,
+// through the official description: zero violations. The description is
+// the contract; where the fake or the client disagree with it, they are
+// wrong.
+func TestContract(t *testing.T) {
+	e := newContractEnv(t)
+	ctx, must := e.ctx, func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	// Tokens and account.
+	_, err := e.bot.CheckScopes(ctx, lichess.ScopeBotPlay, lichess.ScopeChallengeRead)
+	must("check the bot's scopes", err)
+	_, err = e.watch.CheckScopes(ctx, lichess.ScopeStudyRead)
+	must("check the watcher's scopes", err)
+
+	// The bot: challenges, a game, its stream and every command.
+	e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chDecl01"})
+	ch := e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chAcpt01", Color: "black", ClockLimit: 300, ClockIncrement: 2,
+		Script: []lichesstest.Step{{Move: "e7e5", Chat: "hello"}, {Move: "g8f6"}}})
+	_, _, err = e.bot.Challenges(ctx)
+	must("list challenges", err)
+	_, err = firstEvents(ctx, 2, e.bot.StreamEvents)
+	must("event stream", err)
+	must("decline", e.bot.DeclineChallenge(ctx, "chDecl01", lichess.DeclineTooFast))
+	must("accept", e.bot.AcceptChallenge(ctx, ch))
+	_, err = e.bot.Playing(ctx)
+	must("playing", err)
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameEvent) error) error { return e.bot.StreamBotGame(ctx, ch, fn) })
+	must("bot game stream", err)
+	must("move", e.bot.Move(ctx, ch, "e2e4", false))
+	must("chat", e.bot.Chat(ctx, ch, lichess.RoomPlayer, "good luck"))
+	must("chat to spectators", e.bot.Chat(ctx, ch, lichess.RoomSpectator, "hello all"))
+	must("move offering a draw", e.bot.Move(ctx, ch, "g1f3", true))
+	must("draw no", e.bot.Draw(ctx, ch, false))
+	_, err = e.bot.ExportGame(ctx, ch)
+	must("export game (JSON)", err)
+	_, err = e.bot.ExportGamePGN(ctx, ch)
+	must("export game (PGN)", err)
+	g := e.fake.Game(ch)
+	g.OpponentGone(true, 0)
+	must("claim victory", e.bot.ClaimVictory(ctx, ch))
+	g2 := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmAbort1"})
+	must("abort", e.bot.Abort(ctx, g2.ID()))
+	g3 := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmResgn1", Moves: []string{"e2e4", "e7e5"}})
+	must("draw yes", e.bot.Draw(ctx, g3.ID(), true))
+	must("resign", e.bot.Resign(ctx, g3.ID()))
+	e.fake.AddUser("newbie", "Newbie", "")
+	e.fake.AddToken("lip_newbieToken", "newbie", lichess.ScopeBotPlay)
+	nb := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: "lip_newbieToken", HTTPClient: &http.Client{Transport: e.k}, Logger: slog.New(slog.DiscardHandler)})
+	must("upgrade to bot", nb.UpgradeToBot(ctx))
+	must("revoke", nb.Revoke(ctx))
+	nb.Close()
+
+	// Spectating.
+	sg := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "spGame01", White: "Alice", Black: "Bob", Clock: true,
+		Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}})
+	_, err = firstEvents(ctx, 3, func(ctx context.Context, fn func(lichess.SpectatorEvent) error) error {
+		return e.anon.StreamGame(ctx, sg.ID(), fn)
+	})
+	must("spectator stream", err)
+	e.fake.PublishGame(lichesstest.Summary{ID: "spGame01", White: "alice", Black: "bob"})
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameSummary) error) error {
+		return e.anon.StreamGamesByUsers(ctx, []string{"alice", "bob"}, fn)
+	})
+	must("games by users", err)
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameSummary) error) error {
+		return e.anon.StreamGamesByIDs(ctx, "streamAb", []string{"spGame01"}, fn)
+	})
+	must("games by ids", err)
+	tv := e.fake.TV("")
+	tv.Feature("")
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.TVEvent) error) error { return e.anon.StreamTV(ctx, "", fn) })
+	must("tv", err)
+	e.fake.TV("blitz").Feature("")
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.TVEvent) error) error { return e.anon.StreamTV(ctx, "blitz", fn) })
+	must("tv channel", err)
+
+	// Broadcasts, with the watcher's study:read token.
+	b := e.fake.Broadcast("rndCtr01").SetTour("tourCtr1")
+	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	_, err = e.watch.BroadcastRound(ctx, "rndCtr01")
+	must("broadcast round", err)
+	_, err = e.watch.BroadcastRoundPGN(ctx, "rndCtr01")
+	must("broadcast round PGN", err)
+	_, err = e.watch.BroadcastTour(ctx, "tourCtr1")
+	must("broadcast tour", err)
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error { return e.watch.StreamBroadcastRound(ctx, "rndCtr01", fn) })
+	must("broadcast round stream", err)
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error { return e.watch.StreamBroadcastTour(ctx, "tourCtr1", fn) })
+	must("broadcast tour stream", err)
+	e.fake.Group("grpCtr01", "Group", "tourCtr1")
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error { return e.watch.StreamBroadcastGroup(ctx, "grpCtr01", fn) })
+	must("broadcast group stream", err)
+
+	// OAuth: the authorisation page and the code exchange.
+	br := &browser{hc: &http.Client{Transport: e.k}}
+	defer br.close()
+	_, err = lichess.Login(ctx, lichess.LoginOptions{BaseURL: e.fake.URL, Scopes: []string{lichess.ScopeStudyRead}, OpenBrowser: br.open,
+		HTTPClient: &http.Client{Transport: e.k}})
+	must("login", err)
+
+	e.k.report()
+}
+
+// The check fails where it must: an answer of the fake that lacks a field
+// the description requires, and a bot's token sent to a broadcast
+// endpoint (which declares study:read).
+func TestContractCatchesViolations(t *testing.T) {
+	t.Run("required field missing from an answer", func(t *testing.T) {
+		e := newContractEnv(t)
+		e.fake.Inject(lichesstest.Fault{Method: http.MethodGet, Path: "/api/account", Status: http.StatusOK,
+			Body: `{"username":"ThreefoldBot","perfs":{}}`}) // no "id"
+		_, _ = e.bot.Account(e.ctx)
+		assertViolation(t, e.k, "id")
+	})
+	t.Run("bot token on a broadcast endpoint", func(t *testing.T) {
+		e := newContractEnv(t)
+		e.fake.AddToken(lichesstest.BotToken, lichesstest.BotUser, lichess.ScopeBotPlay, lichess.ScopeStudyRead) // so the fake serves it
+		e.fake.Broadcast("rndBotTk").SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+		e.fake.AddToken("lip_botOnly", lichesstest.BotUser, lichess.ScopeBotPlay)
+		c := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: "lip_botOnly", HTTPClient: &http.Client{Transport: e.k}, Logger: slog.New(slog.DiscardHandler)})
+		defer c.Close()
+		_, _ = c.BroadcastRound(e.ctx, "rndBotTk")
+		assertViolation(t, e.k, "study:read")
+	})
+}
+
+func assertViolation(t *testing.T, k *contract, want string) {
+	t.Helper()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, f := range k.faults {
+		if strings.Contains(f, want) {
+			t.Logf("caught, as it must be: %s", f)
+			return
+		}
+	}
+	t.Errorf("no violation mentioning %q; got %q", want, k.faults)
+}
