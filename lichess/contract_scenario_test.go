@@ -95,7 +95,9 @@ func TestContract(t *testing.T) {
 	must("accept", e.bot.AcceptChallenge(ctx, ch))
 	_, err = e.bot.Playing(ctx)
 	must("playing", err)
-	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameEvent) error) error { return e.bot.StreamBotGame(ctx, ch, fn) })
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameEvent) error) error {
+		return e.bot.StreamBotGame(ctx, ch, fn)
+	})
 	must("bot game stream", err)
 	must("move", e.bot.Move(ctx, ch, "e2e4", false))
 	must("chat", e.bot.Chat(ctx, ch, lichess.RoomPlayer, "good luck"))
@@ -142,7 +144,9 @@ func TestContract(t *testing.T) {
 	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.TVEvent) error) error { return e.anon.StreamTV(ctx, "", fn) })
 	must("tv", err)
 	e.fake.TV("blitz").Feature("")
-	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.TVEvent) error) error { return e.anon.StreamTV(ctx, "blitz", fn) })
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.TVEvent) error) error {
+		return e.anon.StreamTV(ctx, "blitz", fn)
+	})
 	must("tv channel", err)
 
 	// Broadcasts, with the watcher's study:read token.
@@ -154,12 +158,18 @@ func TestContract(t *testing.T) {
 	must("broadcast round PGN", err)
 	_, err = e.watch.BroadcastTour(ctx, "tourCtr1")
 	must("broadcast tour", err)
-	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error { return e.watch.StreamBroadcastRound(ctx, "rndCtr01", fn) })
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error {
+		return e.watch.StreamBroadcastRound(ctx, "rndCtr01", fn)
+	})
 	must("broadcast round stream", err)
-	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error { return e.watch.StreamBroadcastTour(ctx, "tourCtr1", fn) })
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error {
+		return e.watch.StreamBroadcastTour(ctx, "tourCtr1", fn)
+	})
 	must("broadcast tour stream", err)
 	e.fake.Group("grpCtr01", "Group", "tourCtr1")
-	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error { return e.watch.StreamBroadcastGroup(ctx, "grpCtr01", fn) })
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(string) error) error {
+		return e.watch.StreamBroadcastGroup(ctx, "grpCtr01", fn)
+	})
 	must("broadcast group stream", err)
 
 	// OAuth: the authorisation page and the code exchange.
