@@ -16,6 +16,9 @@ type Clock interface {
 	Now() time.Time
 	// NewTimer returns a timer that fires once, d from now.
 	NewTimer(d time.Duration) Timer
+	// NewTicker returns a ticker that fires every d (> 0) from now; like a
+	// time.Ticker it drops ticks a slow receiver misses.
+	NewTicker(d time.Duration) Ticker
 }
 
 // Timer is the part of *time.Timer that callers use. Stop and Reset may be
@@ -26,19 +29,33 @@ type Timer interface {
 	Reset(d time.Duration) bool
 }
 
+// Ticker is the part of *time.Ticker that callers use.
+type Ticker interface {
+	C() <-chan time.Time
+	Stop()
+	Reset(d time.Duration)
+}
+
 // Real is the wall clock.
 var Real Clock = wall{}
 
 type wall struct{}
 
-func (wall) Now() time.Time                 { return time.Now() }
-func (wall) NewTimer(d time.Duration) Timer { return wallTimer{time.NewTimer(d)} }
+func (wall) Now() time.Time                   { return time.Now() }
+func (wall) NewTimer(d time.Duration) Timer   { return wallTimer{time.NewTimer(d)} }
+func (wall) NewTicker(d time.Duration) Ticker { return wallTicker{time.NewTicker(d)} }
 
 type wallTimer struct{ t *time.Timer }
 
 func (w wallTimer) C() <-chan time.Time        { return w.t.C }
 func (w wallTimer) Stop() bool                 { return w.t.Stop() }
 func (w wallTimer) Reset(d time.Duration) bool { return w.t.Reset(d) }
+
+type wallTicker struct{ t *time.Ticker }
+
+func (w wallTicker) C() <-chan time.Time   { return w.t.C }
+func (w wallTicker) Stop()                 { w.t.Stop() }
+func (w wallTicker) Reset(d time.Duration) { w.t.Reset(d) }
 
 // Or returns c, or Real when c is nil: the default of an optional Clock.
 func Or(c Clock) Clock {

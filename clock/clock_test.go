@@ -166,3 +166,45 @@ func ExampleFake() {
 	fmt.Println(<-done, f.Now().Sub(Epoch))
 	// Output: <nil> 1m0s
 }
+
+func TestFakeTicker(t *testing.T) {
+	f := NewFake(time.Time{})
+	tk := f.NewTicker(10 * time.Second)
+	f.Advance(9 * time.Second)
+	select {
+	case <-tk.C():
+		t.Fatal("ticked early")
+	default:
+	}
+	f.Advance(time.Second)
+	if at := <-tk.C(); !at.Equal(Epoch.Add(10 * time.Second)) {
+		t.Errorf("first tick at %v", at)
+	}
+	f.Advance(35 * time.Second) // three ticks due; the channel keeps one, as time.Ticker's does
+	if at := <-tk.C(); !at.Equal(Epoch.Add(20 * time.Second)) {
+		t.Errorf("kept tick at %v, want the first one missed", at)
+	}
+	select {
+	case <-tk.C():
+		t.Fatal("missed ticks were queued")
+	default:
+	}
+	if d, ok := f.Next(); !ok || d != 5*time.Second {
+		t.Errorf("next tick in %v %v, want 5s", d, ok)
+	}
+	tk.Reset(time.Minute)
+	if d, _ := f.Next(); d != time.Minute {
+		t.Errorf("after Reset the next tick is in %v", d)
+	}
+	tk.Stop()
+	if f.Timers() != 0 {
+		t.Error("a stopped ticker still waits")
+	}
+}
+
+func TestRealTicker(t *testing.T) {
+	tk := Real.NewTicker(time.Millisecond)
+	defer tk.Stop()
+	<-tk.C() // a hang, not a timing assertion, if it never ticks
+	tk.Reset(time.Hour)
+}

@@ -67,6 +67,19 @@ func (f *Fake) NewTimer(d time.Duration) Timer {
 	return t
 }
 
+// NewTicker returns a ticker firing every d once the clock reaches
+// Now()+d, Now()+2d, …
+func (f *Fake) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic("clock: non-positive interval for NewTicker")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := &fakeTimer{clk: f, ch: make(chan time.Time, 1), period: d}
+	f.arm(t, d)
+	return fakeTicker{t}
+}
+
 // arm (mu held) schedules t at now+d, firing at once when d <= 0 (or on
 // an auto fake).
 func (f *Fake) arm(t *fakeTimer, d time.Duration) {
@@ -116,6 +129,10 @@ func (f *Fake) Advance(d time.Duration) {
 			f.now = t.when
 		}
 		t.fire(f.now)
+		if t.period > 0 { // a ticker: due again a period on
+			t.when = t.when.Add(t.period)
+			f.timers = append(f.timers, t)
+		}
 	}
 	f.now = end
 	f.notify()
@@ -212,9 +229,10 @@ func (f *Fake) WaitTimer(ctx context.Context, d time.Duration) error {
 }
 
 type fakeTimer struct {
-	clk  *Fake
-	ch   chan time.Time
-	when time.Time
+	clk    *Fake
+	ch     chan time.Time
+	when   time.Time
+	period time.Duration // a ticker's interval; 0 for a timer
 }
 
 func (t *fakeTimer) fire(now time.Time) {
@@ -243,4 +261,20 @@ func (t *fakeTimer) Reset(d time.Duration) bool {
 	}
 	t.clk.arm(t, d)
 	return was
+}
+
+type fakeTicker struct{ t *fakeTimer }
+
+func (k fakeTicker) C() <-chan time.Time { return k.t.ch }
+func (k fakeTicker) Stop()               { k.t.Stop() }
+
+func (k fakeTicker) Reset(d time.Duration) {
+	if d <= 0 {
+		panic("clock: non-positive interval for Ticker.Reset")
+	}
+	k.t.clk.mu.Lock()
+	defer k.t.clk.mu.Unlock()
+	k.t.clk.remove(k.t)
+	k.t.period = d
+	k.t.clk.arm(k.t, d)
 }

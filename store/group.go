@@ -67,6 +67,10 @@ type Lease struct {
 	AcquiredAt time.Time `json:"acquired_at,omitzero"`
 	RenewedAt  time.Time `json:"renewed_at,omitzero"`
 	ExpiresAt  time.Time `json:"expires_at,omitzero"`
+	// TakenFrom is, when Acquire took the lease over from another
+	// instance (whose lease had run out), the lease as that instance held
+	// it. It is not stored.
+	TakenFrom *Lease `json:"-"`
 }
 
 // InstanceConfig describes an instance joining the group.
@@ -102,6 +106,7 @@ type Instance struct {
 
 	mu   sync.Mutex
 	held map[leaseKey]Lease // what this instance holds, as of its last write
+	left bool               // Leave was called
 }
 
 type leaseKey struct{ kind, name string }
@@ -130,25 +135,29 @@ func (s *Store) Join(ctx context.Context, cfg InstanceConfig) (*Instance, error)
 			in.budget[k] = v
 		}
 	}
-	budgets, err := json.Marshal(in.budget)
-	if err != nil {
-		return nil, fmt.Errorf("store: join %s: %w", in.id, err)
-	}
 	now := nanos(in.now())
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO instances (id, host, pid, started_at, last_seen, lease_ttl, budgets)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid,
-		started_at = excluded.started_at, last_seen = excluded.last_seen, lease_ttl = excluded.lease_ttl, budgets = excluded.budgets`),
-			in.id, in.host, os.Getpid(), now, now, int64(in.ttl), string(budgets)); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, s.q("UPDATE leases SET holder = '', expires_at = 0 WHERE holder = ?"), in.id)
-		return err
-	})
+	err := s.inTx(ctx, func(tx *sql.Tx) error { return in.register(ctx, tx, now) })
 	if err != nil {
 		return nil, s.wrap(err, "join %s", in.id)
 	}
 	return in, nil
+}
+
+// register writes the instance's row (started and seen at now) and frees
+// the leases an earlier life of the same id held.
+func (in *Instance) register(ctx context.Context, tx *sql.Tx, now int64) error {
+	budgets, err := json.Marshal(in.budget)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, in.st.q(`INSERT INTO instances (id, host, pid, started_at, last_seen, lease_ttl, budgets)
+	VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid,
+	started_at = excluded.started_at, last_seen = excluded.last_seen, lease_ttl = excluded.lease_ttl, budgets = excluded.budgets`),
+		in.id, in.host, os.Getpid(), now, now, int64(in.ttl), string(budgets)); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, in.st.q("UPDATE leases SET holder = '', expires_at = 0 WHERE holder = ?"), in.id)
+	return err
 }
 
 // inTx runs f in a transaction and commits it if f returns nil.
@@ -244,6 +253,13 @@ func (in *Instance) Acquire(ctx context.Context, kind, name string) (Lease, erro
 				return err
 			}
 		}
+		var prev Lease
+		var prevRenewed, prevExpires int64
+		err = tx.QueryRowContext(ctx, in.st.q("SELECT holder, renewed_at, expires_at FROM leases WHERE kind = ? AND name = ?"),
+			kind, name).Scan(&prev.Holder, &prevRenewed, &prevExpires)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
 		var acquired, epoch int64
 		err = tx.QueryRowContext(ctx, in.st.q(`INSERT INTO leases (kind, name, holder, epoch, acquired_at, renewed_at, expires_at)
 		VALUES (?, ?, ?, 1, ?, ?, ?)
@@ -266,6 +282,10 @@ func (in *Instance) Acquire(ctx context.Context, kind, name string) (Lease, erro
 			return err
 		}
 		l = Lease{Kind: kind, Name: name, Holder: in.id, Epoch: epoch, AcquiredAt: fromNanos(acquired), RenewedAt: fromNanos(now), ExpiresAt: fromNanos(exp)}
+		if prev.Holder != "" && prev.Holder != in.id {
+			prev.Kind, prev.Name, prev.RenewedAt, prev.ExpiresAt = kind, name, fromNanos(prevRenewed), fromNanos(prevExpires)
+			l.TakenFrom = &prev
+		}
 		return nil
 	})
 	if err != nil {
@@ -372,7 +392,17 @@ func (in *Instance) Heartbeat(ctx context.Context) (lost []Lease, err error) {
 			return err
 		}
 		if n, err := res.RowsAffected(); err == nil && n == 0 {
-			return fmt.Errorf("instance %s is not registered (it left, or was forgotten as dead)", in.id)
+			in.mu.Lock()
+			left := in.left
+			in.mu.Unlock()
+			if left {
+				return fmt.Errorf("instance %s is not registered (it left)", in.id)
+			}
+			// Forgotten as dead (ForgetInstances) while it could not reach
+			// the database: it registers again; its leases are gone.
+			if err := in.register(ctx, tx, now); err != nil {
+				return err
+			}
 		}
 		rows, err := tx.QueryContext(ctx, in.st.q(`UPDATE leases SET renewed_at = ?, expires_at = ?
 		WHERE holder = ? AND expires_at > ? RETURNING kind, name, epoch`), now, exp, in.id, now)
@@ -446,7 +476,7 @@ func (in *Instance) Finish(ctx context.Context, kind, name string) error {
 // group: the orderly end of a run.
 func (in *Instance) Leave(ctx context.Context) error {
 	in.mu.Lock()
-	in.held = map[leaseKey]Lease{}
+	in.held, in.left = map[leaseKey]Lease{}, true
 	in.mu.Unlock()
 	err := in.st.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, in.st.q("UPDATE leases SET holder = '', expires_at = 0 WHERE holder = ?"), in.id); err != nil {

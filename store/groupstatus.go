@@ -193,13 +193,17 @@ func (s *Store) Status(ctx context.Context, now time.Time) (GroupStatus, error) 
 		return st, s.wrap(err, "status: outbox")
 	}
 
-	rows, err = s.db.QueryContext(ctx, s.q(`SELECT g.site, g.game_id, COALESCE(p.ply, -1), g.plies, COALESCE(l.holder, ''), g.updated_at
+	// A game's holder is the holder of its own lease (a single Lichess
+	// game) or of its source's (a broadcast round, a user, a file).
+	rows, err = s.db.QueryContext(ctx, s.q(`SELECT g.site, g.game_id, COALESCE(p.ply, -1), g.plies,
+	COALESCE(l.holder, ls.holder, ''), g.updated_at
 	FROM games g
 	LEFT JOIN game_progress p ON p.site = g.site AND p.game_id = g.game_id
 	LEFT JOIN leases l ON l.kind = ? AND l.name = g.site || '/' || g.game_id AND l.expires_at > ?
+	LEFT JOIN leases ls ON ls.kind = ? AND ls.name = g.source AND ls.expires_at > ?
 	WHERE g.finished = 0
 	ORDER BY g.plies - COALESCE(p.ply, -1) DESC, g.site, g.game_id
-	LIMIT 1000`), LeaseGame, n)
+	LIMIT 1000`), LeaseGame, n, LeaseSource, n)
 	if err != nil {
 		return st, s.wrap(err, "status: games")
 	}

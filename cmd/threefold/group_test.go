@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/group"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -93,8 +94,8 @@ watch:
 			t.Errorf("alert %s reached the webhook %d times, want once", id, got[id])
 		}
 	}
-	if n := strings.Count(errs, "group: lease won"); n != 2 {
-		t.Errorf("%d leases won, want 2 (one per file)\n%s", n, errs)
+	if n := strings.Count(errs, "msg=watching"); n != 2 {
+		t.Errorf("%d sources watched, want 2 (one per file, each when its lease is won)\n%s", n, errs)
 	}
 
 	ctx := context.Background()
@@ -118,8 +119,7 @@ watch:
 	var ended []string
 	for _, s := range gs.Sources {
 		data, ok, err := st.LoadSourceState(ctx, s.Name)
-		var fs finishedState
-		if err != nil || !ok || json.Unmarshal(data, &fs) != nil || !fs.Finished {
+		if err != nil || !ok || !group.Ended(data) {
 			t.Errorf("source %s: state %q %v %v, want finished", s.Name, data, ok, err)
 		}
 		ended = append(ended, s.Name)
@@ -130,7 +130,7 @@ watch:
 	}
 
 	code, out, errs = runMain(t, "watch", "--json", "--once", "--config", cfg, a, b)
-	if code != 0 || strings.TrimSpace(out) != "" || strings.Contains(errs, "group: lease won") {
+	if code != 0 || strings.TrimSpace(out) != "" || strings.Contains(errs, "msg=watching") {
 		t.Errorf("second run: exit %d, stdout %q; want 0, nothing, no source started\nstderr:\n%s", code, out, errs)
 	}
 	after := hook.counts()

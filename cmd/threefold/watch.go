@@ -16,9 +16,11 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/chesscom"
+	"github.com/threefold-chess/threefold/group"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
+	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
 )
 
@@ -26,7 +28,7 @@ func newWatchCmd(env *environment) *cobra.Command {
 	var (
 		jsonOut bool
 		once    bool
-		group   bool
+		grouped bool
 	)
 	cmd := &cobra.Command{
 		Use:   "watch SOURCE...",
@@ -66,12 +68,12 @@ sources have ended. threefold status shows the group.
 SOURCE is one of:
 ` + listener.SourceForms,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWatch(cmd.Context(), env, args, jsonOut, once, group)
+			return runWatch(cmd.Context(), env, args, jsonOut, once, grouped)
 		},
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "write alerts as JSON lines (the alert JSON of the README)")
 	cmd.Flags().BoolVar(&once, "once", false, "read PGN files and folders once and stop, instead of following them")
-	cmd.Flags().BoolVar(&group, "group", false, "be one instance of a group sharing store.dsn (watch.group)")
+	cmd.Flags().BoolVar(&grouped, "group", false, "be one instance of a group sharing store.dsn (watch.group)")
 	return cmd
 }
 
@@ -87,12 +89,12 @@ func newWatchLogger(cfg *config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once, group bool) error {
+func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once, grouped bool) error {
 	cfg, err := env.loadConfig()
 	if err != nil {
 		return err
 	}
-	if group {
+	if grouped {
 		cfg.Watch.Group = true
 	}
 	if cfg.Lichess.Token, err = cfg.lichessToken(roleWatch); err != nil {
@@ -197,7 +199,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	defer stopCatchUp()
 	var queues []*notify.Queue
 	var resumes sync.WaitGroup
-	var grp *groupSession
+	var grp *group.Session
 	if cfg.Watch.Group {
 		// Group mode: the webhooks are sent to by the outbox relay of
 		// every instance, not by this process's queues.
@@ -229,31 +231,35 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	}
 	alert := delivery.Gate(ctx, st, log, local)
 	if grp != nil {
-		alert = grp.relay.Gate(deliverCtx, local)
+		alert = grp.Gate(deliverCtx, local)
 	}
 	w := listener.NewWatcher(listener.WatcherOptions{Logger: log, Alert: alert})
 	rec := newGameRecorder(st, log)
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name()
-		kind := leaseKind(s)
+		kind := group.LeaseKind(s)
 		if d != nil {
 			s = d.Tap(s)
 		}
 		sources[i] = rec.wrap(s)
 		if grp != nil {
-			sources[i] = grp.member.wrap(sources[i], kind)
+			sources[i] = grp.Wrap(sources[i], kind)
 		}
 	}
 	if grp != nil {
-		rec.saveState = grp.saveState
-		grp.start(ctx, deliverCtx)
+		rec.saveState = grp.SaveState
+		grp.Start(ctx, deliverCtx)
+		// Each source is watched by the instance that wins its lease,
+		// which says so then.
+		log.Info("group: offering sources", "sources", strings.Join(names, "; "))
+	} else {
+		log.Info("watching", "sources", strings.Join(names, "; "))
 	}
-	log.Info("watching", "sources", strings.Join(names, "; "))
 	runErr := w.Run(ctx, sources...)
 	if grp != nil {
 		// Up to an outbox hold more: the claims of a dead instance.
-		grp.close(grp.hold + 10*time.Second)
+		grp.Close(grp.Hold() + 10*time.Second)
 	}
 
 	// Deliver what is queued (and what the resume still sends), but not
@@ -280,6 +286,25 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		return fmt.Errorf("watch: %w", runErr)
 	}
 	return nil
+}
+
+// joinGroup joins the group of the store with the budgets of the config
+// and builds the relay over the webhooks (named alike on every instance:
+// by kind and position in watch.webhooks).
+func joinGroup(ctx context.Context, st *store.Store, cfg *config, hooks []*notify.Webhook, log *slog.Logger) (*group.Session, error) {
+	wc := cfg.Watch
+	if wc.StreamBudget < 0 || wc.GameBudget < 0 {
+		return nil, usagef("watch.stream_budget and watch.game_budget must be 0 (no limit) or more")
+	}
+	if wc.LeaseTTL < 0 || wc.OutboxHold < 0 {
+		return nil, usagef("watch.lease_ttl and watch.outbox_hold must not be negative")
+	}
+	sinks := map[string]delivery.Sink{}
+	for _, h := range hooks {
+		sinks[h.Name] = h
+	}
+	return group.Join(ctx, st, group.Config{LeaseTTL: wc.LeaseTTL, OutboxHold: wc.OutboxHold, Sinks: sinks, Log: log,
+		Budget: map[string]int{store.LeaseSource: wc.StreamBudget, store.LeaseGame: wc.GameBudget}})
 }
 
 // catchUpPeriod is how often a webhook that refused alerts (or whose queue

@@ -22,7 +22,7 @@ type watchConfig struct {
 	// Group makes this instance one of a group sharing store.dsn
 	// (PostgreSQL; SQLite works for the instances of one machine): each
 	// source is followed by the one instance holding its lease, and alerts
-	// reach the webhooks through the store's outbox. See group.go.
+	// reach the webhooks through the store's outbox. See package group.
 	Group bool `mapstructure:"group"`
 	// LeaseTTL is the lifetime of a lease from its last renewal (renewed
 	// every LeaseTTL/3): a source whose instance died is taken over by
@@ -37,7 +37,8 @@ type watchConfig struct {
 	GameBudget int `mapstructure:"game_budget"`
 	// OutboxHold is how long one instance's claim of an outbox row lasts
 	// (its send is cancelled at half of it): an alert whose instance died
-	// while sending it is sent by another after this time.
+	// while sending it is sent by another after this time. 0: four lease
+	// lifetimes (group.HoldPerLease).
 	OutboxHold time.Duration `mapstructure:"outbox_hold"`
 }
 
@@ -57,6 +58,5 @@ func defaultWatchConfig() watchConfig {
 	c.LeaseTTL = 30 * time.Second
 	c.StreamBudget = 4 // Lichess: 4 "events"-like streams per IP
 	c.GameBudget = 8   // Lichess: 8 spectator game streams per IP
-	c.OutboxHold = 2 * time.Minute
 	return c
 }
