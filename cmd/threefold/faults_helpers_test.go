@@ -30,7 +30,7 @@ import (
 // the Lichess client's clock, shared with the fake Lichess so that
 // backoff, 429 pauses, keep-alives and the watchdog run on fake time, and
 // the webhook's HTTP timeout and retry sleep. Everything else is the code
-// runWatch runs (newDurableWebhook, newGameRecorder, delivery.Gate,
+// runWatch runs (delivery.Durable, newGameRecorder, delivery.Gate,
 // notify.Queue, listener.Sources).
 
 // wiring is one run of the watch wiring against one broadcast round.
@@ -82,22 +82,12 @@ func (wc wiring) run(ctx context.Context) error {
 		Clock:  clock.NewAutoFake(time.Time{})}
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopDeliver()
-	dw, err := newDurableWebhook(ctx, st, hook.Name, hook, log)
+	dw, err := delivery.NewDurable(ctx, st, hook, delivery.DurableConfig{Name: hook.Name, QueueSize: 1000, CatchUp: wc.catchUp, Log: log})
 	if err != nil {
 		return err
 	}
-	catchUpCtx, stopCatchUp := context.WithCancel(deliverCtx)
-	defer stopCatchUp()
-	q := notify.NewQueue(hook.Name, dw, 1000, log)
-	var resumes sync.WaitGroup
-	resumes.Add(1)
-	go func() { defer resumes.Done(); dw.resume(deliverCtx) }()
-	if wc.catchUp > 0 {
-		resumes.Add(1)
-		go func() { defer resumes.Done(); dw.catchUpLoop(catchUpCtx, q, wc.catchUp) }()
-	}
-	resumed := make(chan struct{})
-	sinks := notify.Fanout{notify.NewJSONLines(wc.out), q}
+	dw.Start(deliverCtx)
+	sinks := notify.Fanout{notify.NewJSONLines(wc.out), dw}
 	var gated delivery.Store = st
 	if wc.gate != nil {
 		gated = wc.gate(st)
@@ -118,15 +108,7 @@ func (wc wiring) run(ctx context.Context) error {
 	runErr := w.Run(ctx, sources...)
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	q.Close(drain)
-	stopCatchUp()
-	go func() { resumes.Wait(); close(resumed) }()
-	select {
-	case <-resumed:
-	case <-drain.Done():
-		stopDeliver()
-		<-resumed
-	}
+	dw.Close(drain)
 	return runErr
 }
 

@@ -9,16 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/listener"
-	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
-	"github.com/threefold-chess/threefold/store/delivery"
 )
 
 // storeConfig is the `store:` section of the config file: where games,
@@ -57,125 +54,6 @@ func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Stor
 		}
 	}
 	return store.Open(ctx, sconf)
-}
-
-// durableWebhook is a webhook as watch sends to it through its queue: at
-// start it is sent what the store still owes it (delivery.Resume, in the
-// queue's place, before anything new), then each queued alert that the
-// resume has not sent already; each acceptance is marked in the store
-// (delivery.Mark) only after the webhook accepted the alert.
-//
-// What this guarantees, with the alert path Gate → queue → durableWebhook:
-// an alert is stored before any sink sees it; one stored and not yet
-// accepted when the process dies (queued, or being sent) is sent at the
-// next start; one accepted and marked is never sent again. The one window
-// left is an acceptance whose mark was not written (the process died
-// between the webhook's answer and the mark's commit): that alert is sent
-// again, once, with the same Idempotency-Key (its id). The queue sends one
-// alert at a time, so the window holds at most one alert per webhook.
-//
-// An alert the webhook refused (it gave up after its retries) or that the
-// queue dropped (full) stays unmarked in the store; catchUp, run now and
-// then, sends it (resume again). Sends and resumes hold one lock, so an
-// alert is never sent by both at once.
-type durableWebhook struct {
-	st      *store.Store
-	name    string
-	hook    delivery.Sink
-	marked  delivery.Sink
-	log     *slog.Logger
-	resumed chan struct{}
-
-	mu     sync.Mutex  // one send or resume at a time
-	behind atomic.Bool // an alert was refused since the last resume
-}
-
-// newDurableWebhook registers the webhook in the store (so that alerts
-// stored from now on are its business) and returns it; call resume once,
-// in a goroutine the caller owns.
-func newDurableWebhook(ctx context.Context, st *store.Store, name string, hook delivery.Sink, log *slog.Logger) (*durableWebhook, error) {
-	// Undelivered registers a sink it has never seen: it must happen
-	// before the first alert of this run is stored.
-	if _, err := st.Undelivered(ctx, name, 1); err != nil {
-		return nil, fmt.Errorf("store: %s: %w", name, err)
-	}
-	return &durableWebhook{st: st, name: name, hook: hook, marked: delivery.Mark(st, name, hook), log: log,
-		resumed: make(chan struct{})}, nil
-}
-
-// resume sends what a crash left unsent, then lets the queue go on.
-func (d *durableWebhook) resume(ctx context.Context) {
-	defer close(d.resumed)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n, err := delivery.Resume(ctx, d.st, d.name, d.hook)
-	switch {
-	case err != nil && ctx.Err() == nil:
-		d.behind.Store(true)
-		d.log.Error("alerts left unsent by an earlier run could not all be sent; they are tried again later",
-			"sink", d.name, "sent", n, "err", err)
-	case n > 0:
-		d.log.Info("sent the alerts an earlier run left unsent", "sink", d.name, "alerts", n)
-	}
-}
-
-// catchUp sends, oldest first, the stored alerts the webhook has not
-// accepted, if one was refused or dropped since the last time
-// (dropped: whether the queue dropped any). It returns how many it sent.
-func (d *durableWebhook) catchUp(ctx context.Context, dropped bool) int {
-	if !d.behind.Swap(false) && !dropped {
-		return 0
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n, err := delivery.Resume(ctx, d.st, d.name, d.hook)
-	if err != nil {
-		d.behind.Store(true)
-		if ctx.Err() == nil {
-			d.log.Warn("webhook still refuses alerts; tried again later", "sink", d.name, "sent", n, "err", err)
-		}
-	}
-	if n > 0 {
-		d.log.Info("sent alerts the webhook had refused or the queue dropped", "sink", d.name, "alerts", n)
-	}
-	return n
-}
-
-// Send implements notify.Sink for the webhook's queue.
-func (d *durableWebhook) Send(ctx context.Context, a threefold.Alert) error {
-	select {
-	case <-d.resumed:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if done, err := d.st.Delivered(ctx, a.ID, d.name); err == nil && done {
-		return nil // a resume sent it already
-	}
-	err := d.marked.Send(ctx, a)
-	if err != nil && ctx.Err() == nil {
-		d.behind.Store(true)
-	}
-	return err
-}
-
-// catchUpLoop runs catchUp every period until ctx ends; q is the
-// webhook's queue (its drops are alerts to catch up with).
-func (d *durableWebhook) catchUpLoop(ctx context.Context, q *notify.Queue, period time.Duration) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	seen := 0
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		n := q.Dropped()
-		d.catchUp(ctx, n > seen)
-		seen = n
-	}
 }
 
 // gameRecorder keeps the games a watcher follows in the store: the game

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -195,10 +194,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	}
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopDeliver()
-	catchUpCtx, stopCatchUp := context.WithCancel(deliverCtx)
-	defer stopCatchUp()
-	var queues []*notify.Queue
-	var resumes sync.WaitGroup
+	var durables []*delivery.Durable
 	var grp *group.Session
 	if cfg.Watch.Group {
 		// Group mode: the webhooks are sent to by the outbox relay of
@@ -210,16 +206,14 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		hooks = nil
 	}
 	for _, h := range hooks {
-		dw, err := newDurableWebhook(ctx, st, h.Name, h, log)
+		dw, err := delivery.NewDurable(ctx, st, h, delivery.DurableConfig{Name: h.Name, QueueSize: cfg.Watch.QueueSize,
+			CatchUp: catchUpPeriod, Log: log})
 		if err != nil {
 			return fmt.Errorf("watch: %w", err)
 		}
-		q := notify.NewQueue(h.Name, dw, cfg.Watch.QueueSize, log)
-		resumes.Add(2)
-		go func() { defer resumes.Done(); dw.resume(deliverCtx) }()
-		go func() { defer resumes.Done(); dw.catchUpLoop(catchUpCtx, q, catchUpPeriod) }()
-		queues = append(queues, q)
-		sinks = append(sinks, q)
+		dw.Start(deliverCtx)
+		durables = append(durables, dw)
+		sinks = append(sinks, dw)
 	}
 	if d != nil {
 		sinks = append(sinks, d)
@@ -266,17 +260,8 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	// forever: what is left is sent at the next start.
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, q := range queues {
-		q.Close(drain)
-	}
-	stopCatchUp()
-	resumed := make(chan struct{})
-	go func() { resumes.Wait(); close(resumed) }()
-	select {
-	case <-resumed:
-	case <-drain.Done():
-		stopDeliver()
-		<-resumed
+	for _, dw := range durables {
+		dw.Close(drain)
 	}
 	reportAttention(w, log)
 	if runErr != nil {

@@ -33,7 +33,7 @@ import (
 // in the middle of a busy broadcast and started again; no alert is lost,
 // none is stored twice, none is accepted twice by the webhook.
 //
-// What is guaranteed, precisely (see durableWebhook): every alert is stored
+// What is guaranteed, precisely (see delivery.Durable): every alert is stored
 // before any sink sees it, so an alert seen again after the restart (same
 // stable id) is neither stored nor passed to a sink again; an alert stored
 // but not accepted by the webhook when the process died is sent at the

@@ -1,17 +1,18 @@
-// Package delivery makes alerts reach their sinks across crashes and
-// restarts, on top of a store (package store): an alert is stored before any
-// sink sees it (Gate), a sink's acceptance is recorded only after the sink
-// accepted it (Mark), and at start-up each sink is sent what a crash left
-// unsent (Resume). An alert seen again after a restart (same stable id) is
-// not sent twice; one whose sink accepted it just before a crash, before the
-// mark was written, is sent again: delivery is at least once, and exactly
-// once in every other case. The interfaces are the few store methods it
-// uses, and the Send of package notify's sinks. For a group of instances on
-// one database, Relay does the same through the store's outbox: its Gate
-// stores each alert with one outbox row per durable sink, and every
-// instance's Relay claims due rows, sends them and marks them, so a row
-// whose instance died is sent by another (see package store for what
-// "once" means there).
+// Package delivery makes alerts reach their sinks across crashes and restarts, on top of a store.
+//
+// An alert is stored before any sink sees it (Gate), a sink's acceptance is
+// recorded only after the sink accepted it (Mark), and at start-up each
+// sink is sent what a crash left unsent (Resume). An alert seen again after
+// a restart (same stable id) is not sent twice; one whose sink accepted it
+// just before a crash, before the mark was written, is sent again: delivery
+// is at least once, and exactly once in every other case. Durable puts a
+// webhook behind a queue with all of this, plus a periodic catch-up of what
+// it refused. The interfaces are the few store methods it uses, and the Send
+// of package notify's sinks. For a group of instances on one database,
+// Relay does the same through the store's outbox: its Gate stores each
+// alert with one outbox row per durable sink, and every instance's Relay
+// claims due rows, sends them and marks them, so a row whose instance died
+// is sent by another (see package store for what "once" means there).
 package delivery
 
 import (
