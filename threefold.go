@@ -26,6 +26,28 @@ type GameRef struct {
 	Black string `json:"black"`
 }
 
+// BoardStatus is the health of one electronic board (DGT LiveChess) as
+// its source sees it: what the arbiter checks before and during a round.
+type BoardStatus struct {
+	Serial string `json:"serial"`          // the board's serial number
+	Board  int    `json:"board,omitempty"` // its number in the event, 0 if unknown
+	// State is LiveChess's: ACTIVE, INACTIVE (switched off by the
+	// operator), NOTRESPONDING, DELAYED (its information lags the real
+	// board), or "" (not activated).
+	State    string `json:"state"`
+	Followed bool   `json:"followed"`          // its feed is subscribed to
+	Failing  string `json:"failing,omitempty"` // why it is not followed (LiveChess's error, "not listed"), "" when it is
+	Game     string `json:"game,omitempty"`    // the id of the game on it
+	// Placement is the piece placement LiveChess last reported (the board
+	// field of a FEN): what is on the board, even before a move is known.
+	Placement string    `json:"placement,omitempty"`
+	LastSeen  time.Time `json:"last_seen,omitzero"` // its last message
+}
+
+// Healthy reports whether the board is followed and LiveChess says it is
+// well (ACTIVE).
+func (b BoardStatus) Healthy() bool { return b.Followed && b.Failing == "" && b.State == "ACTIVE" }
+
 // AlertKind says which rule an alert is about. The values are part of the
 // JSON contract and never change.
 type AlertKind string

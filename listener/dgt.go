@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,17 +22,37 @@ import (
 	"github.com/threefold-chess/threefold/rules"
 )
 
-// DGTSource follows every e-board of a DGT LiveChess 2 server over its local
-// websocket API (ws://localhost:1982/api/v1.0): it asks for the boards
-// ("eboards"), subscribes to the "eboardevent" feed of each, and turns each
-// feed message's SAN list (the board's whole game so far) into a snapshot.
-// LiveChess may report the same move twice and several moves in one
-// message; a repeated token that cannot be played is dropped as a
-// duplicate. When a board's list starts over (a new game set up), the
-// board's next game gets a new id (serial/2, serial/3, …, counted for the
-// life of the source). A server that goes away is reconnected with backoff;
-// the first messages after a reconnect are full snapshots again. Games are
-// over the board: snapshots carry threefold.AudienceArbiters.
+// DGTSource follows the e-boards of a DGT LiveChess 2 server over its local
+// websocket API (ws://localhost:1982/api/v1.0).
+//
+// It reads the list of boards ("eboards") when it connects and again every
+// BoardsEvery, and subscribes to the "eboardevent" feed of every board
+// LiveChess reports live (ACTIVE, DELAYED or NOTRESPONDING); boards added
+// later are followed when they appear, boards switched off (INACTIVE) or
+// never activated are not. A subscription LiveChess refuses ("response":
+// "error") is logged, shown as failing in the boards' health (OnBoards, and
+// the state kept for `threefold status`) and asked again at the next read
+// of the list.
+//
+// A feed message carries the board's whole reconstructed game: the start
+// position ("start") and every move ("san"). The first message after
+// subscribing carries only the pieces and the clock: when they show the
+// position of the game known for the board (kept across restarts), that
+// game is shown at once, and a board set up at the start shows a game with
+// no move yet. LiveChess may report a move twice, several moves in one
+// message, and moves misread while pieces are in the air that it corrects
+// a moment later: a change is taken only once it has stood for Settle, so a
+// change superseded within the hold is never seen (the watcher withdraws
+// the alerts of a correction that comes later).
+//
+// Each game has a stable id: host/serial/first-seen (UTC, to the second),
+// kept with the source's state (State), so that a board restarted mid-game
+// keeps its game id. A new game starts when the board goes back to an empty
+// move list, when the start position changes, or when the list no longer
+// shares its first move with a game of more than two plies (a corrected
+// first move is the same game); the game before is then reported finished.
+// A server that goes away is reconnected with backoff. Games are over the
+// board: their states carry AudienceArbiters.
 type DGTSource struct {
 	URL    string // ws://host:port/api/v1.0
 	Clock  clock.Clock
@@ -39,10 +61,30 @@ type DGTSource struct {
 	// MaxFailures ends Run with an error after this many connection attempts
 	// in a row that fail without ever reaching the server; 0 retries forever.
 	MaxFailures int
+	// Settle is how long a board's change must stand before it is taken (0:
+	// at once).
+	Settle time.Duration
+	// BoardsEvery is how often the list of boards is read again; 0 means
+	// DefaultDGTBoardsEvery.
+	BoardsEvery time.Duration
+	// State, if set, keeps the games on the boards (and their health)
+	// across restarts.
+	State StateKeeper
 	// OnState, if set, is told when the connection to the server is made
 	// (connected) and when it is lost or cannot be made (with the reason).
 	OnState func(connected bool, err error)
+	// OnBoards, if set, is told the health of every board, each time a
+	// message of LiveChess changes it.
+	OnBoards func([]threefold.BoardStatus)
 }
+
+// DefaultDGTBoardsEvery is how often a DGT source reads the list of boards
+// again by default.
+const DefaultDGTBoardsEvery = 30 * time.Second
+
+// dgtMaxCorrection is the most plies a game may have for a list that
+// changes its first move to be a correction rather than a new game.
+const dgtMaxCorrection = 2
 
 // Name implements Source.
 func (s *DGTSource) Name() string { return "dgt " + s.URL }
@@ -53,49 +95,105 @@ const (
 	dgtSilence = 95 * time.Second
 )
 
+// dgtMessage is any message of LiveChess.
 type dgtMessage struct {
-	Response string          `json:"response"`
-	ID       json.Number     `json:"id"`
+	Response string          `json:"response"` // "call", "feed" or "error"
+	ID       json.Number     `json:"id"`       // the call's id, or the feed's
 	Param    json.RawMessage `json:"param"`
 }
 
-type dgtBoard struct {
-	Serial string `json:"serialnr"`
-	State  string `json:"state"`
+// dgtEBoard is one entry of the eboards list (EBoardResponse).
+type dgtEBoard struct {
+	Serial string  `json:"serialnr"`
+	State  *string `json:"state"` // null: not activated
+	Board  string  `json:"board"`
 }
 
+// dgtFeed is the param of a feed message (EBoardEventResponse). San is nil
+// in a message without a move list.
 type dgtFeed struct {
 	Serial string   `json:"serialnr"`
 	Board  string   `json:"board"`
+	Start  string   `json:"start"`
 	SAN    []string `json:"san"`
 }
 
-// dgtGame is the state of one board: the raw list last reported, the list
+// dgtError is the param of an error response.
+type dgtError struct {
+	Message string `json:"message"`
+}
+
+// dgtGame is one game on a board: LiveChess's list as last taken, the list
 // after removing duplicates, and the position it reaches.
 type dgtGame struct {
-	gen   int
-	raw   []string
-	moves []string
-	pos   rules.Position
-	stuck bool // a token could not be played: later tokens are passed on as they are
+	id        string
+	firstSeen time.Time
+	start     string // "" is the standard start
+	raw       []string
+	moves     []string
+	pos       rules.Position
+	stuck     bool // a token could not be played: later tokens are passed on as they are
+	finished  bool
+	shown     bool // emitted in this run
+}
+
+// dgtBoard is what the source knows of one board.
+type dgtBoard struct {
+	serial    string
+	state     string // LiveChess's, "" for null
+	listed    bool   // in the last list read
+	placement string
+	lastSeen  time.Time
+	refused   string // LiveChess's error to the last subscription, "" if none
+	// per connection
+	subscribed  bool
+	subscribing bool
+	// the game, and a change not yet taken
+	game     *dgtGame
+	pending  *dgtFeed
+	settleAt time.Time
+}
+
+// dgtState is what a DGT source keeps across restarts: per board, its
+// health (what `threefold status` shows) and its game.
+type dgtState struct {
+	Boards []dgtSavedBoard `json:"boards"`
+}
+
+type dgtSavedBoard struct {
+	threefold.BoardStatus
+	FirstSeen time.Time `json:"first_seen,omitzero"`
+	Start     string    `json:"start,omitempty"`
+	Moves     []string  `json:"moves,omitempty"` // LiveChess's list, as taken
+	Finished  bool      `json:"finished,omitempty"`
+}
+
+// dgtRun is the state of one Run, across connections.
+type dgtRun struct {
+	s      *DGTSource
+	clk    clock.Clock
+	log    *slog.Logger
+	host   string
+	emit   Emit
+	boards map[string]*dgtBoard
+	saved  []byte // the state last saved
 }
 
 // Run implements Source.
 func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
-	clk := clock.Or(s.Clock)
-	log := s.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	u, err := url.Parse(s.URL)
 	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") {
 		return fmt.Errorf("dgt: bad url %q: want ws://host:port/api/v1.0", s.URL)
 	}
-	boards := map[string]*dgtGame{}
+	r := &dgtRun{s: s, clk: clock.Or(s.Clock), log: s.Logger, host: u.Host, emit: emit, boards: map[string]*dgtBoard{}}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	r.load(ctx)
 	bo := backoff.Backoff{Policy: backoff.Policy{Initial: time.Second, Max: 30 * time.Second, NoJitter: true}}
 	failures := 0
 	for {
-		reached, err := s.session(ctx, clk, u.Host, boards, emit, log)
+		reached, err := r.session(ctx)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -116,8 +214,8 @@ func (s *DGTSource) Run(ctx context.Context, emit Emit) error {
 		if s.OnState != nil {
 			s.OnState(false, err)
 		}
-		log.Warn("dgt: connection lost; reconnecting", "url", s.URL, "err", err, "in", d)
-		if err := clock.Sleep(ctx, clk, d); err != nil {
+		r.log.Warn("dgt: connection lost; reconnecting", "url", s.URL, "err", err, "in", d)
+		if err := clock.Sleep(ctx, r.clk, d); err != nil {
 			return err
 		}
 	}
@@ -128,162 +226,604 @@ type stopError struct{ err error }
 
 func (e stopError) Error() string { return e.err.Error() }
 
-func (s *DGTSource) session(ctx context.Context, clk clock.Clock, host string, boards map[string]*dgtGame, emit Emit, log *slog.Logger) (reached bool, err error) {
-	d := s.Dialer
+// load takes the games kept by an earlier run.
+func (r *dgtRun) load(ctx context.Context) {
+	if r.s.State == nil {
+		return
+	}
+	data, err := r.s.State.LoadState(ctx)
+	if err != nil {
+		r.log.Warn("dgt: the games kept by the last run could not be read; games already on the boards get new ids", "url", r.s.URL, "err", err)
+		return
+	}
+	if len(data) == 0 {
+		return
+	}
+	var st dgtState
+	if err := json.Unmarshal(data, &st); err != nil {
+		r.log.Warn("dgt: the games kept by the last run are unreadable; games already on the boards get new ids", "url", r.s.URL, "err", err)
+		return
+	}
+	r.saved = data
+	for _, sb := range st.Boards {
+		if sb.Serial == "" {
+			continue
+		}
+		b := r.board(sb.Serial)
+		b.state, b.placement = sb.State, sb.Placement
+		if sb.Game == "" {
+			continue
+		}
+		g := newDGTGame(sb.Game, sb.FirstSeen, sb.Start)
+		g.add(sb.Moves)
+		g.finished = sb.Finished
+		b.game = g
+	}
+}
+
+func (r *dgtRun) board(serial string) *dgtBoard {
+	b := r.boards[serial]
+	if b == nil {
+		b = &dgtBoard{serial: serial}
+		r.boards[serial] = b
+	}
+	return b
+}
+
+func newDGTGame(id string, firstSeen time.Time, start string) *dgtGame {
+	g := &dgtGame{id: id, firstSeen: firstSeen, start: start, pos: rules.StartPosition()}
+	if start != "" {
+		if p, err := rules.ParseStart(start); err == nil {
+			g.pos = p
+		}
+	}
+	return g
+}
+
+// dgtSession is one connection to LiveChess.
+type dgtSession struct {
+	*dgtRun
+	ctx    context.Context
+	conn   *websocket.Conn
+	wmu    sync.Mutex // gorilla allows one writer at a time
+	nextID int64
+	calls  map[int64]dgtCall // calls waiting for their answer, by id
+	feeds  map[int64]string  // feed id -> serial
+	settle clock.Timer       // fires when the earliest pending change is due (nil before the first)
+	due    time.Time         // when settle fires (zero: stopped)
+	list   clock.Timer       // fires when the list of boards is to be read again
+	every  time.Duration     // BoardsEvery
+	frames chan dgtFrame     // from the reader
+	done   chan struct{}     // closed when the session ends
+	wg     sync.WaitGroup    // the reader and the keep-alive
+	subFor map[string]int64  // serial -> feed id asked for
+	report []threefold.BoardStatus
+}
+
+type dgtCall struct {
+	kind   string // "eboards" or "subscribe"
+	serial string
+}
+
+type dgtFrame struct {
+	data []byte
+	err  error
+}
+
+func (r *dgtRun) session(ctx context.Context) (reached bool, err error) {
+	d := r.s.Dialer
 	if d == nil {
 		d = websocket.DefaultDialer
 	}
-	conn, _, err := d.DialContext(ctx, s.URL, nil)
+	conn, _, err := d.DialContext(ctx, r.s.URL, nil)
 	if err != nil {
 		return false, fmt.Errorf("dgt: dial: %w", err)
 	}
-	if s.OnState != nil {
-		s.OnState(true, nil)
+	if r.s.OnState != nil {
+		r.s.OnState(true, nil)
 	}
-	var wg sync.WaitGroup
-	done := make(chan struct{})
-	var wmu sync.Mutex // gorilla allows one writer at a time
-	// A silent server is detected: every dgtPing a ping is sent, and a read
-	// that sees nothing (not even the pong) for dgtSilence fails.
-	conn.SetReadDeadline(time.Now().Add(dgtSilence))
-	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(dgtSilence)) })
-	wg.Add(1)
-	go func() { // closes the connection when ctx ends, so ReadMessage returns; sends the pings
-		defer wg.Done()
-		// Wall-clock time: the keep-alive is the network's business, not
-		// something a test steps through.
-		ping := time.NewTicker(dgtPing)
-		defer ping.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				conn.Close()
-				return
-			case <-done:
-				conn.Close()
-				return
-			case <-ping.C:
-				wmu.Lock()
-				conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second))
-				wmu.Unlock()
-			}
-		}
-	}()
-	defer func() { close(done); wg.Wait() }()
-
-	conn.SetReadLimit(1 << 20)
-	nextID := 1
-	call := func(v map[string]any) error {
-		v["id"] = nextID
-		nextID++
-		wmu.Lock()
-		defer wmu.Unlock()
-		return conn.WriteJSON(v)
+	s := &dgtSession{dgtRun: r, ctx: ctx, conn: conn, calls: map[int64]dgtCall{}, feeds: map[int64]string{},
+		subFor: map[string]int64{}, frames: make(chan dgtFrame), done: make(chan struct{}), every: r.s.BoardsEvery}
+	if s.every <= 0 {
+		s.every = DefaultDGTBoardsEvery
 	}
-	if err := call(map[string]any{"call": "eboards"}); err != nil {
-		return false, fmt.Errorf("dgt: eboards: %w", err)
+	for _, b := range r.boards {
+		b.subscribed, b.subscribing = false, false
 	}
-	subs := map[string]string{} // subscription id -> serial
+	s.start()
+	defer s.stop()
+	if err := s.call(dgtCall{kind: "eboards"}, nil); err != nil {
+		return false, err
+	}
+	s.armSettle()
 	for {
-		_, data, err := conn.ReadMessage()
-		if err != nil {
-			return reached, fmt.Errorf("dgt: read: %w", err)
-		}
-		conn.SetReadDeadline(time.Now().Add(dgtSilence))
-		reached = true
-		var m dgtMessage
-		if err := json.Unmarshal(data, &m); err != nil {
-			log.Warn("dgt: malformed message skipped", "url", s.URL, "err", err)
-			continue
-		}
-		switch {
-		case m.Response == "call" && m.ID.String() == "1":
-			var list []dgtBoard
-			if err := json.Unmarshal(m.Param, &list); err != nil {
-				log.Warn("dgt: malformed eboards reply", "url", s.URL, "err", err)
-				continue
+		select {
+		case <-ctx.Done():
+			return reached, ctx.Err()
+		case f := <-s.frames:
+			if f.err != nil {
+				return reached, fmt.Errorf("dgt: read: %w", f.err)
 			}
-			for _, b := range list {
-				if b.Serial == "" {
-					continue
-				}
-				subID := strconv.Itoa(len(subs) + 1)
-				subs[subID] = b.Serial
-				req := map[string]any{"call": "subscribe", "param": map[string]any{
-					"feed": "eboardevent", "id": len(subs), "param": map[string]any{"serialnr": b.Serial}}}
-				if err := call(req); err != nil {
-					return true, fmt.Errorf("dgt: subscribe %s: %w", b.Serial, err)
-				}
-				log.Info("dgt: following board", "url", s.URL, "serial", b.Serial, "state", b.State)
+			reached = true
+			if err := s.handle(f.data); err != nil {
+				return true, err
 			}
-		case m.Response == "feed":
-			var f dgtFeed
-			if err := json.Unmarshal(m.Param, &f); err != nil || f.SAN == nil {
-				continue // not a move list (clock or board-only event)
+		case <-s.settleC():
+			s.due = time.Time{}
+			if err := s.settleDue(); err != nil {
+				return reached, err
 			}
-			serial := f.Serial
-			if serial == "" {
-				serial = subs[m.ID.String()]
+			s.armSettle()
+		case <-s.list.C():
+			if err := s.call(dgtCall{kind: "eboards"}, nil); err != nil {
+				return reached, err
 			}
-			if serial == "" {
-				continue
-			}
-			g := boards[serial]
-			if g == nil {
-				g = &dgtGame{gen: 1, pos: rules.StartPosition()}
-				boards[serial] = g
-			}
-			changed, newGame := g.update(f.SAN)
-			if newGame {
-				log.Info("dgt: new game on board", "url", s.URL, "serial", serial, "game", g.gen)
-			}
-			if !changed {
-				continue
-			}
-			id := host + "/" + serial
-			if g.gen > 1 {
-				id += "/" + strconv.Itoa(g.gen)
-			}
-			err := emit(threefold.GameState{
-				Game:       threefold.GameRef{Site: "dgt", ID: id},
-				Source:     s.Name(),
-				Notation:   rules.SAN,
-				Moves:      g.moves,
-				Result:     "*",
-				ObservedAt: clk.Now(),
-				Audience:   threefold.AudienceArbiters,
-			})
-			if err != nil {
-				return true, stopError{err}
-			}
+			s.list.Reset(s.every)
 		}
 	}
 }
 
-// update takes a board's reported SAN list. It returns whether the
-// de-duplicated move list changed, and whether a new game started.
-func (g *dgtGame) update(raw []string) (changed, newGame bool) {
+// start starts the reader, the keep-alive and the timers.
+func (s *dgtSession) start() {
+	conn := s.conn
+	conn.SetReadLimit(1 << 20)
+	// A silent server is detected: every dgtPing a ping is sent, and a read
+	// that sees nothing (not even the pong) for dgtSilence fails. Wall-clock
+	// time: the keep-alive is the network's business, not something a test
+	// steps through.
+	conn.SetReadDeadline(time.Now().Add(dgtSilence))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(dgtSilence)) })
+	s.list = s.clk.NewTimer(s.every)
+	s.wg.Add(2)
+	go func() { // closes the connection when the session ends; sends the pings
+		defer s.wg.Done()
+		ping := time.NewTicker(dgtPing)
+		defer ping.Stop()
+		for {
+			select {
+			case <-s.ctx.Done():
+				conn.Close()
+				return
+			case <-s.done:
+				conn.Close()
+				return
+			case <-ping.C:
+				s.wmu.Lock()
+				conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second))
+				s.wmu.Unlock()
+			}
+		}
+	}()
+	go func() { // reads the frames
+		defer s.wg.Done()
+		for {
+			_, data, err := conn.ReadMessage()
+			if err == nil {
+				conn.SetReadDeadline(time.Now().Add(dgtSilence))
+			}
+			select {
+			case s.frames <- dgtFrame{data, err}:
+			case <-s.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
+func (s *dgtSession) stop() {
+	close(s.done)
+	s.wg.Wait()
+	if s.settle != nil {
+		s.settle.Stop()
+	}
+	s.list.Stop()
+}
+
+// settleC is the settle timer's channel (nil, never ready, before the
+// first pending change).
+func (s *dgtSession) settleC() <-chan time.Time {
+	if s.settle == nil {
+		return nil
+	}
+	return s.settle.C()
+}
+
+// call sends a call; param is its param (nil for none).
+func (s *dgtSession) call(c dgtCall, param any) error {
+	s.nextID++
+	id := s.nextID
+	s.calls[id] = c
+	v := map[string]any{"id": id, "call": c.kind}
+	if param != nil {
+		v["param"] = param
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if err := s.conn.WriteJSON(v); err != nil {
+		return fmt.Errorf("dgt: %s: %w", c.kind, err)
+	}
+	return nil
+}
+
+func (s *dgtSession) subscribe(b *dgtBoard) error {
+	feed, ok := s.subFor[b.serial]
+	if !ok {
+		feed = int64(len(s.subFor) + 1)
+		s.subFor[b.serial] = feed
+		s.feeds[feed] = b.serial
+	}
+	b.subscribing = true
+	return s.call(dgtCall{kind: "subscribe", serial: b.serial},
+		map[string]any{"feed": "eboardevent", "id": feed, "param": map[string]any{"serialnr": b.serial}})
+}
+
+// handle takes one message of LiveChess.
+func (s *dgtSession) handle(data []byte) error {
+	var m dgtMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		s.log.Warn("dgt: malformed message skipped", "url", s.s.URL, "err", err)
+		return nil
+	}
+	id, idErr := m.ID.Int64()
+	switch m.Response {
+	case "call":
+		c, ok := s.calls[id]
+		if idErr != nil || !ok {
+			return nil
+		}
+		delete(s.calls, id)
+		switch c.kind {
+		case "eboards":
+			var list []dgtEBoard
+			if err := json.Unmarshal(m.Param, &list); err != nil {
+				s.log.Warn("dgt: malformed eboards reply", "url", s.s.URL, "err", err)
+				return nil
+			}
+			return s.takeList(list)
+		case "subscribe":
+			b := s.board(c.serial)
+			b.subscribed, b.subscribing, b.refused = true, false, ""
+			s.log.Info("dgt: following board", "url", s.s.URL, "serial", b.serial, "state", b.state)
+			s.changed(true)
+		}
+	case "error":
+		var e dgtError
+		_ = json.Unmarshal(m.Param, &e)
+		msg := strings.TrimSpace(e.Message)
+		if msg == "" {
+			msg = "LiveChess answered an error without a message"
+		}
+		c, ok := s.calls[id]
+		if idErr != nil || !ok {
+			s.log.Warn("dgt: LiveChess answered an error", "url", s.s.URL, "id", m.ID.String(), "message", msg)
+			return nil
+		}
+		delete(s.calls, id)
+		switch c.kind {
+		case "subscribe":
+			b := s.board(c.serial)
+			b.subscribing = false
+			if b.refused != msg {
+				s.log.Warn("dgt: LiveChess refused to follow a board; asking again at the next read of the board list",
+					"url", s.s.URL, "serial", b.serial, "message", msg)
+			}
+			b.refused = msg
+			s.changed(true)
+		default:
+			s.log.Warn("dgt: LiveChess refused a call", "url", s.s.URL, "call", c.kind, "message", msg)
+		}
+	case "feed":
+		var f dgtFeed
+		if err := json.Unmarshal(m.Param, &f); err != nil {
+			return nil
+		}
+		serial := f.Serial
+		if serial == "" && idErr == nil {
+			serial = s.feeds[id]
+		}
+		if serial == "" {
+			return nil
+		}
+		return s.takeFeed(s.board(serial), &f)
+	}
+	return nil
+}
+
+// followable: LiveChess has the board live (its state says it is there,
+// well or not).
+func followable(state string) bool {
+	return state == "ACTIVE" || state == "DELAYED" || state == "NOTRESPONDING"
+}
+
+// takeList takes the list of boards: it subscribes to every live board
+// not followed yet (again, to one refused before).
+func (s *dgtSession) takeList(list []dgtEBoard) error {
+	seen := make(map[string]bool, len(list))
+	for _, e := range list {
+		if e.Serial == "" {
+			continue
+		}
+		seen[e.Serial] = true
+		b := s.board(e.Serial)
+		b.listed, b.state = true, ""
+		if e.State != nil {
+			b.state = *e.State
+		}
+		if e.Board != "" {
+			b.placement = e.Board
+		}
+		if followable(b.state) && !b.subscribed && !b.subscribing {
+			if err := s.subscribe(b); err != nil {
+				return err
+			}
+		}
+	}
+	for serial, b := range s.boards {
+		if !seen[serial] {
+			b.listed = false
+			if b.game == nil {
+				delete(s.boards, serial) // a board of an old event: forgotten
+			}
+		}
+	}
+	s.changed(true)
+	return nil
+}
+
+// takeFeed takes one feed message of a board.
+func (s *dgtSession) takeFeed(b *dgtBoard, f *dgtFeed) error {
+	b.lastSeen = s.clk.Now()
+	if f.Board != "" {
+		b.placement = f.Board
+	}
+	if f.SAN == nil {
+		// The pieces and the clock, no move list: the first message after
+		// subscribing, or a piece lifted.
+		if err := s.showKnown(b); err != nil {
+			return err
+		}
+		s.changed(false)
+		return nil
+	}
+	b.pending = f
+	if s.s.Settle <= 0 {
+		return s.take(b)
+	}
+	b.settleAt = b.lastSeen.Add(s.s.Settle)
+	s.armSettle()
+	s.changed(false)
+	return nil
+}
+
+// showKnown shows, from a message without moves, the game the board holds
+// when the pieces are where it leaves them, or a game with no move yet on a
+// board set up at the start.
+func (s *dgtSession) showKnown(b *dgtBoard) error {
+	if b.placement == "" || b.pending != nil {
+		return nil
+	}
+	g := b.game
+	if g == nil || g.finished {
+		if b.placement != startPlacement {
+			return nil
+		}
+		g = s.newGame(b, "")
+	}
+	if g.shown || boardField(g.pos) != b.placement {
+		return nil
+	}
+	s.save()
+	return s.emitGame(g)
+}
+
+var startPlacement = boardField(rules.StartPosition())
+
+func boardField(p rules.Position) string { return strings.Fields(p.FEN())[0] }
+
+// armSettle makes the settle timer fire when the earliest pending change
+// is due.
+func (s *dgtSession) armSettle() {
+	var first time.Time
+	for _, b := range s.boards {
+		if b.pending != nil && (first.IsZero() || b.settleAt.Before(first)) {
+			first = b.settleAt
+		}
+	}
+	switch {
+	case first.IsZero():
+		if !s.due.IsZero() {
+			s.settle.Stop()
+			s.due = time.Time{}
+		}
+	case s.due.IsZero() || first.Before(s.due):
+		s.due = first
+		d := max(first.Sub(s.clk.Now()), 0)
+		if s.settle == nil {
+			s.settle = s.clk.NewTimer(d)
+		} else {
+			s.settle.Reset(d)
+		}
+	}
+}
+
+// settleDue takes every pending change that has stood for Settle, in the
+// order of the boards' serials.
+func (s *dgtSession) settleDue() error {
+	now := s.clk.Now()
+	var due []*dgtBoard
+	for _, b := range s.boards {
+		if b.pending != nil && !b.settleAt.After(now) {
+			due = append(due, b)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool { return due[i].serial < due[j].serial })
+	for _, b := range due {
+		if err := s.take(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// take takes a board's pending change: the same game, or a new one.
+func (s *dgtSession) take(b *dgtBoard) error {
+	f := b.pending
+	b.pending = nil
+	start := f.Start
+	if start == rules.StartFEN || strings.TrimSpace(start) == "" {
+		start = ""
+	}
+	g := b.game
+	newGame := false
+	switch {
+	case g == nil || g.finished:
+		newGame = true
+	case g.start != start:
+		newGame = true // a set-up position or a Chess960 start on the board
+	case len(f.SAN) == 0 && len(g.raw) > 0:
+		newGame = true // the board is back at the start
+	case len(f.SAN) > 0 && len(g.moves) > dgtMaxCorrection && (len(g.raw) == 0 || g.raw[0] != f.SAN[0]):
+		newGame = true // another first move after more than a correction could change
+	}
+	if newGame {
+		if g != nil && !g.finished {
+			g.finished = true
+			s.log.Info("dgt: game over on board: a new game is set up", "url", s.s.URL, "serial", b.serial, "game", g.id)
+			if err := s.emitGame(g); err != nil {
+				return err
+			}
+		}
+		g = s.newGame(b, start)
+		s.log.Info("dgt: new game on board", "url", s.s.URL, "serial", b.serial, "game", g.id)
+	}
+	changed := g.update(f.SAN)
+	s.changed(true)
+	if !changed && g.shown {
+		return nil
+	}
+	s.save()
+	return s.emitGame(g)
+}
+
+// newGame starts a board's next game, first seen now.
+func (s *dgtSession) newGame(b *dgtBoard, start string) *dgtGame {
+	now := s.clk.Now().UTC()
+	id := s.host + "/" + b.serial + "/" + now.Format("20060102T150405Z")
+	if b.game != nil && strings.HasPrefix(b.game.id, id) {
+		id += "-" + strconv.Itoa(len(b.game.id)-len(id)+2) // a second game in the same second
+	}
+	b.game = newDGTGame(id, now, start)
+	return b.game
+}
+
+func (s *dgtSession) emitGame(g *dgtGame) error {
+	g.shown = true
+	result := "*"
+	err := s.emit(threefold.GameState{
+		Game:       threefold.GameRef{Site: "dgt", ID: g.id},
+		Source:     s.s.Name(),
+		StartFEN:   g.start,
+		Notation:   rules.SAN,
+		Moves:      g.moves,
+		Result:     result,
+		Finished:   g.finished,
+		ObservedAt: s.clk.Now(),
+		Audience:   threefold.AudienceArbiters,
+	})
+	if err != nil {
+		return stopError{err}
+	}
+	return nil
+}
+
+// status is the health of every board, by serial.
+func (r *dgtRun) status() []threefold.BoardStatus {
+	out := make([]threefold.BoardStatus, 0, len(r.boards))
+	for _, b := range r.boards {
+		st := threefold.BoardStatus{Serial: b.serial, State: b.state, Followed: b.subscribed, Placement: b.placement, LastSeen: b.lastSeen}
+		switch {
+		case b.refused != "":
+			st.Failing = "LiveChess refused to follow it: " + b.refused
+		case !b.listed:
+			st.Failing = "not in LiveChess's list of boards"
+		case b.state == "":
+			st.Failing = "not activated in LiveChess"
+		case b.state == "INACTIVE":
+			st.Failing = "switched off in LiveChess (INACTIVE)"
+		}
+		if b.game != nil && !b.game.finished {
+			st.Game = b.game.id
+		}
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Serial < out[j].Serial })
+	return out
+}
+
+// changed reports the boards' health; keep saves it too (a change worth
+// keeping: a subscription, a state, a game).
+func (s *dgtSession) changed(keep bool) {
+	if s.s.OnBoards != nil {
+		s.s.OnBoards(s.status())
+	}
+	if keep {
+		s.save()
+	}
+}
+
+// save keeps the games and the health of the boards, when it changed.
+func (r *dgtRun) save() {
+	if r.s.State == nil {
+		return
+	}
+	var st dgtState
+	for _, bs := range r.status() {
+		b := r.boards[bs.Serial]
+		bs.LastSeen, bs.Placement = time.Time{}, b.placement
+		sb := dgtSavedBoard{BoardStatus: bs}
+		if g := b.game; g != nil {
+			sb.Game, sb.FirstSeen, sb.Start, sb.Moves, sb.Finished = g.id, g.firstSeen, g.start, g.raw, g.finished
+		}
+		st.Boards = append(st.Boards, sb)
+	}
+	data, err := json.Marshal(st)
+	if err != nil || slices.Equal(data, r.saved) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.s.State.SaveState(ctx, data); err != nil {
+		r.log.Warn("dgt: the games on the boards could not be kept; after a restart they get new ids", "url", r.s.URL, "err", err)
+		return
+	}
+	r.saved = data
+}
+
+// update takes a board's list (LiveChess's, with its duplicates). It
+// returns whether the list without duplicates changed.
+func (g *dgtGame) update(raw []string) bool {
 	k := 0
 	for k < len(g.raw) && k < len(raw) && g.raw[k] == raw[k] {
 		k++
 	}
 	if k == len(g.raw) && len(raw) == len(g.raw) {
-		return false, false // the same list again
+		return false // the same list again
 	}
 	if k < len(g.raw) {
-		// Not an extension: a takeback on the board, or a new game.
-		if len(raw) == 0 || (k == 0 && len(g.moves) > 0) {
-			g.gen++
-			newGame = true
-		}
+		// Not an extension: a correction or a takeback; a fresh array, never
+		// a write into one handed out.
 		old := g.moves
-		g.raw, g.moves, g.pos, g.stuck = nil, nil, rules.StartPosition(), false
+		g.raw, g.moves, g.stuck = nil, nil, false
+		g.pos = newDGTGame("", time.Time{}, g.start).pos
 		g.add(raw)
-		return newGame || !slices.Equal(old, g.moves), newGame
+		return !slices.Equal(old, g.moves)
 	}
 	before := len(g.moves)
 	g.add(raw[len(g.raw):])
-	return len(g.moves) != before, false
+	return len(g.moves) != before
 }
 
 func (g *dgtGame) add(toks []string) {

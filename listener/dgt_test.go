@@ -1,9 +1,17 @@
 package listener
 
 import (
+	"context"
+	"errors"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/listener/dgttest"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -15,27 +23,457 @@ func TestDGTGameUpdate(t *testing.T) {
 		raw     []string
 		want    []string
 		changed bool
-		newGame bool
 	}{
-		{"start", italian[:2], italian[:2], true, false},
-		{"the same list twice", italian[:2], italian[:2], false, false},
-		{"several moves in one message", italian, italian, true, false},
-		{"castling reported twice", with("O-O", "O-O"), with("O-O"), true, false},
-		{"then the game goes on", with("O-O", "O-O", "Nf6"), with("O-O", "Nf6"), true, false},
-		{"a takeback on the board", with("O-O"), with("O-O"), true, false},
-		{"and another move instead", with("O-O", "d6"), with("O-O", "d6"), true, false},
-		{"an impossible move is passed on", with("O-O", "d6", "Qxf9"), with("O-O", "d6", "Qxf9"), true, false},
-		{"a new game", []string{}, nil, true, true},
-		{"its first move", []string{"d4"}, []string{"d4"}, true, false},
+		{"start", italian[:2], italian[:2], true},
+		{"the same list twice", italian[:2], italian[:2], false},
+		{"several moves in one message", italian, italian, true},
+		{"castling reported twice", with("O-O", "O-O"), with("O-O"), true},
+		{"then the game goes on", with("O-O", "O-O", "Nf6"), with("O-O", "Nf6"), true},
+		{"a takeback on the board", with("O-O"), with("O-O"), true},
+		{"and another move instead", with("O-O", "d6"), with("O-O", "d6"), true},
+		{"an impossible move is passed on", with("O-O", "d6", "Qxf9"), with("O-O", "d6", "Qxf9"), true},
 	}
-	g := &dgtGame{gen: 1, pos: rules.StartPosition()}
+	g := newDGTGame("g", time.Time{}, "")
 	for _, st := range steps {
-		changed, newGame := g.update(st.raw)
-		if changed != st.changed || newGame != st.newGame || !slices.Equal(g.moves, st.want) {
-			t.Errorf("%s: changed %v new %v moves %v; want %v %v %v", st.name, changed, newGame, g.moves, st.changed, st.newGame, st.want)
+		changed := g.update(st.raw)
+		if changed != st.changed || !slices.Equal(g.moves, st.want) {
+			t.Errorf("%s: changed %v moves %v; want %v %v", st.name, changed, g.moves, st.changed, st.want)
 		}
 	}
-	if g.gen != 2 {
-		t.Errorf("gen = %d, want 2", g.gen)
+}
+
+// memKeeper is a StateKeeper in memory.
+type memKeeper struct {
+	mu    sync.Mutex
+	data  []byte
+	saves int
+}
+
+func (k *memKeeper) LoadState(context.Context) ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Clone(k.data), nil
+}
+
+func (k *memKeeper) SaveState(_ context.Context, b []byte) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.data = slices.Clone(b)
+	k.saves++
+	return nil
+}
+
+// dgtStart is when the tests' LiveChess runs.
+var dgtStart = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+
+// dgtHarness runs a DGT source against a fake LiveChess on a fake clock,
+// feeding a collector and recording the boards' health.
+type dgtHarness struct {
+	t    *testing.T
+	srv  *dgttest.Server
+	clk  *clock.Fake
+	col  *collector
+	src  *DGTSource
+	stop func() error
+
+	mu       sync.Mutex
+	boards   []threefold.BoardStatus
+	boardsCh chan struct{}
+}
+
+func startDGT(t *testing.T, srv *dgttest.Server, clk *clock.Fake, col *collector, keeper StateKeeper, settle time.Duration) *dgtHarness {
+	t.Helper()
+	h := &dgtHarness{t: t, srv: srv, clk: clk, col: col, boardsCh: make(chan struct{}, 1)}
+	h.src = &DGTSource{URL: srv.URL(), Clock: clk, Settle: settle, BoardsEvery: 30 * time.Second, OnBoards: func(b []threefold.BoardStatus) {
+		h.mu.Lock()
+		h.boards = b
+		h.mu.Unlock()
+		select {
+		case h.boardsCh <- struct{}{}:
+		default:
+		}
+	}}
+	if keeper != nil {
+		h.src.State = keeper
+	}
+	stop := runSource(h.src, col.emit)
+	var once sync.Once
+	var err error
+	h.stop = func() error {
+		once.Do(func() { err = stop() })
+		return err
+	}
+	t.Cleanup(func() { h.stop() })
+	return h
+}
+
+// waitBoards waits until cond holds over the boards' health.
+func (h *dgtHarness) waitBoards(what string, cond func(map[string]threefold.BoardStatus) bool) {
+	h.t.Helper()
+	deadline := time.After(30 * time.Second) // a hang guard, not a timed assertion
+	for {
+		h.mu.Lock()
+		m := map[string]threefold.BoardStatus{}
+		for _, b := range h.boards {
+			m[b.Serial] = b
+		}
+		h.mu.Unlock()
+		if cond(m) {
+			return
+		}
+		select {
+		case <-h.boardsCh:
+		case <-deadline:
+			h.t.Fatalf("gave up waiting for %s; boards %+v", what, m)
+		}
+	}
+}
+
+// advance moves the fake clock on by d once some timer of exactly d is
+// armed (the source has reached that wait).
+func (h *dgtHarness) advance(d time.Duration) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang guard
+	defer cancel()
+	if err := h.clk.WaitTimer(ctx, d); err != nil {
+		h.t.Fatalf("no wait of %s armed: %v", d, err)
+	}
+	h.clk.Advance(d)
+}
+
+// lastOf returns the last snapshot of every game, by id, and the ids in
+// the order their first snapshot came.
+func (c *collector) lastOf() (map[string]threefold.GameState, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	last := map[string]threefold.GameState{}
+	var order []string
+	for _, s := range c.snaps {
+		if _, ok := last[s.Game.ID]; !ok {
+			order = append(order, s.Game.ID)
+		}
+		last[s.Game.ID] = s
+	}
+	return last, order
+}
+
+func placementAfter(t *testing.T, start string, san ...string) string {
+	t.Helper()
+	pos, err := rules.ParseStart(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range san {
+		m, err := pos.ParseSAN(tok)
+		if err != nil {
+			continue
+		}
+		pos.Play(m)
+	}
+	return strings.Fields(pos.FEN())[0]
+}
+
+func dgtHost(srv *dgttest.Server) string {
+	h := strings.TrimPrefix(srv.URL(), "ws://")
+	return h[:strings.Index(h, "/")]
+}
+
+// TestDGTFeed: LiveChess's first message after a subscription carries the
+// pieces and the clock, no moves: a board set up at the start shows its
+// game at once, a board in the middle of a game unknown to the source
+// shows its pieces in its health and its game from its next list. Lists
+// with moves reported twice or several at once, a LiveChess that goes away
+// and comes back: one game, followed to the third occurrence, each alert
+// once.
+func TestDGTFeed(t *testing.T) {
+	srv := dgttest.NewServer("1001", "1002")
+	defer srv.Close()
+	srv.Push("1001", anandMoves[:10]...)
+	clk := clock.NewFake(dgtStart)
+	c := newCollector()
+	h := startDGT(t, srv, clk, c, nil, 0)
+	host := dgtHost(srv)
+	idAtStart := host + "/1002/20261129T180000Z"
+
+	<-srv.Subscribed()
+	<-srv.Subscribed()
+	c.waitFor(t, "board 1002's game, at the start", func(c *collector) bool { return len(c.snaps) == 1 })
+	if s := c.snaps[0]; s.Game.ID != idAtStart || len(s.Moves) != 0 || s.StartFEN != "" || s.Finished || s.Audience != threefold.AudienceArbiters {
+		t.Fatalf("first snapshot %+v, want board 1002's game %s with no move", s, idAtStart)
+	}
+	want10 := placementAfter(t, "", anandMoves[:10]...)
+	h.waitBoards("board 1001's pieces", func(b map[string]threefold.BoardStatus) bool {
+		return b["1001"].Placement == want10 && b["1001"].Followed && b["1001"].Game == "" && b["1002"].Game == idAtStart
+	})
+
+	// The same list again (it is news now), moves twice and several at once.
+	srv.Push("1001", anandMoves[:10]...)
+	withDup := append(append([]string(nil), anandMoves[:20]...), anandMoves[19])
+	withDup = append(withDup, anandMoves[20:44]...)
+	srv.Push("1001", withDup...)
+	id1 := host + "/1001/20261129T180000Z"
+	c.waitFor(t, "ply 44", func(c *collector) bool {
+		s := c.snaps[len(c.snaps)-1]
+		return s.Game.ID == id1 && len(s.Moves) == 44
+	})
+
+	// LiveChess goes away and comes back; the game goes on to the
+	// repetition.
+	srv.DropConnections()
+	h.advance(time.Second)
+	<-srv.Subscribed()
+	<-srv.Subscribed()
+	srv.Push("1001", append(append([]string(nil), withDup...), anandMoves[44:]...)...)
+	c.waitFor(t, "the threefold", func(c *collector) bool { return len(c.alerts) >= 2 })
+	if k := c.kinds(id1); !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
+		t.Errorf("alerts %v, want claim_by_move 51 and threefold 52", k)
+	}
+	if d := c.duplicates(); len(d) > 0 {
+		t.Errorf("duplicate alerts %v", d)
+	}
+	if _, order := c.lastOf(); !slices.Equal(order, []string{idAtStart, id1}) {
+		t.Errorf("games %v, want [%s %s]", order, idAtStart, id1)
+	}
+	for _, st := range c.w.Status() {
+		if st.Attention != nil || st.Rebuilds != 0 {
+			t.Errorf("status %+v: want no attention, no rebuild", st)
+		}
+	}
+	if err := h.stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v", err)
+	}
+}
+
+// TestDGTNewGames: which lists are the board's game going on (a corrected
+// first move, a takeback) and which are a new game (the board back at the
+// start, another first move after a real game, a new start position); the
+// game before a new one is reported finished.
+func TestDGTNewGames(t *testing.T) {
+	setUp := "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+	tests := []struct {
+		name        string
+		start, next string
+		first, then []string
+		same        bool
+	}{
+		{"a corrected first move", "", "", []string{"e3"}, []string{"e4"}, true},
+		{"a corrected first move after the reply", "", "", []string{"e3", "e5"}, []string{"e4", "e5"}, true},
+		{"a takeback", "", "", anandMoves[:20], anandMoves[:18], true},
+		{"the board back at the start", "", "", anandMoves[:20], []string{}, false},
+		{"another game begun while unseen", "", "", anandMoves[:20], []string{"d4", "d5"}, false},
+		{"a set-up position", "", setUp, []string{"e4"}, []string{"Kd2"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := dgttest.NewServer("7")
+			defer srv.Close()
+			clk := clock.NewFake(dgtStart)
+			c := newCollector()
+			h := startDGT(t, srv, clk, c, nil, 0)
+			c.waitFor(t, "the game at the start", func(c *collector) bool { return len(c.snaps) == 1 })
+			srv.SetStart("7", firstNonEmpty(tt.start, rules.StartFEN), tt.first...)
+			c.waitFor(t, "the first list", func(c *collector) bool { return len(c.snaps) == 2 })
+			clk.Advance(time.Minute) // a new game would be first seen a minute later
+			srv.SetStart("7", firstNonEmpty(tt.next, rules.StartFEN), tt.then...)
+			c.waitFor(t, "the next list", func(c *collector) bool { return len(c.snaps) >= 3 })
+			h.stop()
+			last, order := c.lastOf()
+			host := dgtHost(srv)
+			first, second := host+"/7/20261129T180000Z", host+"/7/20261129T180100Z"
+			if tt.same {
+				if !slices.Equal(order, []string{first}) || !slices.Equal(last[first].Moves, tt.then) || last[first].Finished {
+					t.Errorf("games %v, last %+v: want one game going on with %v", order, last[first], tt.then)
+				}
+				return
+			}
+			if !slices.Equal(order, []string{first, second}) || !last[first].Finished || last[second].Finished ||
+				!slices.Equal(last[first].Moves, tt.first) || len(last[second].Moves) != len(tt.then) || last[second].StartFEN != tt.next {
+				t.Errorf("games %v: %+v then %+v; want the first finished with %v, the second from %q with %v",
+					order, last[first], last[second], tt.first, tt.next, tt.then)
+			}
+		})
+	}
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// TestDGTSettle: a change is taken once it has stood for the hold; one
+// LiveChess corrects within the hold is never seen and raises nothing; a
+// correction after the hold withdraws what the corrected move raised.
+func TestDGTSettle(t *testing.T) {
+	const hold = 2500 * time.Millisecond
+	srv := dgttest.NewServer("5")
+	defer srv.Close()
+	clk := clock.NewFake(dgtStart)
+	c := newCollector()
+	h := startDGT(t, srv, clk, c, nil, hold)
+	id := dgtHost(srv) + "/5/20261129T180000Z"
+	c.waitFor(t, "the game at the start", func(c *collector) bool { return len(c.snaps) == 1 })
+
+	pushed := func(san []string) {
+		t.Helper()
+		srv.Push("5", san...)
+		p := placementAfter(t, "", san...)
+		h.waitBoards("the list pushed", func(b map[string]threefold.BoardStatus) bool { return b["5"].Placement == p })
+	}
+	// Up to ply 50, then …Qf5 misread as …Qg5 (ply 52 would repeat) and
+	// corrected within the hold: only the correct list is taken.
+	pushed(anandMoves[:50])
+	h.advance(hold)
+	c.waitFor(t, "ply 50", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 50 })
+	misread := append(append([]string(nil), anandMoves[:51]...), "Qg5")
+	pushed(misread)
+	pushed(anandMoves[:51])
+	if n := len(c.snaps); n != 2 {
+		t.Fatalf("%d snapshots before the hold passed, want 2", n)
+	}
+	h.advance(hold)
+	c.waitFor(t, "ply 51", func(c *collector) bool { return len(c.snaps) == 3 })
+	if k := c.kinds(id); len(k) != 1 || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
+		t.Fatalf("alerts %v, want the claim at 51 only", k)
+	}
+
+	// Ply 52 (the third occurrence) taken, then LiveChess corrects it after
+	// the hold: the threefold is withdrawn.
+	pushed(anandMoves)
+	h.advance(hold)
+	c.waitFor(t, "the threefold", func(c *collector) bool { return len(c.alerts) == 2 })
+	pushed(misread)
+	h.advance(hold)
+	c.waitFor(t, "the withdrawal", func(c *collector) bool { return len(c.alerts) == 3 })
+	a := c.alerts[2]
+	if a.Kind != threefold.KindWithdrawn || a.Withdraws != c.alerts[1].ID || a.WithdrawnKind != threefold.KindThreefold || a.Ply != 52 {
+		t.Errorf("alert %+v, want the withdrawal of the threefold at 52", a)
+	}
+}
+
+// TestDGTBoards: the list of boards is read again: a board added later is
+// followed, one switched off or never activated is not, one LiveChess
+// refuses is shown failing with LiveChess's message and asked again; the
+// health says so.
+func TestDGTBoards(t *testing.T) {
+	srv := dgttest.NewServer("1", "2", "3")
+	defer srv.Close()
+	srv.SetState("2", "INACTIVE")
+	srv.SetState("3", "")
+	srv.Refuse("1", "EBoard 1 is in use by another client")
+	clk := clock.NewFake(dgtStart)
+	c := newCollector()
+	h := startDGT(t, srv, clk, c, nil, 0)
+	h.waitBoards("the first list", func(b map[string]threefold.BoardStatus) bool {
+		return strings.Contains(b["1"].Failing, "EBoard 1 is in use by another client") && !b["1"].Followed &&
+			b["2"].Failing == "switched off in LiveChess (INACTIVE)" && !b["2"].Followed &&
+			b["3"].Failing == "not activated in LiveChess" && !b["3"].Followed
+	})
+	// Board 1 is free again, board 4 is added, board 3 is activated.
+	srv.Refuse("1", "")
+	srv.AddBoard("4")
+	srv.SetState("3", "DELAYED")
+	h.advance(30 * time.Second)
+	h.waitBoards("the second list", func(b map[string]threefold.BoardStatus) bool {
+		return b["1"].Healthy() && b["4"].Healthy() && b["3"].Followed && b["3"].State == "DELAYED" && !b["3"].Healthy() &&
+			b["1"].Game != "" && b["4"].Game != ""
+	})
+	// Board 2 leaves the list: forgotten.
+	srv.RemoveBoard("2")
+	h.advance(30 * time.Second)
+	h.waitBoards("the third list", func(b map[string]threefold.BoardStatus) bool { _, ok := b["2"]; return !ok })
+}
+
+// TestDGTRestartKeepsGameIDs: a restarted threefold keeps the ids of the
+// games on the boards (kept with the source's state): the game in progress
+// shows at once from the first message, and goes on under its id; a new
+// game on a board is a new id, so nothing it raises is taken for what an
+// earlier game raised.
+func TestDGTRestartKeepsGameIDs(t *testing.T) {
+	srv := dgttest.NewServer("9")
+	defer srv.Close()
+	clk := clock.NewFake(dgtStart)
+	keeper := &memKeeper{}
+	stored := map[string]bool{} // the store's alerts: an id stored is not reported again
+	var reported []threefold.Alert
+	newRun := func() *collector {
+		c := newCollector()
+		c.w = NewWatcher(WatcherOptions{Alert: func(a threefold.Alert) {
+			if !stored[a.ID] {
+				stored[a.ID] = true
+				reported = append(reported, a)
+			}
+			c.mu.Lock()
+			c.alerts = append(c.alerts, a)
+			c.mu.Unlock()
+		}})
+		return c
+	}
+	// Run 1: game A to its third occurrence; then the board is set up again
+	// and game B begins.
+	c := newRun()
+	h := startDGT(t, srv, clk, c, keeper, 0)
+	c.waitFor(t, "game A at the start", func(c *collector) bool { return len(c.snaps) == 1 })
+	srv.Push("9", anandMoves...)
+	c.waitFor(t, "game A's threefold", func(c *collector) bool { return len(c.alerts) == 2 })
+	clk.Advance(time.Hour)
+	srv.Push("9")
+	srv.Push("9", anandMoves[:48]...)
+	c.waitFor(t, "game B at ply 48", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 48 })
+	h.stop()
+	_, order := c.lastOf()
+	host := dgtHost(srv)
+	gameA, gameB := host+"/9/20261129T180000Z", host+"/9/20261129T190000Z"
+	if !slices.Equal(order, []string{gameA, gameB}) {
+		t.Fatalf("run 1 games %v, want [%s %s]", order, gameA, gameB)
+	}
+
+	// Run 2: game B shows at once, under its id, and goes on to the same
+	// repetition as game A: its alerts are its own, none suppressed.
+	clk.Advance(time.Hour)
+	c = newRun()
+	h = startDGT(t, srv, clk, c, keeper, 0)
+	c.waitFor(t, "game B from the first message", func(c *collector) bool { return len(c.snaps) == 1 })
+	if s := c.snaps[0]; s.Game.ID != gameB || len(s.Moves) != 48 {
+		t.Fatalf("first snapshot of run 2: %s with %d plies, want %s with 48", s.Game.ID, len(s.Moves), gameB)
+	}
+	srv.Push("9", anandMoves...)
+	c.waitFor(t, "game B's threefold", func(c *collector) bool { return len(c.alerts) == 2 })
+	h.stop()
+	var got []string
+	for _, a := range reported {
+		got = append(got, a.Game.ID+" "+string(a.Kind))
+	}
+	want := []string{gameA + " claim_by_move", gameA + " threefold", gameB + " claim_by_move", gameB + " threefold"}
+	if !slices.Equal(got, want) {
+		t.Errorf("alerts reported\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestDGTSetUpPosition: a board whose game starts from a set-up position
+// (LiveChess's start) is replayed from it.
+func TestDGTSetUpPosition(t *testing.T) {
+	const fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+	srv := dgttest.NewServer("3")
+	defer srv.Close()
+	clk := clock.NewFake(dgtStart)
+	c := newCollector()
+	h := startDGT(t, srv, clk, c, nil, 0)
+	c.waitFor(t, "the game at the start", func(c *collector) bool { return len(c.snaps) == 1 })
+	// The rook and the king go to and fro. Ra2 loses the queenside right
+	// for good, so the set-up position never recurs; the position after
+	// 1.Ra2 (ply 1) does, at plies 5 and 9.
+	moves := []string{"Ra2", "Kd8", "Ra1", "Ke8", "Ra2", "Kd8", "Ra1", "Ke8", "Ra2", "Kd8"}
+	srv.SetStart("3", fen, moves...)
+	c.waitFor(t, "the set-up game", func(c *collector) bool { return len(c.alerts) > 0 && len(c.snaps) >= 3 })
+	h.stop()
+	last, order := c.lastOf()
+	g := last[order[len(order)-1]]
+	if g.StartFEN != fen || len(g.Moves) != len(moves) {
+		t.Fatalf("game %+v, want it from %q with %d moves", g, fen, len(moves))
+	}
+	if k := c.kinds(g.Game.ID); !slices.Equal(k[threefold.KindThreefold], []int{9, 10}) {
+		t.Errorf("alerts %v, want third occurrences at plies 9 (after 1.Ra2) and 10 (after 1...Kd8)", k)
 	}
 }

@@ -160,15 +160,28 @@ func (s *dgtFuzzServer) url() string {
 	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/api/v1.0"
 }
 
-// dgtSeed: two boards. Board 1001 changes three times (a move reported
-// twice, then the same list again, which is no change; an empty list: a new
-// game; an impossible move); 1002 once, named by its subscription id.
-var dgtSeed = []byte(`{"response":"call","id":1,"param":[{"serialnr":"1001","state":"ACTIVE"},{"serialnr":"1002"}]}
+// dgtSeed: two boards, followed (feed 1 and feed 2). Board 1001's list
+// changes three times: a move reported twice (one snapshot), the same list
+// again (none), an empty list (a new game: the game before finished, the
+// new one at the start: two), an impossible move (one); 1002's once, named
+// by its feed id only (one). Five snapshots.
+var dgtSeed = []byte(`{"response":"call","id":1,"param":[{"serialnr":"1001","state":"ACTIVE"},{"serialnr":"1002","state":"ACTIVE"}]}
 {"response":"feed","id":1,"param":{"serialnr":"1001","san":["e4","e5","Nf3","Nf3"]}}
 {"response":"feed","id":2,"param":{"san":["d4"]}}
 {"response":"feed","id":1,"param":{"serialnr":"1001","san":["e4","e5","Nf3","Nf3"]}}
 {"response":"feed","id":1,"param":{"serialnr":"1001","san":[]}}
 {"response":"feed","id":1,"param":{"serialnr":"1001","san":["Qxf9","e4"]}}`)
+
+// dgtSeedLiveChess: what LiveChess sends, message by message: the list of
+// boards with every field (states null, INACTIVE, DELAYED), a subscription
+// accepted then its first message (board and clock, no moves), one refused
+// (an error response), a game from a set-up start, a clock.
+var dgtSeedLiveChess = []byte(`{"response":"call","id":1,"param":[{"serialnr":"7425","source":"COM3","state":"ACTIVE","battery":"87%","comment":null,"board":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR","flipped":false,"clock":{"white":5400,"black":5400,"run":null,"time":1503845105357}},{"serialnr":"7426","source":null,"state":null,"battery":null,"comment":null,"board":null,"flipped":false,"clock":null},{"serialnr":"7427","source":"COM4","state":"DELAYED","board":"8/8/8/8/8/8/8/8","flipped":true},{"serialnr":"7428","state":"INACTIVE"}],"time":1503849460753}
+{"id":2,"response":"call","param":null,"time":1503849460753}
+{"response":"feed","id":1,"param":{"serialnr":"7425","flipped":false,"board":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR","clock":{"white":5676,"black":7190,"run":true,"time":1503845105357}},"time":1503849460756}
+{"response":"error","id":3,"param":{"message":"EBoard 7427 is not available","stacktrace":"java.lang.IllegalStateException"},"time":1503849460757}
+{"response":"feed","id":1,"param":{"serialnr":"7425","flipped":false,"board":"4k3/8/8/8/8/8/R7/4K2R","clock":{"white":5600,"black":7190,"run":false,"time":1503845105999},"start":"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1","san":["Ra2"],"match":true},"time":1503849460800}
+{"response":"error","id":99,"param":null}`)
 
 // FuzzDGTMessages runs the DGT source's message handling (the eboards
 // reply, subscriptions, feed messages with SAN lists, de-duplication of
@@ -176,6 +189,7 @@ var dgtSeed = []byte(`{"response":"call","id":1,"param":[{"serialnr":"1001","sta
 // served by a websocket server on loopback.
 func FuzzDGTMessages(f *testing.F) {
 	f.Add(dgtSeed)
+	f.Add(dgtSeedLiveChess)
 	f.Add([]byte(`{"response":"feed","id":"x","param":{"serialnr":"","san":null}}
 {"response":"call","id":1,"param":{"not":"a list"}}
 {"response":"call","id":1.5e400,"param":[]}
@@ -211,8 +225,11 @@ not json`))
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Run returned %v", err)
 		}
-		if bytes.Equal(input, dgtSeed) && emitted != 4 {
-			t.Errorf("the first seed emitted %d snapshots, want 4", emitted)
+		if bytes.Equal(input, dgtSeed) && emitted != 5 {
+			t.Errorf("the first seed emitted %d snapshots, want 5", emitted)
+		}
+		if bytes.Equal(input, dgtSeedLiveChess) && emitted != 3 {
+			t.Errorf("the LiveChess seed emitted %d snapshots, want 3 (the game at the start, over when the set-up start comes, the game from it)", emitted)
 		}
 	})
 }

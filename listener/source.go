@@ -52,3 +52,12 @@ type Source interface {
 	Name() string
 	Run(ctx context.Context, emit Emit) error
 }
+
+// StateKeeper keeps what a source needs across restarts (a DGT source: the
+// games on its boards and their health), beside what the program keeps of
+// the source itself.
+type StateKeeper interface {
+	// LoadState returns what was kept, nil when nothing was.
+	LoadState(ctx context.Context) ([]byte, error)
+	SaveState(ctx context.Context, state []byte) error
+}

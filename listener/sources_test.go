@@ -109,63 +109,6 @@ func TestFileSourceMissingPath(t *testing.T) {
 	}
 }
 
-func TestDGTSource(t *testing.T) {
-	srv := dgttest.NewServer("1001", "1002")
-	defer srv.Close()
-	clock := newFakeClock()
-	c := newCollector()
-	srv.Push("1001", anandMoves[:10]...)
-	src := &DGTSource{URL: srv.URL(), Clock: clock}
-	stop := runSource(src, c.emit)
-	<-srv.Subscribed()
-	<-srv.Subscribed()
-	id1 := strings.TrimPrefix(srv.URL(), "ws://")
-	id1 = id1[:strings.Index(id1, "/")] + "/1001"
-	c.waitFor(t, "the first snapshot", func(c *collector) bool { return len(c.snaps) >= 1 })
-
-	// The same list again (LiveChess reports moves twice), several moves in
-	// one message, and a move repeated inside the list.
-	srv.Push("1001", anandMoves[:10]...)
-	withDup := append(append([]string(nil), anandMoves[:20]...), anandMoves[19])
-	withDup = append(withDup, anandMoves[20:44]...)
-	srv.Push("1001", withDup...)
-	c.waitFor(t, "ply 44", func(c *collector) bool { return len(c.snaps) > 0 && len(c.snaps[len(c.snaps)-1].Moves) == 44 })
-
-	// LiveChess goes away and comes back; the board's list is sent again in
-	// full, then the game goes on to the repetition.
-	srv.DropConnections()
-	waitSleep(t, clock)
-	clock.Advance(time.Minute)
-	<-srv.Subscribed()
-	<-srv.Subscribed()
-	srv.Push("1001", append(append([]string(nil), withDup...), anandMoves[44:]...)...)
-	c.waitFor(t, "the threefold", func(c *collector) bool { return len(c.alerts) >= 2 })
-	k := c.kinds(id1)
-	if !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
-		t.Errorf("alerts %v, want claim_by_move 51 and threefold 52", k)
-	}
-	for _, a := range c.alerts {
-		if a.Audience != threefold.AudienceArbiters || a.Game.Site != "dgt" {
-			t.Errorf("alert %s: site %q audience %q", a.ID, a.Game.Site, a.Audience)
-		}
-	}
-	if d := c.duplicates(); len(d) > 0 {
-		t.Errorf("duplicate alerts %v", d)
-	}
-	st := c.w.Status()
-	if len(st) != 1 || st[0].Attention != nil || st[0].Rebuilds != 0 {
-		t.Errorf("status %+v: want one game, no attention, no rebuild", st)
-	}
-
-	// A new game on the board gets a new id.
-	srv.Push("1001")
-	srv.Push("1001", "d4")
-	c.waitFor(t, "the second game", func(c *collector) bool { return len(c.w.Status()) == 2 })
-	if err := stop(); !errors.Is(err, context.Canceled) {
-		t.Errorf("Run returned %v", err)
-	}
-}
-
 func TestDGTServerGoneForGood(t *testing.T) {
 	srv := dgttest.NewServer()
 	url := srv.URL()

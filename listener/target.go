@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/clock"
 )
@@ -246,6 +247,8 @@ type Deps struct {
 	ChessComAfterTheGame bool
 	FilePoll             time.Duration
 	DGTMaxFailures       int
+	DGTSettle            time.Duration // DGTSource.Settle
+	DGTBoardsEvery       time.Duration // DGTSource.BoardsEvery
 	Clock                clock.Clock
 	Logger               *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
@@ -253,6 +256,9 @@ type Deps struct {
 	// it loses the connection (with the reason), by the source's Name: so
 	// a quiet source shows as connected before its first game.
 	OnSourceState func(name string, connected bool, err error)
+	// OnBoards, if set, is told by each source that follows e-boards (DGT
+	// LiveChess) the health of its boards, by the source's Name.
+	OnBoards func(name string, boards []threefold.BoardStatus)
 }
 
 // Sources builds the sources for the targets. The Lichess users of several
@@ -287,7 +293,13 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComPoll,
 				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger})
 		case TargetDGT:
-			out = append(out, &DGTSource{URL: t.URL, Clock: d.Clock, Logger: d.Logger, MaxFailures: d.DGTMaxFailures})
+			src := &DGTSource{URL: t.URL, Clock: d.Clock, Logger: d.Logger, MaxFailures: d.DGTMaxFailures,
+				Settle: d.DGTSettle, BoardsEvery: d.DGTBoardsEvery}
+			if d.OnBoards != nil {
+				name, on := src.Name(), d.OnBoards
+				src.OnBoards = func(b []threefold.BoardStatus) { on(name, b) }
+			}
+			out = append(out, src)
 		case TargetFile:
 			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePoll, Clock: d.Clock, Logger: d.Logger})
 		default:

@@ -116,6 +116,14 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#alerts li.alert.withdrawn[data-id="a1"]`))); err != nil {
 		t.Fatalf("the withdrawal does not show: %v", err)
 	}
+	// The e-boards of a source: one well, one LiveChess refuses.
+	hub.SourceBoards("test source", []threefold.BoardStatus{
+		{Serial: "7425", Board: 1, State: "ACTIVE", Followed: true, Game: "g1", Placement: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"},
+		{Serial: "7426", Board: 2, State: "ACTIVE", Failing: "LiveChess refused to follow it: EBoard 7426 is in use"}})
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`.eboard.ok[data-serial="7425"] svg`)),
+		chromedp.WaitVisible(chromedp.CSS(`.eboard.failing[data-serial="7426"] .eboard-why`))); err != nil {
+		t.Fatalf("the boards' health does not show: %v", err)
+	}
 	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,9 @@ type SourceState struct {
 	Connected bool      `json:"connected"`
 	Error     string    `json:"error,omitempty"`
 	Since     time.Time `json:"since"`
+	// Boards is the health of the e-boards of a source that follows them
+	// (DGT LiveChess).
+	Boards []threefold.BoardStatus `json:"boards,omitempty"`
 }
 
 // HubOptions configure a Hub. Every field is optional.
@@ -164,6 +167,20 @@ func (h *Hub) SourceStatus(name string, connected bool, err error) {
 	if h.metrics != nil {
 		h.metrics.SetSourceConnected(name, connected)
 	}
+	h.signal()
+}
+
+// SourceBoards records the health of the e-boards a source follows.
+func (h *Hub) SourceBoards(name string, boards []threefold.BoardStatus) {
+	h.mu.Lock()
+	s := h.sources[name]
+	if s == nil {
+		s = &SourceState{Name: name, Since: h.now()}
+		h.sources[name] = s
+	}
+	s.Boards = boards
+	h.srcDirt = true
+	h.mu.Unlock()
 	h.signal()
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -24,7 +26,7 @@ func newStatusCmd(env *environment) *cobra.Command {
 	var opts statusOptions
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Show the group of instances sharing the store: instances, leases, sources, lag",
+		Short: "Show the group of instances sharing the store: instances, leases, sources, lag, e-boards",
 		Long: `status shows what the store (store.dsn, or the SQLite file threefold.db in
 data_dir) says about the instances of threefold that share it:
 
@@ -35,7 +37,11 @@ data_dir) says about the instances of threefold that share it:
   outbox     per sink, the alerts not yet sent, the oldest one's age, the
              attempts and the last error;
   games      each unfinished game: the last ply processed against the last
-             ply seen, most behind first.
+             ply seen, most behind first;
+  boards     the e-boards of DGT LiveChess sources, as their source last
+             kept them: LiveChess's state, whether the board is followed,
+             why it fails (a refused subscription, switched off, not
+             listed), its game.
 
 With --json it writes the same as one JSON object.`,
 		Args: cobra.NoArgs,
@@ -65,18 +71,96 @@ func runStatus(ctx context.Context, env *environment, opts statusOptions, now ti
 	if err != nil {
 		return err
 	}
+	boards, err := sourceBoards(ctx, st, gs.Sources)
+	if err != nil {
+		return err
+	}
 	if opts.json {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(statusJSON(gs))
+		return enc.Encode(statusJSON(gs, boards))
 	}
 	writeStatus(env.stdout, gs, opts.limit)
+	writeBoards(env.stdout, boards, now)
 	return nil
+}
+
+// sourceBoard is one e-board in the status, with its source and when the
+// source kept what is shown.
+type sourceBoard struct {
+	Source string    `json:"source"`
+	AsOf   time.Time `json:"as_of"`
+	threefold.BoardStatus
+}
+
+// sourceBoards reads the boards' health that sources keep in their state
+// (sourceState.Kept, under "boards").
+func sourceBoards(ctx context.Context, st *store.Store, sources []store.SourceStatus) ([]sourceBoard, error) {
+	var out []sourceBoard
+	for _, src := range sources {
+		if !src.HasState {
+			continue
+		}
+		data, ok, err := st.LoadSourceState(ctx, src.Name)
+		if err != nil {
+			return nil, err
+		}
+		var state sourceState
+		var kept struct {
+			Boards []threefold.BoardStatus `json:"boards"`
+		}
+		if !ok || json.Unmarshal(data, &state) != nil || len(state.Kept) == 0 || json.Unmarshal(state.Kept, &kept) != nil {
+			continue
+		}
+		for _, b := range kept.Boards {
+			out = append(out, sourceBoard{Source: src.Name, AsOf: src.StateUpdatedAt, BoardStatus: b})
+		}
+	}
+	return out, nil
+}
+
+// writeBoards lists the e-boards, failing ones first.
+func writeBoards(w io.Writer, boards []sourceBoard, now time.Time) {
+	failing := 0
+	for _, b := range boards {
+		if !b.Healthy() {
+			failing++
+		}
+	}
+	fmt.Fprintf(w, "\nBoards (%d, %d failing)\n", len(boards), failing)
+	if len(boards) == 0 {
+		return
+	}
+	sorted := slices.Clone(boards)
+	slices.SortStableFunc(sorted, func(a, b sourceBoard) int {
+		if a.Healthy() != b.Healthy() {
+			if a.Healthy() {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Source+"\x00"+a.Serial, b.Source+"\x00"+b.Serial)
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SOURCE\tSERIAL\tBOARD\tSTATE\tFOLLOWED\tGAME\tFAILING\tAS OF")
+	for _, b := range sorted {
+		board := "-"
+		if b.Board > 0 {
+			board = fmt.Sprint(b.Board)
+		}
+		followed := "no"
+		if b.Followed {
+			followed = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Source, b.Serial, board, histFirst(b.State, "not activated"),
+			followed, histFirst(b.Game, "-"), histFirst(oneLine(b.Failing), "-"), ago(now, b.AsOf))
+	}
+	tw.Flush()
 }
 
 // statusJSON is the --json form: the store's status with empty lists as
 // [] and the lease lifetime in seconds.
-func statusJSON(gs store.GroupStatus) any {
+func statusJSON(gs store.GroupStatus, boards []sourceBoard) any {
 	type instance struct {
 		store.InstanceStatus
 		LeaseTTLS float64 `json:"lease_ttl_s"`
@@ -94,7 +178,8 @@ func statusJSON(gs store.GroupStatus) any {
 		Sources   []store.SourceStatus `json:"sources"`
 		Outbox    []store.SinkLag      `json:"outbox"`
 		Games     []store.GameLag      `json:"games"`
-	}{gs.Backend, gs.Where, gs.Now, ins, orEmpty(gs.Leases), orEmpty(gs.Sources), orEmpty(gs.Outbox), orEmpty(gs.Games)}
+		Boards    []sourceBoard        `json:"boards"`
+	}{gs.Backend, gs.Where, gs.Now, ins, orEmpty(gs.Leases), orEmpty(gs.Sources), orEmpty(gs.Outbox), orEmpty(gs.Games), orEmpty(boards)}
 }
 
 func orEmpty[T any](s []T) []T {

@@ -72,7 +72,62 @@ type gameRecorder struct {
 
 	mu    sync.Mutex
 	games map[[2]string]*recordedGame
-	srcs  map[string]map[string]int // source → game key → plies
+	srcs  map[string]map[string]int  // source → game key → plies
+	kept  map[string]json.RawMessage // source → what the source keeps itself (sourceState.Kept)
+}
+
+// sourceState is a source's state in the store, as the recorder writes
+// it: the games it follows, and what the source keeps itself across
+// restarts (a DGT source: the games on its boards and their health, under
+// "boards", which `threefold status` shows).
+type sourceState struct {
+	Games map[string]int  `json:"games"`
+	Kept  json.RawMessage `json:"kept,omitempty"`
+}
+
+// stateLocked (mu held) is the state of source to write.
+func (r *gameRecorder) stateLocked(source string) []byte {
+	sm := r.srcs[source]
+	if sm == nil {
+		sm = map[string]int{}
+	}
+	state, _ := json.Marshal(sourceState{Games: sm, Kept: r.kept[source]})
+	return state
+}
+
+// keeper is the listener.StateKeeper of a source: what it keeps goes into
+// its state in the store, beside the games the recorder writes there, and
+// through the same write (fenced by the source's lease in group mode).
+func (r *gameRecorder) keeper(source string) listener.StateKeeper {
+	return &recorderKeeper{r: r, source: source}
+}
+
+type recorderKeeper struct {
+	r      *gameRecorder
+	source string
+}
+
+func (k *recorderKeeper) LoadState(ctx context.Context) ([]byte, error) {
+	data, ok, err := k.r.st.LoadSourceState(ctx, k.source)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var st sourceState
+	if json.Unmarshal(data, &st) != nil {
+		return nil, nil // not written by a recorder
+	}
+	k.r.mu.Lock()
+	k.r.kept[k.source] = st.Kept
+	k.r.mu.Unlock()
+	return st.Kept, nil
+}
+
+func (k *recorderKeeper) SaveState(ctx context.Context, data []byte) error {
+	k.r.mu.Lock()
+	k.r.kept[k.source] = json.RawMessage(data)
+	state := k.r.stateLocked(k.source)
+	k.r.mu.Unlock()
+	return k.r.saveState(ctx, k.source, state)
 }
 
 type recordedGame struct {
@@ -83,7 +138,8 @@ type recordedGame struct {
 }
 
 func newGameRecorder(st *store.Store, log *slog.Logger) *gameRecorder {
-	return &gameRecorder{st: st, log: log, saveState: st.SaveSourceState, games: map[[2]string]*recordedGame{}, srcs: map[string]map[string]int{}}
+	return &gameRecorder{st: st, log: log, saveState: st.SaveSourceState, games: map[[2]string]*recordedGame{},
+		srcs: map[string]map[string]int{}, kept: map[string]json.RawMessage{}}
 }
 
 // wrap returns src recording every snapshot once the watcher has applied
@@ -134,7 +190,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 	sm[s.Game.Site+"/"+s.Game.ID] = len(s.Moves)
 	var state []byte
 	if !known || s.Finished {
-		state, _ = json.Marshal(map[string]any{"games": sm})
+		state = r.stateLocked(source)
 	}
 	r.mu.Unlock()
 	if same {

@@ -127,9 +127,10 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	defer stopDashboard()
 
 	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
-		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, Logger: log}
+		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
+		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, Logger: log}
 	if d != nil {
-		deps.OnSourceState = d.SourceState
+		deps.OnSourceState, deps.OnBoards = d.SourceState, d.Hub.SourceBoards
 	}
 	for _, t := range targets {
 		switch t.Kind {
@@ -232,6 +233,9 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name()
+		if ds, ok := s.(*listener.DGTSource); ok {
+			ds.State = rec.keeper(ds.Name()) // the games on the boards keep their ids across restarts
+		}
 		kind := group.LeaseKind(s)
 		if d != nil {
 			s = d.Tap(s)

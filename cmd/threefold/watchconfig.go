@@ -18,6 +18,13 @@ type watchConfig struct {
 	// DGTMaxFailures ends a DGT LiveChess source after this many connection
 	// attempts in a row that never reach the server (0: retry forever).
 	DGTMaxFailures int `mapstructure:"dgt_max_failures"`
+	// DGTSettle is how long a DGT board's change must stand before it is
+	// taken: LiveChess misreads moves while pieces are in the air and
+	// corrects them a moment later (0: take every change at once).
+	DGTSettle time.Duration `mapstructure:"dgt_settle"`
+	// DGTBoardsEvery is how often the list of LiveChess's boards is read
+	// again (boards added, switched off, their health).
+	DGTBoardsEvery time.Duration `mapstructure:"dgt_boards_every"`
 
 	// Group makes this instance one of a group sharing store.dsn
 	// (PostgreSQL; SQLite works for the instances of one machine): each
@@ -55,6 +62,8 @@ func defaultWatchConfig() watchConfig {
 	var c watchConfig
 	c.QueueSize = 1000
 	c.FilePollInterval = 2 * time.Second
+	c.DGTSettle = 2500 * time.Millisecond // as long as Lichess's DGT connector holds a doubtful move
+	c.DGTBoardsEvery = 30 * time.Second
 	c.LeaseTTL = 30 * time.Second
 	c.StreamBudget = 4 // Lichess: 4 "events"-like streams per IP
 	c.GameBudget = 8   // Lichess: 8 spectator game streams per IP

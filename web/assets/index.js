@@ -58,7 +58,32 @@
     const el = document.getElementById('sources');
     el.innerHTML = (list || []).map((s) => '<span class="chip ' + (s.connected ? 'ok' : 'down') + '" title="' +
       TF.esc(s.error || (s.connected ? 'connected' : 'not connected')) + '">' + TF.esc(s.name) + '</span>').join('');
+    boards(list || []);
   }
+
+  // boards shows the e-boards of the sources that follow them: each with
+  // its state, why it fails, the pieces on it and its game.
+  function boards(list) {
+    const all = [];
+    list.forEach((s) => (s.boards || []).forEach((b) => all.push(b)));
+    document.getElementById('boards-wrap').hidden = all.length === 0;
+    const failing = all.filter((b) => !healthy(b)).length;
+    document.getElementById('nboards').textContent = '(' + all.length + (failing ? ', ' + failing + ' failing' : '') + ')';
+    document.getElementById('boards').innerHTML = all.map((b) => {
+      const ok = healthy(b);
+      const game = b.game ? '<a href="' + TF.esc(TF.withToken('game?key=' + encodeURIComponent('dgt/' + b.game))) + '">game</a>' : '';
+      const seen = b.last_seen ? new Date(b.last_seen) : null;
+      return '<div class="eboard ' + (ok ? 'ok' : 'failing') + '" data-serial="' + TF.esc(b.serial) + '">' +
+        '<div class="eboard-board">' + TF.board(b.placement || '8/8/8/8/8/8/8/8', { coords: false }) + '</div>' +
+        '<div class="eboard-body"><div class="eboard-name">' + (b.board ? 'Board ' + b.board + ' · ' : '') + 'serial ' + TF.esc(b.serial) + '</div>' +
+        '<div class="chip ' + (ok ? 'ok' : 'down') + '">' + TF.esc(b.state || 'not activated') + (b.followed ? '' : ', not followed') + '</div>' +
+        (b.failing ? '<div class="eboard-why">' + TF.esc(b.failing) + '</div>' : '') +
+        '<div class="eboard-foot">' + game + (seen && !isNaN(seen) && seen.getFullYear() > 1970 ? ' <span class="muted">last message ' + TF.esc(seen.toLocaleTimeString()) + '</span>' : '') + '</div>' +
+        '</div></div>';
+    }).join('');
+  }
+
+  function healthy(b) { return b.followed && !b.failing && b.state === 'ACTIVE'; }
 
   TF.connect('', (m) => {
     switch (m.type) {
