@@ -15,6 +15,8 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/notify"
+	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
 )
 
@@ -59,49 +61,135 @@ bot.on_stop: resign, resigns) the games it is playing, then exits.`,
 // the repetition alerts of its games in the store, and the dashboard when
 // http.addr is set.
 func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) error {
-	log := newBotLogger(cfg, env.stderr)
-	st, err := openStore(ctx, cfg, storeOptions{})
-	if err != nil {
-		return fmt.Errorf("bot: store: %w", err)
-	}
-	defer st.Close()
-	records := recordSinks{storeRecords{st: st}}
-	if bc.RecordFile != "" {
-		records = append(records, &bot.JSONLines{Path: bc.RecordFile})
-	}
+	r := &botRun{cfg: cfg, bc: bc, log: newBotLogger(cfg, env.stderr)}
+	return r.run(ctx)
+}
 
-	d, stopDashboard, err := serveDashboard(ctx, cfg.HTTP, log)
-	if err != nil {
+// botRun is one run of the bot: what it is given, and what its steps
+// build. `threefold bot` and the demo run it.
+type botRun struct {
+	cfg *config // lichess.token is the bot's
+	bc  bot.Config
+	log *slog.Logger
+	// dash and st, when set, are the dashboard and the store to use (the
+	// demo's); otherwise the run starts them from the config.
+	dash *dashboard
+	st   *store.Store
+	// source names the bot's games in alerts and on the dashboard;
+	// default "lichess bot".
+	source string
+	// alerts and records, when set, get the alerts of the bot's games and
+	// its records too (the demo prints them).
+	alerts  notify.Sink
+	records []bot.RecordSink
+
+	client  *lichess.Client
+	watcher *listener.Watcher
+	closers []func() // undone in reverse order at the end
+}
+
+// run builds everything in order and plays until ctx is done.
+func (r *botRun) run(ctx context.Context) error {
+	defer r.close()
+	if err := r.openStore(ctx); err != nil {
 		return err
 	}
-	defer stopDashboard()
-	lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log}
-	if d != nil {
-		lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
+	if err := r.startDashboard(ctx); err != nil {
+		return err
 	}
-	client := lichess.NewClient(lo)
-	defer client.Close()
-
-	// The alerts of the bot's own games: stored once (Gate) and shown on
-	// the dashboard. The bot speaks about them in the game chat itself.
-	const source = "lichess bot"
-	w := listener.NewWatcher(listener.WatcherOptions{Logger: log, Alert: delivery.Gate(ctx, st, log, func(a threefold.Alert) {
-		if d != nil {
-			d.Hub.Alert(a)
-		}
-	})})
-	onGame := func(gs threefold.GameState) {
-		gs.Source = source
-		w.Apply(gs)
-		if d != nil {
-			d.Hub.Update(gs)
-		}
-	}
-	b, err := bot.New(bot.Options{API: client, Config: bc, Logger: log, BaseURL: cfg.Lichess.URL, Records: records, OnGame: onGame})
+	r.connect()
+	r.buildAlertPath(ctx)
+	b, err := bot.New(bot.Options{API: r.client, Config: r.bc, Logger: r.log, BaseURL: r.cfg.Lichess.URL,
+		Records: r.recordSinks(), OnGame: r.onGame})
 	if err != nil {
 		return usagef("%w", err)
 	}
 	return b.Run(ctx)
+}
+
+func (r *botRun) close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+func (r *botRun) openStore(ctx context.Context) error {
+	if r.st != nil {
+		return nil
+	}
+	st, err := openStore(ctx, r.cfg, storeOptions{})
+	if err != nil {
+		return fmt.Errorf("bot: store: %w", err)
+	}
+	r.st = st
+	r.closers = append(r.closers, func() { st.Close() })
+	return nil
+}
+
+func (r *botRun) startDashboard(ctx context.Context) error {
+	if r.dash != nil {
+		return nil
+	}
+	d, stop, err := serveDashboard(ctx, r.cfg.HTTP, r.log)
+	if err != nil {
+		return err
+	}
+	r.dash = d
+	r.closers = append(r.closers, stop)
+	return nil
+}
+
+// connect makes the bot's Lichess client.
+func (r *botRun) connect() {
+	lo := lichess.Options{BaseURL: r.cfg.Lichess.URL, Token: r.cfg.Lichess.Token, Logger: r.log}
+	if r.dash != nil {
+		lo.OnReconnect, lo.OnRateLimit = r.dash.LichessReconnect, r.dash.LichessRateLimit
+	}
+	r.client = lichess.NewClient(lo)
+	r.closers = append(r.closers, func() { r.client.Close() })
+}
+
+// buildAlertPath makes the watcher of the bot's own games: their alerts
+// are stored once (Gate) and shown on the dashboard. The bot speaks about
+// them in the game chat itself.
+func (r *botRun) buildAlertPath(ctx context.Context) {
+	if r.source == "" {
+		r.source = "lichess bot"
+	}
+	var sinks notify.Fanout
+	if r.alerts != nil {
+		sinks = append(sinks, r.alerts)
+	}
+	if r.dash != nil {
+		sinks = append(sinks, r.dash)
+	}
+	// The bot's games go on after ctx is done (it finishes or resigns
+	// them): their alerts are stored all the same.
+	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: delivery.Gate(context.WithoutCancel(ctx), r.st, r.log, func(a threefold.Alert) {
+		if err := sinks.Send(ctx, a); err != nil {
+			r.log.Error("alert not written", "alert", a.ID, "err", err)
+		}
+	})})
+}
+
+// onGame is bot.Options.OnGame: the bot's games go to the watcher and the
+// dashboard.
+func (r *botRun) onGame(gs threefold.GameState) {
+	gs.Source = r.source
+	r.watcher.Apply(gs)
+	if r.dash != nil {
+		r.dash.Hub.Update(gs)
+	}
+}
+
+// recordSinks is where the bot's records go: the store, games.jsonl, and
+// the run's own.
+func (r *botRun) recordSinks() recordSinks {
+	records := recordSinks{storeRecords{st: r.st}}
+	if r.bc.RecordFile != "" {
+		records = append(records, &bot.JSONLines{Path: r.bc.RecordFile})
+	}
+	return append(records, r.records...)
 }
 
 func newBotLogger(cfg *config, w io.Writer) *slog.Logger {

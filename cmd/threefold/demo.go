@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,12 +19,12 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/clock"
-	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
+	"github.com/threefold-chess/threefold/store"
 )
 
 // demoGames are the recorded real games the demo replays (taken from the
@@ -150,6 +152,9 @@ func loadDemoGames() ([]demoGame, error) {
 	return out, nil
 }
 
+// runDemo runs the watch and bot wiring against the simulated Lichess,
+// with a store in a temporary directory and a webhook that counts what it
+// receives, and plays the recorded games through the simulator.
 func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	games, err := loadDemoGames()
 	if err != nil {
@@ -166,34 +171,29 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 
 	fake := lichesstest.New(lichesstest.Options{})
 	defer fake.Close()
-	d, err := startDashboard(ctx, httpConfig{Addr: o.addr, Token: o.token}, log)
+	hook := newDemoWebhook()
+	defer hook.Close()
+	dir, err := os.MkdirTemp("", "threefold-demo-")
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := defaultConfig()
+	cfg.DataDir, cfg.Lichess.URL = dir, fake.URL
+	cfg.HTTP = httpConfig{Addr: o.addr, Token: o.token}
+	cfg.Watch.Webhooks = []webhookConfig{{Kind: string(notify.JSON), URL: hook.URL}}
+	st, err := openStore(ctx, &cfg, storeOptions{})
+	if err != nil {
+		return fmt.Errorf("demo: store: %w", err)
+	}
+	defer st.Close()
+	d, err := startDashboard(ctx, cfg.HTTP, log)
 	if err != nil {
 		return err
 	}
 	out.printf("threefold demo — no account, no network: a simulated Lichess at %s replays recorded real games.", fake.URL)
 	out.printf("dashboard: %s", d.URL)
 	out.printf("following: a broadcast round of %d boards, a blitz game that reaches a fifth occurrence, and the bot's games; the demo ends after %s (Ctrl-C ends it sooner).", len(demoBoardSpecs), o.duration)
-
-	var sink notify.Sink = notify.NewText(out)
-	if o.jsonOut {
-		sink = notify.NewJSONLines(out)
-	}
-	var nAlerts atomic.Int64
-	sinks := notify.Fanout{sink, d}
-	w := listener.NewWatcher(listener.WatcherOptions{Logger: log, Alert: func(a threefold.Alert) {
-		nAlerts.Add(1)
-		if err := sinks.Send(ctx, a); err != nil {
-			log.Error("alert not written", "alert", a.ID, "err", err)
-		}
-	}})
-
-	// Reconnects and 429 pauses of both clients count in /metrics.
-	spectator := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Logger: log, Account: "demo-watcher",
-		OnReconnect: d.LichessReconnect, OnRateLimit: d.LichessRateLimit})
-	defer spectator.Close()
-	botClient := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken,
-		Account: lichesstest.BotUser, Logger: log, OnReconnect: d.LichessReconnect, OnRateLimit: d.LichessRateLimit})
-	defer botClient.Close()
 
 	// The feeds of the simulated Lichess must exist before the watcher
 	// opens their streams.
@@ -205,6 +205,26 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	spect := fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "8dCwCGev", White: ff.white, Black: ff.black,
 		Moves: ff.uci[:ffStart]})
 
+	// watch and bot, as the commands run them, on one store and one
+	// dashboard.
+	watchCfg, botCfg := cfg, cfg
+	watchCfg.Lichess.Token, botCfg.Lichess.Token = lichesstest.WatchToken, lichesstest.BotToken
+	targets, err := demoTargets(fake.URL, fake.URL+"/broadcast/threefold-demo/round-1/"+demoRound, fake.URL+"/"+spect.ID())
+	if err != nil {
+		return err
+	}
+	watch := &watchRun{cfg: &watchCfg, targets: targets, jsonOut: o.jsonOut, stdout: out, log: log, dash: d, st: st}
+	var botAlerts notify.Sink = notify.NewText(out)
+	if o.jsonOut {
+		botAlerts = notify.NewJSONLines(out)
+	}
+	bc, err := demoBotConfig(o.pace)
+	if err != nil {
+		return err
+	}
+	player := &botRun{cfg: &botCfg, bc: bc, log: log, dash: d, st: st, source: "lichess bot " + lichesstest.BotUser,
+		alerts: botAlerts, records: []bot.RecordSink{demoRecords{out: out}}}
+
 	var wg sync.WaitGroup
 	run := func(name string, f func() error) {
 		wg.Add(1)
@@ -215,49 +235,106 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 			}
 		}()
 	}
-	run("watcher", func() error {
-		return w.Run(ctx,
-			d.Tap(&listener.LichessBroadcastSource{Client: spectator, RoundID: demoRound, Logger: log, Delay: o.pace}),
-			d.Tap(&listener.LichessGameSource{Client: spectator, GameID: spect.ID(), Base: "https://lichess.org", Logger: log}))
-	})
+	run("watcher", func() error { return watch.run(ctx) })
+	run("bot", func() error { return player.run(ctx) })
 	run("broadcast", func() error { return boards.play(ctx, round, o.pace) })
-	run("blitz game", func() error {
-		for ply := ffStart; ply < len(ff.uci); ply++ {
-			if err := clock.Sleep(ctx, clock.Real, o.pace); err != nil {
-				return err
-			}
-			if err := spect.Move(ff.uci[ply]); err != nil {
-				return fmt.Errorf("spectator game move %d: %w", ply+1, err)
-			}
-		}
-		spect.Finish("draw", "")
-		return nil
-	})
-
-	botCfg := bot.DefaultConfig()
-	botCfg.OnStop = "resign"
-	botCfg.StopTimeout = 5 * time.Second
-	botCfg.Policy.BehindMargin = 50 // a pawn down is "behind": the bot seeks the repetition
-	botCfg.Policy.ClaimWait = o.pace
-	botCfg.Chat.MinInterval = 0
-	b, err := bot.New(bot.Options{API: botClient, Config: botCfg, Logger: log,
-		Records: demoRecords{out: out}, BaseURL: fake.URL})
-	if err != nil {
-		cancel()
-		wg.Wait()
-		return fmt.Errorf("demo: bot: %w", err)
-	}
-	run("bot", func() error { return b.Run(ctx) })
-	run("bot games", func() error { return playBotGames(ctx, fake, games, w, d, o.pace) })
-
+	run("blitz game", func() error { return playSpectatorGame(ctx, spect, ff.uci, ffStart, o.pace) })
+	run("bot games", func() error { return playBotGames(ctx, fake, games, o.pace) })
 	wg.Wait()
 	dashErr := d.Wait()
+
 	reason := "after " + o.duration.String()
 	if parent.Err() != nil {
 		reason = "interrupted"
 	}
-	out.printf("demo over (%s): %d alerts.", reason, nAlerts.Load())
+	alerts, stored := demoStored(st)
+	out.printf("the store (a temporary one) holds %d games and %d alerts; the webhook (watch.webhooks) received %d of them.",
+		stored, alerts, hook.received())
+	out.printf("demo over (%s): %d alerts.", reason, alerts)
 	return dashErr
+}
+
+// demoTargets are the sources the demo's watcher follows, as a user would
+// paste them.
+func demoTargets(base string, urls ...string) ([]listener.Target, error) {
+	var targets []listener.Target
+	for _, u := range urls {
+		t, err := listener.ParseTarget(u, listener.ParseOptions{LichessBase: base})
+		if err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
+}
+
+// demoBotConfig is the bot's config in the demo: the built-in mover, games
+// resigned at the end, and a pawn down counts as behind, so the bot seeks
+// the repetition.
+func demoBotConfig(pace time.Duration) (bot.Config, error) {
+	bc := bot.DefaultConfig()
+	bc.OnStop = "resign"
+	bc.StopTimeout = 5 * time.Second
+	bc.Policy.BehindMargin = 50
+	bc.Policy.ClaimWait = pace
+	bc.Chat.MinInterval = 0
+	if err := bc.Validate(); err != nil {
+		return bc, fmt.Errorf("demo: bot: %w", err)
+	}
+	return bc, nil
+}
+
+// demoStored counts the alerts and games in the demo's store.
+func demoStored(st *store.Store) (alerts, games int) {
+	ctx := context.Background()
+	if as, err := st.Alerts(ctx, store.AlertFilter{}); err == nil {
+		alerts = len(as)
+	}
+	if gs, err := st.Games(ctx, store.GameFilter{}); err == nil {
+		games = len(gs)
+	}
+	return alerts, games
+}
+
+// demoWebhook is the demo's webhook: it counts the alerts it receives, by
+// their Idempotency-Key.
+type demoWebhook struct {
+	*httptest.Server
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+func newDemoWebhook() *demoWebhook {
+	h := &demoWebhook{ids: map[string]bool{}}
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		h.mu.Lock()
+		h.ids[r.Header.Get(notify.IdempotencyHeader)] = true
+		h.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	return h
+}
+
+func (h *demoWebhook) received() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.ids)
+}
+
+// playSpectatorGame plays the recorded moves from ply on, one per pace,
+// then ends the game.
+func playSpectatorGame(ctx context.Context, g *lichesstest.Spectated, uci []string, ply int, pace time.Duration) error {
+	for ; ply < len(uci); ply++ {
+		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
+			return err
+		}
+		if err := g.Move(uci[ply]); err != nil {
+			return fmt.Errorf("spectator game move %d: %w", ply+1, err)
+		}
+	}
+	g.Finish("draw", "")
+	return nil
 }
 
 // demoRecords prints how each bot game ended.
@@ -342,22 +419,14 @@ func (db *demoBoards) play(ctx context.Context, round *lichesstest.Broadcast, pa
 }
 
 // playBotGames starts one game after another for the bot from the
-// positions of demoBotStarts, plays the scripted opponent's side, and feeds
-// each game to the watcher and the dashboard as it goes, from the fake
-// server's view of the game (the one Lichess would stream) rather than
-// bot.Options.OnGame, so that the opponent shows as the recorded player it
-// replays.
-func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGame, w *listener.Watcher, d *dashboard, pace time.Duration) error {
-	src := "lichess bot " + lichesstest.BotUser
-	d.Hub.SourceStatus(src, false, errors.New("connecting"))
-	defer d.Hub.SourceGone(src)
+// positions of demoBotStarts and plays the scripted opponent's side.
+func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGame, pace time.Duration) error {
 	if err := fake.WaitFor(ctx, func() bool { return fake.Streams("event") > 0 }); err != nil {
 		return err
 	}
-	d.Hub.SourceStatus(src, true, nil)
 	for n := 0; ; n++ {
 		start := demoBotStarts[n%len(demoBotStarts)]
-		if err := playBotGame(ctx, fake, games[start.game], start.ply, start.botWhite, n+1, w, d, pace); err != nil {
+		if err := playBotGame(ctx, fake, games[start.game], start.ply, start.botWhite, n+1, pace); err != nil {
 			return err
 		}
 		if err := clock.Sleep(ctx, clock.Real, 3*pace); err != nil {
@@ -366,26 +435,17 @@ func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGam
 	}
 }
 
-func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, startPly int, botWhite bool, n int,
-	w *listener.Watcher, d *dashboard, pace time.Duration) error {
+func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, startPly int, botWhite bool, n int, pace time.Duration) error {
 	spec := lichesstest.GameSpec{ID: fmt.Sprintf("botgm%03d", n), Moves: rec.uci[:startPly],
 		ClockInitial: 5 * 60 * 1000, ClockIncrement: 3000}
-	opponentName := lichesstest.Opponent + " (as " + rec.white + ")"
 	if botWhite {
 		spec.White, spec.Black = lichesstest.BotUser, lichesstest.Opponent
-		opponentName = lichesstest.Opponent + " (as " + rec.black + ")"
 	} else {
 		spec.White, spec.Black = lichesstest.Opponent, lichesstest.BotUser
 	}
 	g, err := fake.NewGame(spec)
 	if err != nil {
 		return fmt.Errorf("bot game: %w", err)
-	}
-	ref := threefold.GameRef{Site: "lichess", ID: g.ID(), White: spec.White, Black: spec.Black}
-	if botWhite {
-		ref.Black = opponentName
-	} else {
-		ref.White = opponentName
 	}
 	opp := &demoOpponent{rec: rec, mover: &bot.Builtin{Seed: int64(n)}}
 	last := -1
@@ -399,12 +459,7 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 			return err
 		}
 		last = len(st.Moves)
-		finished := st.Status != "started"
-		snap := threefold.GameState{Game: ref, Source: "lichess bot " + lichesstest.BotUser, Notation: rules.UCI,
-			Moves: st.Moves, Result: demoResult(st), Finished: finished, ObservedAt: time.Now(), PlyAnchor: false}
-		w.Apply(snap)
-		d.Hub.Update(snap)
-		if finished {
+		if st.Status != "started" {
 			return nil
 		}
 		if (len(st.Moves)%2 == 0) == botWhite {
@@ -421,18 +476,6 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 			return fmt.Errorf("bot game %s: opponent move %s: %w", g.ID(), m, err)
 		}
 	}
-}
-
-func demoResult(st lichesstest.GameState) string {
-	switch {
-	case st.Status == "started":
-		return "*"
-	case st.Winner == "white":
-		return "1-0"
-	case st.Winner == "black":
-		return "0-1"
-	}
-	return "1/2-1/2"
 }
 
 // demoOpponent is the scripted side of a bot game: the recorded move while

@@ -88,6 +88,7 @@ func newWatchLogger(cfg *config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
+// runWatch is `threefold watch`: the config, the targets, then the run.
 func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once, grouped bool) error {
 	cfg, err := env.loadConfig()
 	if err != nil {
@@ -99,7 +100,6 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if cfg.Lichess.Token, err = cfg.lichessToken(roleWatch); err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
-	log := newWatchLogger(cfg, env.stderr)
 	raw := append(append([]string(nil), args...), cfg.Watch.Sources...)
 	if len(raw) == 0 {
 		return usagef("watch: no source given; SOURCE is one of:\n%s", listener.SourceForms)
@@ -113,29 +113,114 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 		}
 		targets = append(targets, t)
 	}
-	hooks, err := watchWebhooks(cfg, log)
+	r := &watchRun{cfg: cfg, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout, log: newWatchLogger(cfg, env.stderr)}
+	return r.run(ctx)
+}
+
+// watchRun is one run of the watcher: what it is given, and what its steps
+// build. `threefold watch` and the demo run it.
+type watchRun struct {
+	cfg     *config
+	targets []listener.Target
+	jsonOut bool // alerts on stdout as JSON lines, else text
+	once    bool // PGN files are read once
+	stdout  io.Writer
+	log     *slog.Logger
+	// dash and st, when set, are the dashboard and the store to use (the
+	// demo's); otherwise the run starts them from the config.
+	dash *dashboard
+	st   *store.Store
+
+	hooks      []*notify.Webhook
+	deps       listener.Deps
+	sources    []listener.Source
+	names      []string
+	deliverCtx context.Context
+	durables   []*delivery.Durable
+	grp        *group.Session
+	watcher    *listener.Watcher
+	closers    []func() // undone in reverse order at the end
+}
+
+// run builds everything in order, follows the sources until they are over
+// or ctx is done, and delivers what is still due before it returns.
+func (r *watchRun) run(ctx context.Context) error {
+	defer r.close()
+	if err := r.buildWebhooks(); err != nil {
+		return err
+	}
+	if err := r.startDashboard(ctx); err != nil {
+		return err
+	}
+	if err := r.connectClients(ctx); err != nil {
+		return err
+	}
+	if err := r.buildSources(); err != nil {
+		return err
+	}
+	if err := r.openStore(ctx); err != nil {
+		return err
+	}
+	if err := r.joinGroup(ctx); err != nil {
+		return err
+	}
+	if err := r.buildAlertPath(ctx); err != nil {
+		return err
+	}
+	r.wrapSources()
+	runErr := r.follow(ctx)
+	r.deliverTheRest()
+	reportAttention(r.watcher, r.log)
+	if runErr != nil {
+		if ctx.Err() != nil && errors.Is(runErr, ctx.Err()) {
+			return nil
+		}
+		return fmt.Errorf("watch: %w", runErr)
+	}
+	return nil
+}
+
+func (r *watchRun) close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// buildWebhooks reads watch.webhooks.
+func (r *watchRun) buildWebhooks() (err error) {
+	r.hooks, err = watchWebhooks(r.cfg, r.log)
+	return err
+}
+
+// startDashboard serves the dashboard when http.addr is set. It ends when
+// ctx ends, or when the sources are over (watch --once) and the queues
+// drained.
+func (r *watchRun) startDashboard(ctx context.Context) error {
+	if r.dash != nil {
+		return nil
+	}
+	d, stop, err := serveDashboard(ctx, r.cfg.HTTP, r.log)
 	if err != nil {
 		return err
 	}
+	r.dash = d
+	r.closers = append(r.closers, stop)
+	return nil
+}
 
-	// The dashboard ends when ctx ends, or when the sources are over
-	// (watch --once) and the queues drained.
-	d, stopDashboard, err := serveDashboard(ctx, cfg.HTTP, log)
-	if err != nil {
-		return err
-	}
-	defer stopDashboard()
-
-	deps := listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
+// connectClients makes the chess.com and Lichess clients the targets need.
+func (r *watchRun) connectClients(ctx context.Context) error {
+	cfg, d, log := r.cfg, r.dash, r.log
+	r.deps = listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
 		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, Logger: log}
 	if d != nil {
-		deps.OnSourceState, deps.OnBoards = d.SourceState, d.Hub.SourceBoards
+		r.deps.OnSourceState, r.deps.OnBoards = d.SourceState, d.Hub.SourceBoards
 	}
-	for _, t := range targets {
+	for _, t := range r.targets {
 		switch t.Kind {
 		case listener.TargetChessCom:
-			if deps.ChessCom != nil {
+			if r.deps.ChessCom != nil {
 				continue
 			}
 			co := chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
@@ -147,10 +232,10 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 			if err != nil {
 				return usagef("watch: chess.com: %w (set chesscom.contact in the config file, or THREEFOLD_CHESSCOM_CONTACT)", err)
 			}
-			deps.ChessCom = c
+			r.deps.ChessCom = c
 		case listener.TargetLichessGame, listener.TargetLichessUser, listener.TargetLichessTV,
 			listener.TargetLichessRound, listener.TargetLichessTour:
-			if deps.Lichess != nil {
+			if r.deps.Lichess != nil {
 				continue
 			}
 			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log}
@@ -158,123 +243,147 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 				lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
 			}
 			c := lichess.NewClient(lo)
-			defer c.Close()
-			if err := checkWatchToken(ctx, c, cfg.Lichess.Token != "", targets, log); err != nil {
+			r.closers = append(r.closers, func() { c.Close() })
+			if err := checkWatchToken(ctx, c, cfg.Lichess.Token != "", r.targets, log); err != nil {
 				return fmt.Errorf("watch: %w", err)
 			}
-			deps.Lichess = c
+			r.deps.Lichess = c
 		}
 	}
-	sources, err := listener.Sources(targets, deps)
+	return nil
+}
+
+// buildSources makes one source per target.
+func (r *watchRun) buildSources() (err error) {
+	r.sources, err = listener.Sources(r.targets, r.deps)
 	if err != nil {
 		return usagef("watch: %w", err)
 	}
-	if once {
-		for _, s := range sources {
-			if f, ok := s.(*listener.FileSource); ok {
-				f.Once = true
-			}
+	for _, s := range r.sources {
+		r.names = append(r.names, s.Name())
+		if f, ok := s.(*listener.FileSource); ok && r.once {
+			f.Once = true
 		}
 	}
+	return nil
+}
 
-	st, err := openStore(ctx, cfg, storeOptions{})
-	if err != nil {
-		return fmt.Errorf("watch: store: %w", err)
+// openStore opens the store of the config.
+func (r *watchRun) openStore(ctx context.Context) error {
+	if r.st == nil {
+		st, err := openStore(ctx, r.cfg, storeOptions{})
+		if err != nil {
+			return fmt.Errorf("watch: store: %w", err)
+		}
+		r.st = st
+		r.closers = append(r.closers, func() { st.Close() })
 	}
-	defer st.Close()
-	log.Info("store", "backend", st.Backend(), "where", st.Where())
+	r.log.Info("store", "backend", r.st.Backend(), "where", r.st.Where())
+	return nil
+}
 
-	// The alert path: the watcher → Gate (stored, durably, before anything
-	// is reported; an id stored before is not passed on) → stdout, each
-	// webhook's queue (→ resume first, then send and mark), the dashboard.
-	var sinks notify.Fanout
-	if jsonOut {
-		sinks = append(sinks, notify.NewJSONLines(env.stdout))
-	} else {
-		sinks = append(sinks, notify.NewText(env.stdout))
-	}
+// joinGroup joins the group in group mode: then the webhooks are sent to
+// by the outbox relay of every instance, not by this process's queues.
+func (r *watchRun) joinGroup(ctx context.Context) error {
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopDeliver()
-	var durables []*delivery.Durable
-	var grp *group.Session
-	if cfg.Watch.Group {
-		// Group mode: the webhooks are sent to by the outbox relay of
-		// every instance, not by this process's queues.
-		grp, err = joinGroup(ctx, st, cfg, hooks, log)
-		if err != nil {
-			return fmt.Errorf("watch: %w", err)
-		}
-		hooks = nil
+	r.deliverCtx = deliverCtx
+	r.closers = append(r.closers, stopDeliver)
+	if !r.cfg.Watch.Group {
+		return nil
 	}
-	for _, h := range hooks {
-		dw, err := delivery.NewDurable(ctx, st, h, delivery.DurableConfig{Name: h.Name, QueueSize: cfg.Watch.QueueSize,
-			CatchUp: catchUpPeriod, Log: log})
+	grp, err := joinGroup(ctx, r.st, r.cfg, r.hooks, r.log)
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	r.grp, r.hooks = grp, nil
+	return nil
+}
+
+// buildAlertPath makes the watcher and the path of its alerts: Gate
+// (stored, durably, before anything is reported; an id stored before is
+// not passed on) → stdout, each webhook's durable queue, the dashboard; in
+// group mode the group's outbox relay instead of the queues.
+func (r *watchRun) buildAlertPath(ctx context.Context) error {
+	var sinks notify.Fanout
+	if r.jsonOut {
+		sinks = append(sinks, notify.NewJSONLines(r.stdout))
+	} else {
+		sinks = append(sinks, notify.NewText(r.stdout))
+	}
+	for _, h := range r.hooks {
+		dw, err := delivery.NewDurable(ctx, r.st, h, delivery.DurableConfig{Name: h.Name, QueueSize: r.cfg.Watch.QueueSize,
+			CatchUp: catchUpPeriod, Log: r.log})
 		if err != nil {
 			return fmt.Errorf("watch: %w", err)
 		}
-		dw.Start(deliverCtx)
-		durables = append(durables, dw)
+		dw.Start(r.deliverCtx)
+		r.durables = append(r.durables, dw)
 		sinks = append(sinks, dw)
 	}
-	if d != nil {
-		sinks = append(sinks, d)
+	if r.dash != nil {
+		sinks = append(sinks, r.dash)
 	}
 	local := func(a threefold.Alert) {
 		if err := sinks.Send(ctx, a); err != nil {
-			log.Error("alert not written", "alert", a.ID, "err", err)
+			r.log.Error("alert not written", "alert", a.ID, "err", err)
 		}
 	}
-	alert := delivery.Gate(ctx, st, log, local)
-	if grp != nil {
-		alert = grp.Gate(deliverCtx, local)
+	// An alert found while the run stops is stored all the same.
+	alert := delivery.Gate(r.deliverCtx, r.st, r.log, local)
+	if r.grp != nil {
+		alert = r.grp.Gate(r.deliverCtx, local)
 	}
-	w := listener.NewWatcher(listener.WatcherOptions{Logger: log, Alert: alert})
-	rec := newGameRecorder(st, log)
-	names := make([]string, len(sources))
-	for i, s := range sources {
-		names[i] = s.Name()
+	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: alert})
+	return nil
+}
+
+// wrapSources puts each source behind the dashboard's tap, the game
+// recorder and, in group mode, its lease.
+func (r *watchRun) wrapSources() {
+	rec := newGameRecorder(r.st, r.log)
+	for i, s := range r.sources {
 		if ds, ok := s.(*listener.DGTSource); ok {
 			ds.State = rec.keeper(ds.Name()) // the games on the boards keep their ids across restarts
 		}
 		kind := group.LeaseKind(s)
-		if d != nil {
-			s = d.Tap(s)
+		if r.dash != nil {
+			s = r.dash.Tap(s)
 		}
-		sources[i] = rec.wrap(s)
-		if grp != nil {
-			sources[i] = grp.Wrap(sources[i], kind)
+		r.sources[i] = rec.wrap(s)
+		if r.grp != nil {
+			r.sources[i] = r.grp.Wrap(r.sources[i], kind)
 		}
 	}
-	if grp != nil {
-		rec.saveState = grp.SaveState
-		grp.Start(ctx, deliverCtx)
-		// Each source is watched by the instance that wins its lease,
-		// which says so then.
-		log.Info("group: offering sources", "sources", strings.Join(names, "; "))
-	} else {
-		log.Info("watching", "sources", strings.Join(names, "; "))
+	if r.grp != nil {
+		rec.saveState = r.grp.SaveState
 	}
-	runErr := w.Run(ctx, sources...)
-	if grp != nil {
-		// Up to an outbox hold more: the claims of a dead instance.
-		grp.Close(grp.Hold() + 10*time.Second)
-	}
+}
 
-	// Deliver what is queued (and what the resume still sends), but not
-	// forever: what is left is sent at the next start.
+// follow runs the watcher on the sources until they are over or ctx is
+// done; in group mode under the group's leases.
+func (r *watchRun) follow(ctx context.Context) error {
+	if r.grp == nil {
+		r.log.Info("watching", "sources", strings.Join(r.names, "; "))
+		return r.watcher.Run(ctx, r.sources...)
+	}
+	r.grp.Start(ctx, r.deliverCtx)
+	// Each source is watched by the instance that wins its lease, which
+	// says so then.
+	r.log.Info("group: offering sources", "sources", strings.Join(r.names, "; "))
+	err := r.watcher.Run(ctx, r.sources...)
+	// Up to an outbox hold more: the claims of a dead instance.
+	r.grp.Close(r.grp.Hold() + 10*time.Second)
+	return err
+}
+
+// deliverTheRest delivers what is queued (and what the resumes still
+// send), but not forever: what is left is sent at the next start.
+func (r *watchRun) deliverTheRest() {
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, dw := range durables {
+	for _, dw := range r.durables {
 		dw.Close(drain)
 	}
-	reportAttention(w, log)
-	if runErr != nil {
-		if ctx.Err() != nil && errors.Is(runErr, ctx.Err()) {
-			return nil
-		}
-		return fmt.Errorf("watch: %w", runErr)
-	}
-	return nil
 }
 
 // joinGroup joins the group of the store with the budgets of the config
