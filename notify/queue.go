@@ -20,7 +20,7 @@ type Queue struct {
 	size int
 
 	mu      sync.Mutex
-	buf     []threefold.Alert // ring of len size
+	buf     []threefold.Alert // ring; it grows up to size as alerts wait, so an unused size costs nothing
 	head, n int
 	dropped int
 	closed  bool
@@ -32,7 +32,8 @@ type Queue struct {
 }
 
 // NewQueue starts a queue of the given size (at least 1) in front of sink.
-// The worker stops when Close is called.
+// Memory follows the alerts waiting, not size. The worker stops when Close
+// is called.
 func NewQueue(name string, sink Sink, size int, log *slog.Logger) *Queue {
 	if size < 1 {
 		size = 1
@@ -41,7 +42,7 @@ func NewQueue(name string, sink Sink, size int, log *slog.Logger) *Queue {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	q := &Queue{name: name, sink: sink, log: log, size: size, buf: make([]threefold.Alert, size),
+	q := &Queue{name: name, sink: sink, log: log, size: size, buf: make([]threefold.Alert, min(size, 16)),
 		wake: make(chan struct{}, 1), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	go q.run()
 	return q
@@ -55,13 +56,20 @@ func (q *Queue) Send(_ context.Context, a threefold.Alert) error {
 		return nil
 	}
 	dropped := 0
+	if q.n == len(q.buf) && q.n < q.size {
+		grown := make([]threefold.Alert, min(2*len(q.buf), q.size))
+		copy(grown, q.buf[q.head:])
+		copy(grown[len(q.buf)-q.head:], q.buf[:q.head])
+		q.buf, q.head = grown, 0
+	}
 	if q.n == q.size {
-		q.head = (q.head + 1) % q.size
+		q.buf[q.head] = threefold.Alert{}
+		q.head = (q.head + 1) % len(q.buf)
 		q.n--
 		q.dropped++
 		dropped = q.dropped
 	}
-	q.buf[(q.head+q.n)%q.size] = a
+	q.buf[(q.head+q.n)%len(q.buf)] = a
 	q.n++
 	q.mu.Unlock()
 	if dropped > 0 && isPowerOfTen(dropped) {
@@ -119,7 +127,7 @@ func (q *Queue) run() {
 		}
 		a := q.buf[q.head]
 		q.buf[q.head] = threefold.Alert{}
-		q.head = (q.head + 1) % q.size
+		q.head = (q.head + 1) % len(q.buf)
 		q.n--
 		q.mu.Unlock()
 		if err := q.sink.Send(q.ctx, a); err != nil {

@@ -30,6 +30,7 @@ type config struct {
 	Watch    watchConfig    `mapstructure:"watch"`
 	Store    storeConfig    `mapstructure:"store"`
 	HTTP     httpConfig     `mapstructure:"http"`
+	PGN      pgnConfig      `mapstructure:"pgn"`
 }
 
 type lichessConfig struct {
@@ -59,6 +60,7 @@ func defaultConfig() config {
 	c.Watch = defaultWatchConfig()
 	c.Store = defaultStoreConfig()
 	c.HTTP = defaultHTTPConfig()
+	c.PGN = defaultPGNConfig()
 	return c
 }
 
@@ -127,6 +129,12 @@ func (env *environment) loadConfig() (*config, error) {
 		)
 	})
 	if err != nil {
+		return nil, usagef("config: %w", err)
+	}
+	if err := checkRanges(&c); err != nil {
+		if file != "" {
+			return nil, usagef("config %s: %w", file, err)
+		}
 		return nil, usagef("config: %w", err)
 	}
 	return &c, nil

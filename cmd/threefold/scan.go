@@ -43,6 +43,11 @@ be read (each is reported and the scan goes on), 2 for bad usage.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
+			cfg, err := env.loadConfig()
+			if err != nil {
+				return err
+			}
+			opts.limits = cfg.PGN.limits()
 			failed, err := runScan(cmd.Context(), env, opts)
 			if err != nil {
 				return err
@@ -64,6 +69,7 @@ type scanOptions struct {
 	json    bool
 	all     bool
 	workers int
+	limits  pgn.Limits // the pgn.* keys of the config
 }
 
 // scanReport is what scan says about one game. The first block of fields
@@ -216,7 +222,7 @@ func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bo
 		defer close(jobs)
 		seq := 0
 		for _, name := range opts.files {
-			if !readScanFile(ctx, env, name, func(g *pgn.Game) bool {
+			if !readScanFile(ctx, env, name, opts.limits, func(g *pgn.Game) bool {
 				select {
 				case jobs <- job{seq, g, name}:
 					seq++
@@ -295,14 +301,14 @@ func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bo
 // readScanFile feeds every game of one file to emit and reports whether
 // the whole file could be read. A read error is reported on stderr with
 // the file name; the games read before it have been emitted.
-func readScanFile(ctx context.Context, env *environment, name string, emit func(*pgn.Game) bool) bool {
+func readScanFile(ctx context.Context, env *environment, name string, lim pgn.Limits, emit func(*pgn.Game) bool) bool {
 	f, err := pgn.Open(name, env.stdin)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "threefold: scan: %v\n", err)
 		return false
 	}
 	defer f.Close()
-	rd := pgn.NewReader(f)
+	rd := pgn.NewReaderLimits(f, lim)
 	for ctx.Err() == nil {
 		g, err := rd.Next()
 		if err == io.EOF {

@@ -41,3 +41,27 @@ func TestScanFiftyMoveRule(t *testing.T) {
 		})
 	}
 }
+
+// TestScanLimits: a game over a pgn.* limit is reported with an error that
+// names the limit and the line, its moves up to there are analysed, the
+// next game is read whole, and the exit status says some game failed.
+func TestScanLimits(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("THREEFOLD_PGN_MAX_PLIES", "8")
+	in := "[White \"Long\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8\n5. Nf3 Nf6 *\n\n[White \"Short\"]\n\n1. e4 e5 *\n"
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"scan", "--json", "-"}, strings.NewReader(in), &stdout, &stderr)
+	if code != exitSomeGames {
+		t.Fatalf("exit %d, want %d: %s", code, exitSomeGames, stderr.String())
+	}
+	g := readJSONLinesFrom(t, &stdout)
+	if len(g) != 2 {
+		t.Fatalf("got %v", g)
+	}
+	if e, _ := g[0]["error"].(string); !strings.Contains(e, "line 4: more than 8 plies (limit pgn.max_plies)") || g[0]["plies"] != 8.0 {
+		t.Errorf("long game: error %q, plies %v", e, g[0]["plies"])
+	}
+	if _, bad := g[1]["error"]; bad || g[1]["plies"] != 2.0 {
+		t.Errorf("short game: %v", g[1])
+	}
+}

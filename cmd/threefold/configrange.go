@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/threefold-chess/threefold/pgn"
+)
+
+// pgnConfig is the `pgn:` section: the limits on one game of PGN text, for
+// scan and for every source that reads PGN (files, broadcasts, chess.com).
+// A game over one is reported with an error naming the limit, and the
+// others go on.
+type pgnConfig struct {
+	MaxLineBytes int `mapstructure:"max_line_bytes"` // bytes of one line
+	MaxGameBytes int `mapstructure:"max_game_bytes"` // bytes of the text of one game
+	MaxPlies     int `mapstructure:"max_plies"`      // half-moves of one game's main line
+	MaxTagBytes  int `mapstructure:"max_tag_bytes"`  // bytes of one tag value
+}
+
+func defaultPGNConfig() pgnConfig {
+	return pgnConfig{MaxLineBytes: pgn.DefaultMaxLineBytes, MaxGameBytes: pgn.DefaultMaxGameBytes,
+		MaxPlies: pgn.DefaultMaxPlies, MaxTagBytes: pgn.DefaultMaxTagBytes}
+}
+
+// limits is the section as the pgn package takes it.
+func (c pgnConfig) limits() pgn.Limits {
+	return pgn.Limits{MaxLineBytes: c.MaxLineBytes, MaxGameBytes: c.MaxGameBytes, MaxPlies: c.MaxPlies, MaxTagBytes: c.MaxTagBytes}
+}
+
+// valueRange is the sane range of a numeric or duration key: a value
+// outside it is refused at start, naming the key (10^12 as a queue size
+// would be allocated up front).
+type valueRange struct{ min, max int64 }
+
+func ints(lo, hi int64) valueRange         { return valueRange{lo, hi} }
+func durs(lo, hi time.Duration) valueRange { return valueRange{int64(lo), int64(hi)} }
+
+const day = 24 * time.Hour
+
+// keyRanges holds the range of every numeric and duration key;
+// TestEveryNumericKeyHasARange keeps it complete.
+var keyRanges = map[string]valueRange{
+	"chesscom.poll_interval":      durs(time.Second, 7*day),
+	"bot.engine.threads":          ints(0, 1024),
+	"bot.engine.hash":             ints(0, 1<<20),
+	"bot.engine.min_move_time":    durs(0, time.Hour),
+	"bot.engine.max_move_time":    durs(time.Millisecond, day),
+	"bot.engine.move_overhead":    durs(0, time.Minute),
+	"bot.engine.depth":            ints(0, 1000),
+	"bot.engine.nodes":            ints(0, 1<<50),
+	"bot.engine.restarts":         ints(0, 100),
+	"bot.engine.seed":             ints(-1<<63, 1<<63-1),
+	"bot.policy.ahead_margin":     ints(0, 100000),
+	"bot.policy.behind_margin":    ints(0, 100000),
+	"bot.policy.seek_tolerance":   ints(0, 100000),
+	"bot.policy.claim_wait":       durs(0, time.Hour),
+	"bot.challenge.min_base":      durs(0, 30*day),
+	"bot.challenge.max_base":      durs(0, 30*day),
+	"bot.challenge.min_increment": durs(0, day),
+	"bot.challenge.max_increment": durs(0, day),
+	"bot.challenge.max_games":     ints(0, 1000),
+	"bot.chat.min_interval":       durs(0, time.Hour),
+	"bot.stop_timeout":            durs(0, 7*day),
+	"watch.queue_size":            ints(1, 1000000),
+	"watch.file_poll_interval":    durs(10*time.Millisecond, day),
+	"watch.dgt_max_failures":      ints(0, 1000000),
+	"watch.lease_ttl":             durs(100*time.Millisecond, day),
+	"watch.stream_budget":         ints(0, 100000),
+	"watch.game_budget":           ints(0, 100000),
+	"watch.outbox_hold":           durs(100*time.Millisecond, day),
+	"store.busy_timeout":          durs(0, time.Hour),
+	"pgn.max_line_bytes":          ints(1<<10, pgn.MaxLimit),
+	"pgn.max_game_bytes":          ints(1<<10, pgn.MaxLimit),
+	"pgn.max_plies":               ints(1, pgn.MaxLimit),
+	"pgn.max_tag_bytes":           ints(1, pgn.MaxLimit),
+}
+
+// isNumeric reports whether a config leaf holds a number or a duration.
+func isNumeric(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// checkRanges refuses the first numeric or duration value outside its
+// range, naming the key, the value and the range.
+func checkRanges(c *config) error {
+	var err error
+	configLeaves(reflect.ValueOf(*c), "", func(key string, v reflect.Value) {
+		if err != nil || !isNumeric(v.Type()) {
+			return
+		}
+		r, ok := keyRanges[key]
+		if !ok {
+			err = fmt.Errorf("%s: no range known for this key", key) // a programming error; see the test
+			return
+		}
+		var n int64
+		switch v.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			n = v.Int()
+		default:
+			err = fmt.Errorf("%s: unsupported kind %s", key, v.Kind())
+			return
+		}
+		if n < r.min || n > r.max {
+			err = fmt.Errorf("%s = %s is out of range: it must be between %s and %s", key,
+				showValue(v.Type(), n), showValue(v.Type(), r.min), showValue(v.Type(), r.max))
+		}
+	})
+	return err
+}
+
+func showValue(t reflect.Type, n int64) string {
+	if t == reflect.TypeOf(time.Duration(0)) {
+		return time.Duration(n).String()
+	}
+	return strconv.FormatInt(n, 10)
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEveryNumericKeyHasARange: a new numeric or duration key must say
+// its sane range, and every default lies within it.
+func TestEveryNumericKeyHasARange(t *testing.T) {
+	def := defaultConfig()
+	configLeaves(reflect.ValueOf(def), "", func(key string, v reflect.Value) {
+		if !isNumeric(v.Type()) {
+			return
+		}
+		if _, ok := keyRanges[key]; !ok {
+			t.Errorf("%s has no range in keyRanges", key)
+		}
+	})
+	if err := checkRanges(&def); err != nil {
+		t.Errorf("a default is out of its range: %v", err)
+	}
+	keys := map[string]bool{}
+	for _, k := range configKeys(reflect.TypeOf(def), "") {
+		keys[k] = true
+	}
+	for k := range keyRanges {
+		if !keys[k] {
+			t.Errorf("keyRanges names %s, which is not a key", k)
+		}
+	}
+}
+
+// TestConfigRanges: a value out of its range is a usage error at start
+// that names the key and the range (watch.queue_size 10^12 panicked, 10^8
+// ran out of memory).
+func TestConfigRanges(t *testing.T) {
+	isolateConfig(t)
+	for _, tc := range []struct {
+		name, yaml, env, want string
+	}{
+		{"huge queue", "watch:\n  queue_size: 1000000000000\n", "", "watch.queue_size = 1000000000000 is out of range: it must be between 1 and 100000"},
+		{"zero queue", "watch:\n  queue_size: 0\n", "", "watch.queue_size = 0"},
+		{"negative duration", "chesscom:\n  poll_interval: -5m\n", "", "chesscom.poll_interval = -5m0s is out of range"},
+		{"tiny poll", "watch:\n  file_poll_interval: 1ns\n", "", "watch.file_poll_interval = 1ns"},
+		{"pgn limit", "pgn:\n  max_plies: 0\n", "", "pgn.max_plies = 0"},
+		{"from the environment", "", "THREEFOLD_STORE_BUSY_TIMEOUT=100h", "store.busy_timeout = 100h0m0s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if k, v, ok := strings.Cut(tc.env, "="); ok {
+				t.Setenv(k, v)
+			}
+			_, err := (&environment{configFile: path}).loadConfig()
+			var ue usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want a usage error containing %q", err, tc.want)
+			}
+		})
+	}
+}
