@@ -33,6 +33,10 @@ type GameState struct {
 	Audience    string      `json:"audience,omitempty"` // AudienceArbiters for over-the-board games
 
 	// How the source saw it.
+	// ReadError says why the source could not read the game beyond Moves
+	// (a PGN syntax error or limit, with its line and token); "" when it
+	// read it whole.
+	ReadError  string        `json:"-"`
 	ObservedAt time.Time     `json:"-"` // when the source received this state
 	Delay      time.Duration `json:"-"` // how far behind the board the source is known to be
 	// PlyAnchor says that Game.URL+"#"+ply opens the game at that ply

@@ -63,7 +63,7 @@ func BenchmarkBroadcastRound500(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		w := NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
-		feed := newPGNFeed("lichess", "bench", LichessBroadcastDelay, threefold.AudienceArbiters, nil)
+		feed := newPGNFeed("lichess", "bench", LichessBroadcastDelay, threefold.AudienceArbiters, nil, pgn.Limits{})
 		emit := func(s threefold.GameState) error { w.Apply(s); return nil }
 		b.StartTimer()
 		for _, u := range updates {
@@ -182,7 +182,7 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 			fallback := func(int) string { return "" }
 			reset := func() {
 				w = NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
-				feed = newPGNFeed("lichess", "bench", 0, "", nil)
+				feed = newPGNFeed("lichess", "bench", 0, "", nil, pgn.Limits{})
 				next = make([]int, games)
 				for i := range texts {
 					feed.feedText(texts[i][0], fallback, emit)

@@ -37,6 +37,7 @@ type ChessComSource struct {
 	AfterTheGame bool // player targets: report finished live games too, after the game
 	Logger       *slog.Logger
 	Clock        clock.Clock
+	Limits       pgn.Limits // on each game's PGN; zero fields take the defaults
 }
 
 // AfterTheGameLabel ends the Source of the snapshots (and so of the
@@ -56,8 +57,8 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 	if interval <= 0 {
 		interval = chesscom.DefaultPollInterval
 	}
-	feed := newPGNFeed("chess.com", s.Name(), 0, "", s.Clock)
-	after := newPGNFeed("chess.com", s.Name()+AfterTheGameLabel, 0, "", s.Clock)
+	feed := newPGNFeed("chess.com", s.Name(), 0, "", s.Clock, s.Limits)
+	after := newPGNFeed("chess.com", s.Name()+AfterTheGameLabel, 0, "", s.Clock, s.Limits)
 	target := s.Target
 	target.AfterTheGame = s.AfterTheGame && target.Kind == chesscom.KindPlayer
 	skipped := map[string]bool{}
@@ -74,7 +75,7 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 			if strings.TrimSpace(g.PGN) == "" {
 				continue
 			}
-			games, err := pgn.ParseGames(g.PGN)
+			games, err := pgn.ParseGamesLimits(g.PGN, s.Limits)
 			if err != nil || len(games) == 0 {
 				log.Warn("chess.com: unreadable PGN skipped", "game", g.URL, "err", err)
 				continue

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -24,12 +23,14 @@ import (
 // polls the size and modification time every Interval and re-reads a file
 // that changed, was replaced or appeared; games are identified by their
 // [GameURL] tag, or else by file and position in the file. Games are over
-// the board: snapshots carry threefold.AudienceArbiters.
+// the board: snapshots carry threefold.AudienceArbiters. A file is read one
+// game at a time, never whole, within Limits.
 type FileSource struct {
 	Path     string
 	Interval time.Duration // default 2s
 	Clock    clock.Clock   // default clock.Real
 	Logger   *slog.Logger
+	Limits   pgn.Limits // zero fields take the defaults
 	// Once reads the files once and returns instead of following them.
 	Once bool
 }
@@ -57,7 +58,7 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 	if _, err := os.Stat(s.Path); err != nil {
 		return fmt.Errorf("file source: %w", err)
 	}
-	feed := newPGNFeed("file", s.Name(), 0, threefold.AudienceArbiters, clk)
+	feed := newPGNFeed("file", s.Name(), 0, threefold.AudienceArbiters, clk, s.Limits)
 	seen := map[string]fileStamp{}
 	for {
 		files, err := s.list()
@@ -73,20 +74,15 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 			if old, ok := seen[name]; ok && old == stamp {
 				continue
 			}
-			text, err := readPGNFile(name)
-			if err != nil {
-				log.Warn("file source: cannot read; will retry", "file", name, "err", err)
-				continue
-			}
-			seen[name] = stamp
-			fallback := func(i int) string { return name + "#" + strconv.Itoa(i+1) }
-			if err := feed.feedText(text, fallback, emit); err != nil {
+			if err := s.readFile(feed, name, emit); err != nil {
 				var stop stopError
 				if errors.As(err, &stop) {
 					return stop.err
 				}
-				log.Warn("file source: unreadable PGN; will read it again when it changes", "file", name, "err", err)
+				log.Warn("file source: cannot read; will read it again", "file", name, "err", err)
+				continue
 			}
+			seen[name] = stamp
 		}
 		if s.Once {
 			return nil
@@ -126,15 +122,14 @@ func (s *FileSource) list() ([]string, error) {
 	return out, nil
 }
 
-func readPGNFile(name string) (string, error) {
+// readFile feeds every game of one file, streaming it.
+func (s *FileSource) readFile(feed *pgnFeed, name string, emit Emit) error {
 	rc, err := pgn.Open(name, nil)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
+	fallback := func(i int) string { return name + "#" + strconv.Itoa(i+1) }
+	_, err = feed.feedReader(pgn.NewReaderLimits(rc, s.Limits), fallback, emit)
+	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -64,11 +65,11 @@ func FuzzPGNFeed(f *testing.F) {
 		}
 		fallback := func(i int) string { return "game" + string(rune('a'+i%26)) + strings.Repeat("+", i/26) }
 
-		inc, incLast := newPGNFeed("lichess", "fuzz", 0, "", nil), map[string]threefold.GameState{}
+		inc, incLast := newPGNFeed("lichess", "fuzz", 0, "", nil, pgn.Limits{}), map[string]threefold.GameState{}
 		inc.at = at
 		errA := inc.feedText(a, fallback, collect(incLast))
 		errB := inc.feedText(b, fallback, collect(incLast))
-		full, fullLast := newPGNFeed("lichess", "fuzz", 0, "", nil), map[string]threefold.GameState{}
+		full, fullLast := newPGNFeed("lichess", "fuzz", 0, "", nil, pgn.Limits{}), map[string]threefold.GameState{}
 		full.at = at
 		errFull := full.feedText(b, fallback, collect(fullLast))
 

@@ -13,6 +13,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -378,6 +379,7 @@ type LichessBroadcastSource struct {
 	Clock           clock.Clock
 	Logger          *slog.Logger
 	Delay           time.Duration // default LichessBroadcastDelay
+	Limits          pgn.Limits    // on each game's PGN; zero fields take the defaults
 	// OnState, if set, is told when the source's Lichess stream connects
 	// and when it is lost (and retried): see lichess.WithStreamObserver.
 	OnState func(connected bool, err error)
@@ -402,7 +404,7 @@ func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
 	if delay <= 0 {
 		delay = LichessBroadcastDelay
 	}
-	feed := newPGNFeed("lichess", s.Name(), delay, threefold.AudienceArbiters, s.Clock)
+	feed := newPGNFeed("lichess", s.Name(), delay, threefold.AudienceArbiters, s.Clock, s.Limits)
 	n := 0
 	fn := func(text string) error {
 		n++

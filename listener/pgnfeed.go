@@ -3,6 +3,7 @@ package listener
 import (
 	"fmt"
 	"hash/maphash"
+	"io"
 	"strings"
 	"time"
 
@@ -20,6 +21,10 @@ import (
 // appended to the move slice handed out before, so the watcher sees the
 // extension without comparing; an identical resend emits nothing.
 //
+// A game whose text has a syntax problem (or goes over a pgn.Limits limit)
+// is emitted with the moves before the problem and the problem in
+// ReadError, so that the watcher reports it and marks the game.
+//
 // A broadcast resends a game's whole PGN on every move. When the resent
 // text has the same tags and its movetext starts with the movetext seen
 // last (checked with 64-bit hashes, no copy of the text is kept), only the
@@ -30,6 +35,7 @@ type pgnFeed struct {
 	delay    time.Duration
 	audience string
 	clock    clock.Clock
+	limits   pgn.Limits
 	games    map[string]*feedGame
 	// intern holds one copy of every SAN token seen: a parsed token is a
 	// slice of its game's whole PGN text, and keeping it would keep that
@@ -47,6 +53,7 @@ type feedGame struct {
 	moves        []string
 	startFEN     string
 	result       string
+	readErr      string // the game's syntax problem, as GameState.ReadError
 	emitted      bool
 	// The text last seen, for the incremental path: hashes of its tag
 	// section and of its movetext up to the result.
@@ -56,8 +63,8 @@ type feedGame struct {
 	prefixHash uint64
 }
 
-func newPGNFeed(site, source string, delay time.Duration, audience string, clk clock.Clock) *pgnFeed {
-	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock.Or(clk),
+func newPGNFeed(site, source string, delay time.Duration, audience string, clk clock.Clock, lim pgn.Limits) *pgnFeed {
+	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock.Or(clk), limits: lim,
 		games: make(map[string]*feedGame), intern: make(map[string]string), seed: maphash.MakeSeed()}
 }
 
@@ -72,23 +79,16 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 		return err
 	}
 	f.fullParses++
-	games, err := pgn.ParseGames(text)
+	games, err := pgn.ParseGamesLimits(text, f.limits)
 	if err != nil {
 		return fmt.Errorf("pgn: %w", err)
 	}
 	for i, g := range games {
-		id, _ := g.Tag("GameURL")
-		id = strings.TrimSpace(id)
-		url := id
-		if id == "" {
-			id = fallbackID(i)
-			url = ""
-		}
-		fg, err := f.feedGame(id, url, g, emit)
+		fg, err := f.feedParsed(i, g, fallbackID, emit)
 		if err != nil {
 			return err
 		}
-		if len(games) == 1 && url != "" && g.Err == nil {
+		if len(games) == 1 && fg.url != "" && g.Err == nil {
 			f.remember(fg, text)
 		} else if fg != nil {
 			// This text is not a prefix the next one can extend: the next
@@ -97,6 +97,37 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 		}
 	}
 	return nil
+}
+
+// feedReader feeds every game of rd, one at a time (a file is never held
+// whole in memory), and returns how many games it read. Only an error of
+// the underlying reader, or one that stops the source, is returned.
+func (f *pgnFeed) feedReader(rd *pgn.Reader, fallbackID func(i int) string, emit Emit) (int, error) {
+	for i := 0; ; i++ {
+		g, err := rd.Next()
+		if err == io.EOF {
+			return i, nil
+		}
+		if err != nil {
+			return i, err
+		}
+		if _, err := f.feedParsed(i, g, fallbackID, emit); err != nil {
+			return i, err
+		}
+	}
+}
+
+// feedParsed feeds the i-th game of a text, identified by its [GameURL]
+// or else by fallbackID(i).
+func (f *pgnFeed) feedParsed(i int, g *pgn.Game, fallbackID func(i int) string, emit Emit) (*feedGame, error) {
+	id, _ := g.Tag("GameURL")
+	id = strings.TrimSpace(id)
+	url := id
+	if id == "" {
+		id = fallbackID(i)
+		url = ""
+	}
+	return f.feedGame(id, url, g, emit)
 }
 
 // splitPGNText cuts the text of one game into its tag section and its
@@ -168,7 +199,7 @@ func (f *pgnFeed) remember(fg *feedGame, text string) {
 // in full.
 func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	header, movetext, ok := splitPGNText(text)
-	if !ok {
+	if !ok || len(text) > f.limits.WithDefaults().MaxGameBytes {
 		return false, nil
 	}
 	url := tagValue(header, "GameURL")
@@ -181,8 +212,9 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	f.tailParses++
-	tail, err := pgn.ParseGames(movetext[fg.prefixLen:])
-	if err != nil || len(tail) != 1 || tail[0].Err != nil || len(tail[0].Tags) > 0 {
+	tail, err := pgn.ParseGamesLimits(movetext[fg.prefixLen:], f.limits)
+	if err != nil || len(tail) != 1 || tail[0].Err != nil || len(tail[0].Tags) > 0 ||
+		len(fg.moves)+len(tail[0].Moves) > f.limits.WithDefaults().MaxPlies {
 		return false, nil
 	}
 	prefix, ok := movetextPrefix(movetext)
@@ -229,9 +261,13 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	if black != fg.black {
 		fg.black = strings.Clone(black)
 	}
+	readErr := ""
+	if g.Err != nil {
+		readErr = g.Err.Error()
+	}
 	switch {
 	case fg.emitted && fg.startFEN == start && extends(fg.moves, g.Moves):
-		if len(g.Moves) == len(fg.moves) && fg.result == result {
+		if len(g.Moves) == len(fg.moves) && fg.result == result && fg.readErr == readErr {
 			return fg, nil // the same state again
 		}
 		for _, tok := range g.Moves[len(fg.moves):] {
@@ -252,6 +288,9 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	if fg.result != result {
 		fg.result = strings.Clone(result)
 	}
+	if fg.readErr != readErr {
+		fg.readErr = strings.Clone(readErr)
+	}
 	return fg, f.emitGame(fg, emit)
 }
 
@@ -265,6 +304,7 @@ func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 		Moves:      fg.moves,
 		Result:     fg.result,
 		Finished:   fg.result != "" && fg.result != "*",
+		ReadError:  fg.readErr,
 		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,

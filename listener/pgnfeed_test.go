@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
 )
 
 func TestPGNFeedResentGames(t *testing.T) {
@@ -39,7 +40,7 @@ func TestPGNFeedResentGames(t *testing.T) {
 		{"result tag and token", head + "[Result \"1-0\"]\n\n" + clk("e4", "e5", "Nf3", "d6", "d4") + "1-0\n\n", []string{"e4", "e5", "Nf3", "d6", "d4"}, "1-0", true, false},
 	}
 	var got []threefold.GameState
-	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil)
+	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil, pgn.Limits{})
 	for _, st := range steps {
 		n, tails := len(got), f.tailParses
 		err := f.feedText(st.text, func(int) string { return "?" }, func(s threefold.GameState) error { got = append(got, s); return nil })

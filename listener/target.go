@@ -14,6 +14,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/pgn"
 )
 
 // TargetKind says what a pasted source names.
@@ -249,6 +250,7 @@ type Deps struct {
 	DGTMaxFailures       int
 	DGTSettle            time.Duration // DGTSource.Settle
 	DGTBoardsEvery       time.Duration // DGTSource.BoardsEvery
+	PGNLimits            pgn.Limits    // for every source that reads PGN
 	Clock                clock.Clock
 	Logger               *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
@@ -286,12 +288,12 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 		case TargetLichessTV:
 			out = append(out, &LichessTVSource{Client: d.Lichess, Channel: t.ID, Base: d.LichessBase, Clock: d.Clock, Logger: d.Logger})
 		case TargetLichessRound:
-			out = append(out, &LichessBroadcastSource{Client: d.Lichess, RoundID: t.ID, Clock: d.Clock, Logger: d.Logger})
+			out = append(out, &LichessBroadcastSource{Client: d.Lichess, RoundID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
 		case TargetLichessTour:
-			out = append(out, &LichessBroadcastSource{Client: d.Lichess, TourID: t.ID, Clock: d.Clock, Logger: d.Logger})
+			out = append(out, &LichessBroadcastSource{Client: d.Lichess, TourID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
 		case TargetChessCom:
 			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComPoll,
-				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger})
+				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
 		case TargetDGT:
 			src := &DGTSource{URL: t.URL, Clock: d.Clock, Logger: d.Logger, MaxFailures: d.DGTMaxFailures,
 				Settle: d.DGTSettle, BoardsEvery: d.DGTBoardsEvery}
@@ -301,7 +303,7 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 			}
 			out = append(out, src)
 		case TargetFile:
-			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePoll, Clock: d.Clock, Logger: d.Logger})
+			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePoll, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
 		default:
 			return nil, fmt.Errorf("%s: unknown target kind %q", t.Raw, t.Kind)
 		}

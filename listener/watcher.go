@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/safetext"
+	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -21,7 +24,19 @@ type WatcherOptions struct {
 	// quick: put slow sinks behind a queue.
 	Alert  func(threefold.Alert)
 	Logger *slog.Logger
+	// MaxPlies bounds the plies of one game that are replayed (default
+	// pgn.DefaultMaxPlies); a game longer than that needs attention.
+	MaxPlies int
+	// FinishedGrace is how long a finished game stays in Status after it
+	// finished (default DefaultFinishedGrace); then it is forgotten, so
+	// that a watcher running for months does not grow with every game it
+	// has seen.
+	FinishedGrace time.Duration
+	Clock         clock.Clock // default clock.Real
 }
+
+// DefaultFinishedGrace is how long a finished game is kept by default.
+const DefaultFinishedGrace = 2 * time.Hour
 
 // Attention marks a game whose last snapshot could not be replayed: the
 // move at Ply (the Ply-th half-move) is illegal or unreadable. The game is
@@ -59,11 +74,15 @@ type GameStatus struct {
 // safe for concurrent use; snapshots of different games never wait for
 // each other's replay.
 type Watcher struct {
-	alert func(threefold.Alert)
-	log   *slog.Logger
+	alert    func(threefold.Alert)
+	log      *slog.Logger
+	maxPlies int
+	grace    time.Duration
+	clock    clock.Clock
 
-	mu    sync.Mutex
-	games map[gameKey]*tracked
+	mu        sync.Mutex
+	games     map[gameKey]*tracked
+	lastPrune time.Time
 }
 
 type gameKey struct{ site, id string }
@@ -90,6 +109,7 @@ type tracked struct {
 	revisions map[string]int // AlertID → times its event was withdrawn
 	start     string         // the start and notation of the last snapshot
 	notation  rules.Notation
+	attnToken string    // the bad token in full (Attention.Token is an excerpt)
 	sans      sanWindow // SANs of the current reversible stretch, kept once a game raises an alert
 	rebuilds  int
 	seventyAt int  // 1 + the ply at which the 75-move rule drew the game; 0 while it has not
@@ -97,6 +117,7 @@ type tracked struct {
 	result    string
 	finished  bool
 	updated   time.Time
+	endedAt   time.Time // when the watcher first saw it finished (its clock)
 }
 
 // raised is what the watcher keeps of an alert it raised: enough to
@@ -119,7 +140,14 @@ type pendingAlert struct {
 
 // NewWatcher returns a watcher that reports alerts to opts.Alert.
 func NewWatcher(opts WatcherOptions) *Watcher {
-	w := &Watcher{alert: opts.Alert, log: opts.Logger, games: make(map[gameKey]*tracked)}
+	w := &Watcher{alert: opts.Alert, log: opts.Logger, games: make(map[gameKey]*tracked),
+		maxPlies: opts.MaxPlies, grace: opts.FinishedGrace, clock: clock.Or(opts.Clock)}
+	if w.maxPlies <= 0 {
+		w.maxPlies = pgn.DefaultMaxPlies
+	}
+	if w.grace <= 0 {
+		w.grace = DefaultFinishedGrace
+	}
 	if w.alert == nil {
 		w.alert = func(threefold.Alert) {}
 	}
@@ -171,7 +199,9 @@ func (w *Watcher) Apply(s threefold.GameState) {
 		return
 	}
 	k := gameKey{s.Game.Site, s.Game.ID}
+	now := w.clock.Now()
 	w.mu.Lock()
+	w.pruneLocked(now)
 	t := w.games[k]
 	if t == nil {
 		t = &tracked{ref: s.Game, checked: -1}
@@ -181,7 +211,36 @@ func (w *Watcher) Apply(s threefold.GameState) {
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if s.Finished && !t.finished {
+		t.endedAt = now
+	}
 	w.apply(t, &s)
+}
+
+// pruneLocked forgets the games that finished more than the grace period
+// ago, looking at most once per tenth of it. w.mu is held.
+func (w *Watcher) pruneLocked(now time.Time) {
+	if now.Sub(w.lastPrune) < w.grace/10 {
+		return
+	}
+	w.lastPrune = now
+	for k, t := range w.games {
+		if !t.mu.TryLock() {
+			continue // being updated: not finished for long
+		}
+		if t.finished && now.Sub(t.endedAt) >= w.grace {
+			delete(w.games, k)
+		}
+		t.mu.Unlock()
+	}
+}
+
+// Games returns how many games the watcher holds (followed, or finished
+// within the grace period).
+func (w *Watcher) Games() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.games)
 }
 
 func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
@@ -196,7 +255,11 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 		t.checked, t.fifty, t.seventy, t.seventyAt, t.afterEnd = -1, false, false, 0, false
 	}
 	t.start, t.notation = s.StartFEN, s.Notation
-	c, err := t.replay.Rewind(s.StartFEN, s.Notation, s.Moves, func(st rules.Step) {
+	moves := s.Moves
+	if len(moves) > w.maxPlies {
+		moves = moves[:w.maxPlies]
+	}
+	c, err := t.replay.Rewind(s.StartFEN, s.Notation, moves, func(st rules.Step) {
 		if st.Ply == 0 { // (re)started
 			t.game, t.sans = st.Game, sanWindow{}
 			if t.checked < 0 {
@@ -210,7 +273,7 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 		t.rebuilds++
 	case c.Rebuilt:
 		w.log.Info("snapshot no longer extends what was seen (correction or takeback); rebuilding",
-			"game", t.ref.ID, "source", s.Source, "from_ply", c.Kept+1, "had_plies", c.Had, "now_plies", len(s.Moves))
+			"game", t.ref.ID, "source", s.Source, "from_ply", c.Kept+1, "had_plies", c.Had, "now_plies", len(moves))
 		t.rebuilds++
 		t.suspect(c.Kept)
 	}
@@ -228,8 +291,16 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 		v := t.game.Verdict()
 		t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
 	}
-	err = t.replay.Extend(s.Moves, func(rules.Step) { w.check(t, s) })
+	err = t.replay.Extend(moves, func(rules.Step) { w.check(t, s) })
 	t.plies = t.replay.Ply()
+	switch {
+	case err != nil:
+	case len(moves) < len(s.Moves):
+		err = &rules.ReplayError{Ply: len(moves) + 1, Token: s.Moves[len(moves)],
+			Err: fmt.Errorf("more than %d plies (limit pgn.max_plies)", w.maxPlies)}
+	case s.ReadError != "":
+		err = &rules.ReplayError{Ply: len(moves) + 1, Err: fmt.Errorf("the source could not read the game past ply %d: %s", len(moves), s.ReadError)}
+	}
 	if err != nil {
 		w.markAttention(t, s, err)
 		w.withdrawPending(t, s, false) // what lies beyond the bad move waits for a snapshot that replays
@@ -265,16 +336,20 @@ func (w *Watcher) markAttention(t *tracked, s *threefold.GameState, err error) {
 	if !errors.As(err, &re) {
 		re = &rules.ReplayError{Ply: t.replay.Ply() + 1, Err: err}
 	}
-	a := &Attention{Ply: re.Ply, Token: re.Token, Reason: re.Err.Error()}
-	if t.attention == nil || *t.attention != *a {
-		if a.Ply == 0 {
-			w.log.Warn("game needs attention: bad start position", "game", t.ref.ID, "source", s.Source, "fen", s.StartFEN, "err", re.Err)
-		} else {
+	a := &Attention{Ply: re.Ply, Token: safetext.Excerpt(re.Token), Reason: re.Err.Error()}
+	if t.attention == nil || *t.attention != *a || t.attnToken != re.Token {
+		switch {
+		case a.Ply == 0:
+			w.log.Warn("game needs attention: bad start position", "game", t.ref.ID, "source", s.Source, "fen", safetext.Excerpt(s.StartFEN), "err", a.Reason)
+		case a.Token == "":
+			w.log.Warn("game needs attention: following the game up to the ply before",
+				"game", t.ref.ID, "source", s.Source, "ply", a.Ply, "err", a.Reason)
+		default:
 			w.log.Warn("game needs attention: move cannot be played; following the game up to the ply before",
-				"game", t.ref.ID, "source", s.Source, "ply", a.Ply, "move", a.Token, "err", re.Err)
+				"game", t.ref.ID, "source", s.Source, "ply", a.Ply, "move", a.Token, "err", a.Reason)
 		}
 	}
-	t.attention = a
+	t.attention, t.attnToken = a, re.Token
 }
 
 // check evaluates the verdict at the current ply, if not done before, and

@@ -85,8 +85,8 @@ const (
 	MaxLimit = 1 << 30
 )
 
-// withDefaults returns l with every zero field set to its default and every field capped at MaxLimit.
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with every zero field set to its default and every field capped at MaxLimit.
+func (l Limits) WithDefaults() Limits {
 	set := func(v *int, def int) {
 		if *v <= 0 {
 			*v = def
@@ -208,7 +208,7 @@ func NewReaderLimits(r io.Reader, lim Limits) *Reader {
 	case *bytes.Reader:
 		size = min(max(int(v.Len())+1, 4096), size)
 	}
-	return &Reader{br: bufio.NewReaderSize(r, size), lim: lim.withDefaults()}
+	return &Reader{br: bufio.NewReaderSize(r, size), lim: lim.WithDefaults()}
 }
 
 // Next returns the next game, or io.EOF after the last one. A syntax problem inside a game (unterminated

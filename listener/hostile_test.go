@@ -1,0 +1,150 @@
+package listener
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// TestFileSourceReportsSyntaxErrors: a stray token in a relay file cut the
+// game there without a word, and a later threefold was never alerted. The
+// game now needs attention, with the line and the token as scan says them,
+// and the log says so.
+func TestFileSourceReportsSyntaxErrors(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "round.pgn")
+	text := "[Event \"R\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8\n3. Nf3 xyz! Nf6 4. Ng1 Ng8 *\n\n" +
+		"[Event \"R\"]\n[White \"C\"]\n[Black \"D\"]\n\n1. e4 e5 *\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	w := NewWatcher(WatcherOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	src := &FileSource{Path: path, Once: true}
+	if err := w.Run(context.Background(), src); err != nil {
+		t.Fatal(err)
+	}
+	st := w.Status()
+	if len(st) != 2 {
+		t.Fatalf("%d games: %+v", len(st), st)
+	}
+	a := st[0].Attention
+	if a == nil || a.Ply != 6 || !strings.Contains(a.Reason, `line 6: unexpected token "xyz"`) {
+		t.Fatalf("first game: attention %+v (ply %d)", a, st[0].Ply)
+	}
+	if st[1].Attention != nil || st[1].Ply != 2 {
+		t.Fatalf("second game: %+v", st[1])
+	}
+	if !strings.Contains(logs.String(), "game needs attention") || !strings.Contains(logs.String(), `unexpected token \"xyz\"`) {
+		t.Fatalf("not logged:\n%s", logs.String())
+	}
+}
+
+// TestWatcherReadErrorClears: a game whose source could not read it whole
+// needs attention until a state of it reads cleanly.
+func TestWatcherReadErrorClears(t *testing.T) {
+	w := NewWatcher(WatcherOptions{})
+	s := threefold.GameState{Game: threefold.GameRef{Site: "file", ID: "g"}, Notation: rules.SAN,
+		Moves: []string{"e4", "e5"}, ReadError: "line 3: unexpected token \"q\""}
+	w.Apply(s)
+	if a := w.Status()[0].Attention; a == nil || a.Ply != 3 || !strings.Contains(a.Reason, "past ply 2") {
+		t.Fatalf("attention %+v", a)
+	}
+	s.ReadError, s.Moves = "", []string{"e4", "e5", "Nf3"}
+	w.Apply(s)
+	if st := w.Status()[0]; st.Attention != nil || st.Ply != 3 {
+		t.Fatalf("after a clean state: %+v", st)
+	}
+}
+
+// TestWatcherMaxPlies: a game longer than the plies limit is replayed up
+// to it and needs attention, naming the limit; a huge token is quoted
+// short.
+func TestWatcherMaxPlies(t *testing.T) {
+	w := NewWatcher(WatcherOptions{MaxPlies: 8})
+	moves := strings.Fields(strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 3))
+	moves[8] = strings.Repeat("N", 1<<20)
+	w.Apply(threefold.GameState{Game: threefold.GameRef{Site: "x", ID: "g"}, Notation: rules.SAN, Moves: moves})
+	st := w.Status()[0]
+	if st.Ply != 8 || st.Attention == nil || !strings.Contains(st.Attention.Reason, "more than 8 plies (limit pgn.max_plies)") {
+		t.Fatalf("status %+v", st)
+	}
+	if len(st.Attention.Token) > 100 {
+		t.Fatalf("token of %d bytes in the attention", len(st.Attention.Token))
+	}
+}
+
+// TestWatcherForgetsFinishedGames: a finished game leaves the watcher
+// after the grace period; a game still going stays.
+func TestWatcherForgetsFinishedGames(t *testing.T) {
+	clk := newFakeClock()
+	w := NewWatcher(WatcherOptions{FinishedGrace: time.Hour, Clock: clk})
+	game := func(id string, finished bool) threefold.GameState {
+		return threefold.GameState{Game: threefold.GameRef{Site: "x", ID: id}, Notation: rules.SAN,
+			Moves: []string{"e4", "e5"}, Finished: finished, Result: map[bool]string{true: "1-0", false: "*"}[finished]}
+	}
+	w.Apply(game("live", false))
+	w.Apply(game("done", true))
+	clk.Advance(59 * time.Minute)
+	w.Apply(game("other", false))
+	if w.Games() != 3 {
+		t.Fatalf("%d games within the grace period, want 3", w.Games())
+	}
+	clk.Advance(7 * time.Minute) // the watcher looks at most once per tenth of the grace period
+	w.Apply(game("live", false))
+	if w.Games() != 2 {
+		t.Fatalf("%d games after the grace period, want 2 (the finished one forgotten)", w.Games())
+	}
+	for _, st := range w.Status() {
+		if st.Game.ID == "done" {
+			t.Fatal("the finished game is still there")
+		}
+	}
+}
+
+// TestFileSourceStreams: a file is read one game at a time: a gzip of
+// 256 MB of zeros (no line end at all) costs a few megabytes, not the
+// whole file, and the game it makes needs attention.
+func TestFileSourceStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decompresses 256 MB")
+	}
+	path := filepath.Join(t.TempDir(), "zeros.pgn.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	zeros := make([]byte, 1<<20)
+	for i := 0; i < 256; i++ {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	w := NewWatcher(WatcherOptions{})
+	if err := w.Run(context.Background(), &FileSource{Path: path, Once: true, Limits: pgn.Limits{}}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Fatalf("reading allocated %d MB", alloc>>20)
+	}
+	st := w.Status()
+	if len(st) != 1 || st[0].Attention == nil || !strings.Contains(st[0].Attention.Reason, "pgn.max_line_bytes") {
+		t.Fatalf("status %+v", st)
+	}
+}
