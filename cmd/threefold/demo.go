@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -18,42 +17,12 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
-	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/demo"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
-	"github.com/threefold-chess/threefold/pgn"
-	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
-
-// demoGames are the recorded real games the demo replays (taken from the
-// shared corpus, with their original tags): five boards of a broadcast
-// round, a Lichess blitz game that reaches a fifth occurrence, and the two
-// games whose perpetual checks the bot games start from.
-//
-//go:embed demodata/games.pgn
-var demoGames string
-
-// The demo's cast, by index in demodata/games.pgn.
-var (
-	// demoBoardSpecs: the broadcast round, each board started this many plies
-	// before its first claim, so that alerts come early and keep coming.
-	demoBoardSpecs = []struct{ game, lead int }{{0, 10}, {1, 24}, {2, 40}, {3, 60}, {4, 110}}
-	// demoFivefold is followed as a Lichess game (spectator stream), from
-	// 12 plies before its first claim to its fifth occurrence.
-	demoFivefold = struct{ game, lead int }{5, 12}
-	// demoBotStarts: the bot plays from these positions, the side that
-	// gave perpetual check in the recorded game; the scripted opponent
-	// answers with the recorded moves while the bot follows the record,
-	// and otherwise seeks a repetition.
-	demoBotStarts = []struct {
-		game, ply int
-		botWhite  bool
-	}{{5, 52, true}, {0, 30, true}}
-)
-
-const demoRound = "demoRnd1"
 
 type demoOptions struct {
 	duration, pace time.Duration
@@ -112,54 +81,10 @@ func (l *lockedWriter) printf(format string, args ...any) {
 	fmt.Fprintf(l, format+"\n", args...)
 }
 
-// demoGame is one recorded game ready to replay.
-type demoGame struct {
-	white, black, event, result string
-	san, uci                    []string
-	firstClaim                  int // the first ply where a claim is possible; len(san) if none
-}
-
-func loadDemoGames() ([]demoGame, error) {
-	games, err := pgn.ParseGames(demoGames)
-	if err != nil {
-		return nil, fmt.Errorf("demo: recorded games: %w", err)
-	}
-	out := make([]demoGame, 0, len(games))
-	for _, g := range games {
-		d := demoGame{result: g.Result, firstClaim: -1}
-		d.white, _ = g.Tag("White")
-		d.black, _ = g.Tag("Black")
-		d.event, _ = g.Tag("Event")
-		tr, err := g.Replay(func(ply int, _ string, tr *rules.Game) {
-			if d.firstClaim < 0 && (tr.CanClaimRepetition() || tr.Count() >= 3) {
-				d.firstClaim = ply
-			}
-		})
-		if err != nil || tr == nil {
-			return nil, fmt.Errorf("demo: recorded game %d: %w", g.Index, err)
-		}
-		pos := tr.Start()
-		for _, m := range tr.Moves() {
-			d.uci = append(d.uci, m.UCI())
-			d.san = append(d.san, pos.SAN(m))
-			pos.Play(m)
-		}
-		if d.firstClaim < 0 {
-			d.firstClaim = len(d.san)
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
 // runDemo runs the watch and bot wiring against the simulated Lichess,
 // with a store in a temporary directory and a webhook that counts what it
 // receives, and plays the recorded games through the simulator.
 func runDemo(parent context.Context, env *environment, o demoOptions) error {
-	games, err := loadDemoGames()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(parent, o.duration)
 	defer cancel()
 	out := &lockedWriter{w: env.stdout}
@@ -193,23 +118,20 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	}
 	out.printf("threefold demo — no account, no network: a simulated Lichess at %s replays recorded real games.", fake.URL)
 	out.printf("dashboard: %s", d.URL)
-	out.printf("following: a broadcast round of %d boards, a blitz game that reaches a fifth occurrence, and the bot's games; the demo ends after %s (Ctrl-C ends it sooner).", len(demoBoardSpecs), o.duration)
+	out.printf("following: a broadcast round of %d boards, a blitz game that reaches a fifth occurrence, and the bot's games; the demo ends after %s (Ctrl-C ends it sooner).", demo.Boards, o.duration)
 
-	// The feeds of the simulated Lichess must exist before the watcher
+	// The games must exist on the simulated Lichess before the watcher
 	// opens their streams.
-	round := fake.Broadcast(demoRound)
-	boards := newDemoBoards(games, fake.URL)
-	round.SetPGN(boards.pgn())
-	ff := games[demoFivefold.game]
-	ffStart := max(0, ff.firstClaim-demoFivefold.lead)
-	spect := fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "8dCwCGev", White: ff.white, Black: ff.black,
-		Moves: ff.uci[:ffStart]})
+	scenario, err := demo.New(fake, o.pace)
+	if err != nil {
+		return err
+	}
 
 	// watch and bot, as the commands run them, on one store and one
 	// dashboard.
 	watchCfg, botCfg := cfg, cfg
 	watchCfg.Lichess.Token, botCfg.Lichess.Token = lichesstest.WatchToken, lichesstest.BotToken
-	targets, err := demoTargets(fake.URL, fake.URL+"/broadcast/threefold-demo/round-1/"+demoRound, fake.URL+"/"+spect.ID())
+	targets, err := demoTargets(fake.URL, scenario.URLs()...)
 	if err != nil {
 		return err
 	}
@@ -237,9 +159,10 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	}
 	run("watcher", func() error { return watch.run(ctx) })
 	run("bot", func() error { return player.run(ctx) })
-	run("broadcast", func() error { return boards.play(ctx, round, o.pace) })
-	run("blitz game", func() error { return playSpectatorGame(ctx, spect, ff.uci, ffStart, o.pace) })
-	run("bot games", func() error { return playBotGames(ctx, fake, games, o.pace) })
+	run("games", func() error {
+		scenario.Run(ctx, func(part string, err error) { log.Error("demo: "+part+" stopped", "err", err) })
+		return nil
+	})
 	wg.Wait()
 	dashErr := d.Wait()
 
@@ -322,21 +245,6 @@ func (h *demoWebhook) received() int {
 	return len(h.ids)
 }
 
-// playSpectatorGame plays the recorded moves from ply on, one per pace,
-// then ends the game.
-func playSpectatorGame(ctx context.Context, g *lichesstest.Spectated, uci []string, ply int, pace time.Duration) error {
-	for ; ply < len(uci); ply++ {
-		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
-			return err
-		}
-		if err := g.Move(uci[ply]); err != nil {
-			return fmt.Errorf("spectator game move %d: %w", ply+1, err)
-		}
-	}
-	g.Finish("draw", "")
-	return nil
-}
-
 // demoRecords prints how each bot game ended.
 type demoRecords struct{ out *lockedWriter }
 
@@ -344,178 +252,4 @@ func (r demoRecords) WriteRecord(_ context.Context, rec threefold.BotRecord) err
 	r.out.printf("bot game %s (%s vs %s) over: %s, %s after %d plies.", rec.GameID, rec.White.Name, rec.Black.Name,
 		rec.Result, strings.ReplaceAll(string(rec.Termination), "_", " "), rec.Plies)
 	return nil
-}
-
-// demoBoards is the broadcast round: recorded games advanced one move per
-// board per pace.
-type demoBoards struct {
-	base   string
-	boards []*demoBoard
-}
-
-type demoBoard struct {
-	chapter string
-	g       demoGame
-	ply     int
-	done    bool
-}
-
-func newDemoBoards(games []demoGame, base string) *demoBoards {
-	db := &demoBoards{base: base}
-	for i, spec := range demoBoardSpecs {
-		g := games[spec.game]
-		db.boards = append(db.boards, &demoBoard{chapter: fmt.Sprintf("board%03d", i+1), g: g,
-			ply: max(0, g.firstClaim-spec.lead)})
-	}
-	return db
-}
-
-// pgn is the round as the broadcast serves it, every board at its ply.
-func (db *demoBoards) pgn() string {
-	var sb strings.Builder
-	for i, b := range db.boards {
-		url := db.base + "/broadcast/threefold-demo/round-1/" + demoRound + "/" + b.chapter
-		fmt.Fprintf(&sb, "[Event \"threefold demo: recorded games (%s)\"]\n[Site %q]\n[Round \"1.%d\"]\n[White %q]\n[Black %q]\n[Result \"*\"]\n[GameURL %q]\n\n",
-			b.g.event, url, i+1, b.g.white, b.g.black, url)
-		for p := 0; p < b.ply; p++ {
-			if p%2 == 0 {
-				fmt.Fprintf(&sb, "%d. ", p/2+1)
-			}
-			sb.WriteString(b.g.san[p] + " ")
-		}
-		sb.WriteString("*\n\n")
-	}
-	return sb.String()
-}
-
-func (db *demoBoards) play(ctx context.Context, round *lichesstest.Broadcast, pace time.Duration) error {
-	for {
-		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
-			return err
-		}
-		live := 0
-		for _, b := range db.boards {
-			if b.done {
-				continue
-			}
-			if b.ply < len(b.g.san) {
-				if err := round.AppendMove(b.chapter, b.g.san[b.ply]); err != nil {
-					return fmt.Errorf("broadcast %s: %w", b.chapter, err)
-				}
-				b.ply++
-				live++
-				continue
-			}
-			if err := round.SetResult(b.chapter, b.g.result); err != nil {
-				return fmt.Errorf("broadcast %s: %w", b.chapter, err)
-			}
-			b.done = true
-		}
-		if live == 0 {
-			round.Finish()
-			return nil
-		}
-	}
-}
-
-// playBotGames starts one game after another for the bot from the
-// positions of demoBotStarts and plays the scripted opponent's side.
-func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGame, pace time.Duration) error {
-	if err := fake.WaitFor(ctx, func() bool { return fake.Streams("event") > 0 }); err != nil {
-		return err
-	}
-	for n := 0; ; n++ {
-		start := demoBotStarts[n%len(demoBotStarts)]
-		if err := playBotGame(ctx, fake, games[start.game], start.ply, start.botWhite, n+1, pace); err != nil {
-			return err
-		}
-		if err := clock.Sleep(ctx, clock.Real, 3*pace); err != nil {
-			return err
-		}
-	}
-}
-
-func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, startPly int, botWhite bool, n int, pace time.Duration) error {
-	spec := lichesstest.GameSpec{ID: fmt.Sprintf("botgm%03d", n), Moves: rec.uci[:startPly],
-		ClockInitial: 5 * 60 * 1000, ClockIncrement: 3000}
-	if botWhite {
-		spec.White, spec.Black = lichesstest.BotUser, lichesstest.Opponent
-	} else {
-		spec.White, spec.Black = lichesstest.Opponent, lichesstest.BotUser
-	}
-	g, err := fake.NewGame(spec)
-	if err != nil {
-		return fmt.Errorf("bot game: %w", err)
-	}
-	opp := &demoOpponent{rec: rec, mover: &bot.Builtin{Seed: int64(n)}}
-	last := -1
-	for {
-		var st lichesstest.GameState
-		err := fake.WaitFor(ctx, func() bool {
-			st = g.State()
-			return len(st.Moves) != last || st.Status != "started"
-		})
-		if err != nil {
-			return err
-		}
-		last = len(st.Moves)
-		if st.Status != "started" {
-			return nil
-		}
-		if (len(st.Moves)%2 == 0) == botWhite {
-			continue // the bot's turn
-		}
-		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
-			return err
-		}
-		m, err := opp.move(ctx, st.Moves)
-		if err != nil {
-			return err
-		}
-		if err := g.OpponentMove(m); err != nil && g.State().Status == "started" {
-			return fmt.Errorf("bot game %s: opponent move %s: %w", g.ID(), m, err)
-		}
-	}
-}
-
-// demoOpponent is the scripted side of a bot game: the recorded move while
-// the game still follows the record, else a move that repeats a position,
-// else the built-in mover's move.
-type demoOpponent struct {
-	rec   demoGame
-	mover *bot.Builtin
-}
-
-func (o *demoOpponent) move(ctx context.Context, moves []string) (string, error) {
-	g := rules.NewGame(rules.StartPosition())
-	onRecord := true
-	for i, mv := range moves {
-		m, err := g.PlayUCI(mv)
-		if err != nil {
-			return "", fmt.Errorf("demo opponent: replay move %d %s: %w", i+1, mv, err)
-		}
-		if i >= len(o.rec.uci) || m.UCI() != o.rec.uci[i] {
-			onRecord = false
-		}
-	}
-	pos := g.Position()
-	if onRecord && len(moves) < len(o.rec.uci) {
-		if m, err := pos.ParseUCI(o.rec.uci[len(moves)]); err == nil {
-			return m.UCI(), nil
-		}
-	}
-	best, most := rules.NoMove, 0
-	for _, m := range pos.LegalMoves(nil) {
-		if n := len(g.OccurrencesOf(m)); n > most {
-			best, most = m, n
-		}
-	}
-	if best != rules.NoMove {
-		return best.UCI(), nil
-	}
-	res, err := o.mover.Search(ctx, bot.SearchRequest{Game: g})
-	if err != nil {
-		return "", fmt.Errorf("demo opponent: %w", err)
-	}
-	return res.Move.UCI(), nil
 }
