@@ -24,6 +24,7 @@ const DefaultBaseURL = "https://lichess.org"
 
 // Defaults of Options.
 const (
+	DefaultMaxPGNBytes    = 32 << 20 // as pgn.DefaultMaxGameBytes
 	DefaultRateLimitPause = time.Minute
 	// MaxRateLimitPause caps the pause a 429's ratelimit.seconds may ask
 	// for: the whole account waits, its games included, so a server (or a
@@ -74,6 +75,10 @@ type Options struct {
 	// RateLimitPause is the pause after a 429 without a longer ratelimit
 	// body (default one minute, as Lichess asks).
 	RateLimitPause time.Duration
+	// MaxPGNBytes bounds the text of one broadcast game that is kept
+	// (default DefaultMaxPGNBytes): a longer game is cut just past it,
+	// so that the PGN reader, with the same limit, reports it.
+	MaxPGNBytes int
 	// OnReconnect, if set, is called each time a stream was lost (or could
 	// not be opened, or went silent) and is about to be opened again, with
 	// the stream's name ("event", "game ID", "broadcast round ID", …) and
@@ -99,6 +104,7 @@ type Client struct {
 	retries   int
 	timeout   time.Duration
 	pause     time.Duration
+	maxPGN    int
 	gov       *governor
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -127,10 +133,14 @@ func NewClient(opts Options) *Client {
 		retries:   opts.MaxRetries,
 		timeout:   opts.RequestTimeout,
 		pause:     opts.RateLimitPause,
+		maxPGN:    opts.MaxPGNBytes,
 		idStreams: map[string]*idSet{},
 
 		onReconnect: opts.OnReconnect,
 		onRateLimit: opts.OnRateLimit,
+	}
+	if c.maxPGN <= 0 {
+		c.maxPGN = DefaultMaxPGNBytes
 	}
 	base := opts.BaseURL
 	if base == "" {

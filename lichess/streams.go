@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"net/url"
 	"sort"
@@ -801,17 +802,12 @@ type pgnFeed struct {
 }
 
 func (c *Client) streamPGN(ctx context.Context, f pgnFeed, fn func(string) error) error {
-	last := map[string]string{} // game key -> PGN delivered
-	var sp pgnSplitter
+	last := newPGNSeen()
+	sp := pgnSplitter{max: c.maxPGN}
 	emit := func(pgn string) error {
-		if pgn == "" {
+		if pgn == "" || !last.fresh(pgn) {
 			return nil
 		}
-		k := pgnKey(pgn)
-		if last[k] == pgn {
-			return nil
-		}
-		last[k] = pgn
 		return deliver(fn, pgn)
 	}
 	poll := f.poll
@@ -832,7 +828,7 @@ func (c *Client) streamPGN(ctx context.Context, f pgnFeed, fn func(string) error
 			return request{op: "stream " + f.name, method: http.MethodGet, path: f.path, optAuth: true, accept: "application/x-chess-pgn"}
 		},
 		connected: func(ctx context.Context, _ int) error {
-			sp = pgnSplitter{}
+			sp = pgnSplitter{max: c.maxPGN}
 			if f.connected != nil {
 				f.connected(ctx)
 			}
@@ -859,7 +855,11 @@ func (c *Client) streamPGN(ctx context.Context, f pgnFeed, fn func(string) error
 // line, movetext, a blank line. Whitespace-only lines (the keep-alive is a
 // single space) count as blank; leading and trailing spaces are dropped. A
 // game comes out as its tag lines, one blank line and its movetext lines.
+// A game whose text grows past max bytes keeps no more lines (it ends just
+// past max, so that a PGN reader with the same limit reports it).
 type pgnSplitter struct {
+	max      int
+	cut      bool // past max: lines are no longer kept
 	b        strings.Builder
 	inMoves  bool // movetext lines seen
 	haveTags bool
@@ -886,7 +886,7 @@ func (s *pgnSplitter) add(line []byte) (string, bool) {
 	}
 	event := tag && bytes.HasPrefix(t, []byte("[Event "))
 	if event && s.haveEvent && !s.inMoves {
-		*s = pgnSplitter{}
+		*s = pgnSplitter{max: s.max}
 	}
 	if event {
 		s.haveEvent = true
@@ -899,15 +899,59 @@ func (s *pgnSplitter) add(line []byte) (string, bool) {
 		}
 		s.inMoves = true
 	}
+	if s.cut {
+		return out, ok
+	}
 	s.b.Write(t)
 	s.b.WriteByte('\n')
+	s.cut = s.max > 0 && s.b.Len() > s.max
 	return out, ok
 }
 
 func (s *pgnSplitter) flush() string {
 	out := s.b.String()
-	*s = pgnSplitter{}
+	*s = pgnSplitter{max: s.max}
 	return out
+}
+
+// pgnSeen remembers, by game, a hash of the PGN last delivered while the
+// game is not over, so that a resend of the same text is not delivered
+// twice. A finished game leaves it: it would otherwise grow with every
+// game of a broadcast followed for months (a finished game resent after a
+// reconnect is delivered again; the consumer sees it is the same).
+type pgnSeen struct {
+	seed maphash.Seed
+	last map[string]uint64
+}
+
+func newPGNSeen() *pgnSeen { return &pgnSeen{seed: maphash.MakeSeed(), last: map[string]uint64{}} }
+
+// fresh reports whether pgn is not the text last delivered for its game,
+// and records it.
+func (p *pgnSeen) fresh(pgn string) bool {
+	k := pgnKey(pgn)
+	h := maphash.String(p.seed, pgn)
+	if v, ok := p.last[k]; ok && v == h {
+		return false
+	}
+	if pgnFinished(pgn) {
+		delete(p.last, k)
+	} else {
+		p.last[k] = h
+	}
+	return true
+}
+
+// pgnFinished reports whether a game's PGN ends with a result other than
+// "*": the game is over.
+func pgnFinished(pgn string) bool {
+	t := strings.TrimRight(pgn, " \t\r\n")
+	for _, r := range []string{"1-0", "0-1", "1/2-1/2", "½-½"} {
+		if strings.HasSuffix(t, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // pgnKey identifies a broadcast game: its GameURL or Site tag, else its

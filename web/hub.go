@@ -34,6 +34,12 @@ type HubOptions struct {
 	Metrics *Metrics
 	Logger  *slog.Logger
 	Now     func() time.Time // default time.Now
+	// MaxPlies bounds the plies of one game the hub replays and keeps
+	// (default 20000, pgn.DefaultMaxPlies); beyond, the game needs attention.
+	MaxPlies int
+	// FinishedGrace is how long a finished game stays on the dashboard
+	// (default 2h); then the hub forgets it.
+	FinishedGrace time.Duration
 }
 
 // Hub holds the dashboard's state — the games followed, the recent alerts,
@@ -46,27 +52,34 @@ type Hub struct {
 	log     *slog.Logger
 	now     func() time.Time
 
-	mu      sync.Mutex
-	games   map[string]*hubGame
-	alerts  []threefold.Alert
-	sources map[string]*SourceState
-	clients map[*client]struct{}
-	dirty   map[string]time.Time // game key -> when it first changed since the last push
-	pending []threefold.Alert    // alerts not yet pushed
-	srcDirt bool
-	closed  bool
-	wake    chan struct{}
+	maxPlies int
+	grace    time.Duration
+
+	mu        sync.Mutex
+	games     map[string]*hubGame
+	live      int // games not finished
+	lastPrune time.Time
+	alerts    []threefold.Alert
+	sources   map[string]*SourceState
+	clients   map[*client]struct{}
+	dirty     map[string]time.Time // game key -> when it first changed since the last push
+	pending   []threefold.Alert    // alerts not yet pushed
+	srcDirt   bool
+	closed    bool
+	wake      chan struct{}
 }
 
 type hubGame struct {
-	mu   sync.Mutex // serialises updates of one game
-	t    tracker
-	view *GameView // immutable once published; guarded by Hub.mu
+	mu      sync.Mutex // serialises updates of one game
+	t       tracker
+	view    *GameView // immutable once published; guarded by Hub.mu
+	live    bool      // counted in Hub.live; guarded by Hub.mu
+	endedAt time.Time // when the hub saw it finished; guarded by Hub.mu
 }
 
 // NewHub returns an empty hub. Call Run to push to pages.
 func NewHub(opts HubOptions) *Hub {
-	h := &Hub{metrics: opts.Metrics, log: opts.Logger, now: opts.Now,
+	h := &Hub{metrics: opts.Metrics, log: opts.Logger, now: opts.Now, maxPlies: opts.MaxPlies, grace: opts.FinishedGrace,
 		games: make(map[string]*hubGame), sources: make(map[string]*SourceState),
 		clients: make(map[*client]struct{}), dirty: make(map[string]time.Time), wake: make(chan struct{}, 1)}
 	if h.log == nil {
@@ -74,6 +87,12 @@ func NewHub(opts HubOptions) *Hub {
 	}
 	if h.now == nil {
 		h.now = time.Now
+	}
+	if h.maxPlies <= 0 {
+		h.maxPlies = 20000
+	}
+	if h.grace <= 0 {
+		h.grace = 2 * time.Hour
 	}
 	return h
 }
@@ -101,28 +120,58 @@ func (h *Hub) Update(u threefold.GameState) {
 	h.mu.Unlock()
 
 	g.mu.Lock()
-	g.t.apply(&u)
+	g.t.apply(&u, h.maxPlies)
 	v := g.t.view(&u)
+	now := h.now()
 	if v.Updated.IsZero() {
-		v.Updated = h.now()
+		v.Updated = now
 	}
 	h.mu.Lock()
+	if h.games[key] != g { // forgotten meanwhile: take it back
+		h.games[key] = g
+	}
 	g.view = v
-	if h.metrics != nil {
-		live := 0
-		for _, o := range h.games {
-			if o.view != nil && o.view.Status != "finished" {
-				live++
-			}
+	if live := v.Status != "finished"; live != g.live {
+		g.live = live
+		if live {
+			h.live++
+		} else {
+			h.live--
 		}
-		h.metrics.SetGamesFollowed(live)
+	}
+	if !u.Finished {
+		g.endedAt = time.Time{}
+	} else if g.endedAt.IsZero() {
+		g.endedAt = now
+	}
+	h.pruneLocked(now)
+	if h.metrics != nil {
+		h.metrics.SetGamesFollowed(h.live)
 	}
 	if _, ok := h.dirty[key]; !ok {
-		h.dirty[key] = h.now()
+		h.dirty[key] = now
 	}
 	h.mu.Unlock()
 	g.mu.Unlock()
 	h.signal()
+}
+
+// pruneLocked forgets the games that finished more than the grace period
+// ago, looking at most once per tenth of it. h.mu is held.
+func (h *Hub) pruneLocked(now time.Time) {
+	if now.Sub(h.lastPrune) < h.grace/10 {
+		return
+	}
+	h.lastPrune = now
+	for k, g := range h.games {
+		if !g.endedAt.IsZero() && now.Sub(g.endedAt) >= h.grace {
+			if g.live {
+				h.live--
+			}
+			delete(h.games, k)
+			delete(h.dirty, k)
+		}
+	}
 }
 
 // Alert records an alert for the feed and counts it.

@@ -29,6 +29,26 @@ const (
 	writeWait = 10 * time.Second
 )
 
+// HTTP timing: a request's headers must arrive within ReadHeaderTimeout,
+// the whole request within ReadTimeout, the answer leave within
+// WriteTimeout; a kept-alive connection idle for IdleTimeout is closed.
+// (A websocket sets its own deadlines once upgraded.)
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 60 * time.Second
+	IdleTimeout       = 60 * time.Second
+)
+
+// Default caps on connections (each costs a file descriptor) and
+// websockets, in total and per client address.
+const (
+	DefaultMaxConnections          = 512
+	DefaultMaxConnectionsPerClient = 128
+	DefaultMaxWebsockets           = 64
+	DefaultMaxWebsocketsPerClient  = 16
+)
+
 // Options configure a dashboard Server.
 type Options struct {
 	// Addr is where to listen, host:port; "" is 127.0.0.1:8080. A port 0
@@ -42,6 +62,17 @@ type Options struct {
 	Hub     *Hub
 	Metrics *Metrics // nil: /metrics answers 404
 	Logger  *slog.Logger
+	// Hosts are the host names (without port) a request may name in its
+	// Host header when there is no Token, besides localhost, the loopback
+	// addresses and the host of Addr: a page of another site that
+	// rebinds its own name to 127.0.0.1 (DNS rebinding) names its own host
+	// and is refused.
+	Hosts []string
+	// Caps on open connections and websockets, in total and per client
+	// address (0: the defaults above). A connection beyond a cap is closed
+	// at once; a websocket beyond one is refused with 503.
+	MaxConnections, MaxConnectionsPerClient int
+	MaxWebsockets, MaxWebsocketsPerClient   int
 }
 
 // Server is the dashboard: the pages, their websocket feed, /metrics and
@@ -53,9 +84,13 @@ type Server struct {
 	mux      *http.ServeMux
 	conns    sync.WaitGroup // websocket connections being served
 
-	mu      sync.Mutex
-	active  map[*client]struct{}
-	closing bool
+	hosts map[string]bool // the Host names accepted without a token
+
+	mu       sync.Mutex
+	active   map[*client]struct{}
+	wsByAddr map[string]int // open websockets by client address
+	wsTotal  int
+	closing  bool
 }
 
 // New checks the options and returns the dashboard.
@@ -73,9 +108,25 @@ func New(opts Options) (*Server, error) {
 	if !loop && opts.Token == "" {
 		return nil, ErrTokenRequired
 	}
-	s := &Server{opts: opts, log: opts.Logger, active: make(map[*client]struct{})}
+	s := &Server{opts: opts, log: opts.Logger, active: make(map[*client]struct{}), wsByAddr: make(map[string]int)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	setDefault := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	setDefault(&s.opts.MaxConnections, DefaultMaxConnections)
+	setDefault(&s.opts.MaxConnectionsPerClient, DefaultMaxConnectionsPerClient)
+	setDefault(&s.opts.MaxWebsockets, DefaultMaxWebsockets)
+	setDefault(&s.opts.MaxWebsocketsPerClient, DefaultMaxWebsocketsPerClient)
+	s.hosts = map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}
+	if host, _, err := net.SplitHostPort(opts.Addr); err == nil && host != "" {
+		s.hosts[strings.ToLower(host)] = true
+	}
+	for _, h := range opts.Hosts {
+		s.hosts[strings.ToLower(strings.TrimSuffix(h, "."))] = true
 	}
 	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 16 << 10, CheckOrigin: SameOrigin}
 	s.mux = http.NewServeMux()
@@ -120,8 +171,13 @@ func SameOrigin(r *http.Request) bool {
 	return strings.EqualFold(u.Host, r.Host)
 }
 
-// ServeHTTP checks the token, then serves the request.
+// ServeHTTP checks the Host header (without a token) and the token, then
+// serves the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Token == "" && !s.knownHost(r.Host) {
+		http.Error(w, "misdirected request: this dashboard answers only to its own host names (http.hosts)", http.StatusMisdirectedRequest)
+		return
+	}
 	if !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="threefold"`)
 		http.Error(w, "unauthorized: an access token is needed (Authorization: Bearer, or ?token=)", http.StatusUnauthorized)
@@ -129,7 +185,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "no-referrer") // the token may be in the URL
+	w.Header().Set("X-Frame-Options", "DENY")        // no page of another site may frame it
 	s.mux.ServeHTTP(w, r)
+}
+
+// knownHost reports whether the Host header names this dashboard: an IP
+// address of the loopback interface, or a name it was given.
+func (s *Server) knownHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	return s.hosts[host]
 }
 
 func (s *Server) authorized(r *http.Request) bool {
@@ -147,7 +218,7 @@ func (s *Server) page(body []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; frame-ancestors 'none'")
 		_, _ = w.Write(body)
 	}
 }
@@ -209,6 +280,26 @@ type client struct {
 func (c *client) stop() { c.once.Do(func() { close(c.quit) }) }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	addr := clientAddr(r.RemoteAddr)
+	s.mu.Lock()
+	if s.wsTotal >= s.opts.MaxWebsockets || s.wsByAddr[addr] >= s.opts.MaxWebsocketsPerClient {
+		s.mu.Unlock()
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "too many dashboard pages open (http.max_websockets, http.max_websockets_per_client)", http.StatusServiceUnavailable)
+		return
+	}
+	s.wsByAddr[addr]++ // reserved before the upgrade, so that no burst gets past the cap
+	s.wsTotal++
+	s.mu.Unlock()
+	release := func() {
+		s.mu.Lock()
+		s.wsTotal--
+		if s.wsByAddr[addr]--; s.wsByAddr[addr] <= 0 {
+			delete(s.wsByAddr, addr)
+		}
+		s.mu.Unlock()
+	}
+	defer release()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered (403 for a foreign origin)
@@ -301,12 +392,19 @@ func (s *Server) URL(ln net.Listener) string {
 	return u
 }
 
+// httpServer is the HTTP server of Serve, with its timeouts.
+func (s *Server) httpServer(ctx context.Context) *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: ReadHeaderTimeout, ReadTimeout: ReadTimeout,
+		WriteTimeout: WriteTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: 64 << 10,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+}
+
 // Serve serves the dashboard on ln until ctx is done, then shuts down:
 // it stops accepting, closes the websocket connections and waits for them
 // and for requests in flight (up to five seconds).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	srv := s.httpServer(ctx)
+	ln = &cappedListener{Listener: ln, max: s.opts.MaxConnections, perClient: s.opts.MaxConnectionsPerClient, byAddr: map[string]int{}, log: s.log}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -329,4 +427,75 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("web: shutdown: %w", err)
 	}
 	return nil
+}
+
+// clientAddr is the client's address without its port.
+func clientAddr(remote string) string {
+	if h, _, err := net.SplitHostPort(remote); err == nil {
+		return h
+	}
+	return remote
+}
+
+// cappedListener closes, as soon as they are accepted, the connections
+// beyond its caps (in total and per client address), so that no client
+// can use up the process's file descriptors.
+type cappedListener struct {
+	net.Listener
+	max, perClient int
+	log            *slog.Logger
+
+	mu      sync.Mutex
+	open    int
+	byAddr  map[string]int
+	refused int
+}
+
+func (l *cappedListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		addr := clientAddr(c.RemoteAddr().String())
+		l.mu.Lock()
+		if l.open >= l.max || l.byAddr[addr] >= l.perClient {
+			l.refused++
+			n := l.refused
+			l.mu.Unlock()
+			_ = c.Close()
+			if n&(n-1) == 0 { // the 1st, 2nd, 4th, 8th... refusal
+				l.log.Warn("dashboard: connection refused, over the cap (http.max_connections, http.max_connections_per_client)",
+					"remote", addr, "refused_total", n)
+			}
+			continue
+		}
+		l.open++
+		l.byAddr[addr]++
+		l.mu.Unlock()
+		return &cappedConn{Conn: c, l: l, addr: addr}, nil
+	}
+}
+
+func (l *cappedListener) release(addr string) {
+	l.mu.Lock()
+	l.open--
+	if l.byAddr[addr]--; l.byAddr[addr] <= 0 {
+		delete(l.byAddr, addr)
+	}
+	l.mu.Unlock()
+}
+
+// cappedConn gives its place back when it is closed.
+type cappedConn struct {
+	net.Conn
+	l    *cappedListener
+	addr string
+	once sync.Once
+}
+
+func (c *cappedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.l.release(c.addr) })
+	return err
 }

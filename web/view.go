@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -80,10 +81,11 @@ type tracker struct {
 	game     *rules.Game // replay.Game(): nil while the start cannot be read
 	uci, san []string
 	fens     []string
-	keys     []rules.Key
 	occ      []int
+	group    []int               // by ply: the index in order of its position, -1 while it occurred once
 	byKey    map[rules.Key][]int // plies of each position
 	order    []rules.Key         // repeated positions in order of their second occurrence
+	maxCount int
 	attn     string
 }
 
@@ -92,34 +94,53 @@ func (t *tracker) record(s rules.Step) {
 	after := s.Game.Position()
 	if s.Ply == 0 {
 		t.game = s.Game
-		t.uci, t.san, t.fens, t.keys, t.occ, t.order = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, nil
-		t.byKey = make(map[rules.Key][]int)
+		t.uci, t.san, t.fens, t.occ, t.group, t.order = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, nil
+		t.byKey, t.maxCount = make(map[rules.Key][]int), 1
 	} else {
 		t.uci = append(t.uci, s.Move.UCI())
 		t.san = append(t.san, s.Before.SAN(s.Move))
 		t.fens = append(t.fens, after.FEN())
 	}
 	k := after.Key()
-	ply := len(t.keys)
-	t.keys = append(t.keys, k)
+	ply := len(t.occ)
 	plies := append(t.byKey[k], ply)
 	t.byKey[k] = plies
 	t.occ = append(t.occ, len(plies))
-	if len(plies) == 2 {
-		t.order = append(t.order, k)
+	t.maxCount = max(t.maxCount, len(plies))
+	g := -1
+	if len(plies) >= 2 {
+		if len(plies) == 2 {
+			// The first occurrence joins the group too: a copy, since
+			// published views share the array.
+			t.order = append(t.order, k)
+			t.group = append(make([]int, 0, cap(t.group)), t.group...)
+			t.group[plies[0]] = len(t.order) - 1
+		}
+		g = t.group[plies[0]]
 	}
+	t.group = append(t.group, g)
 }
 
-// apply brings the tracker to the state of u.
-func (t *tracker) apply(u *threefold.GameState) {
-	_, err := t.replay.Sync(u.StartFEN, u.Notation, u.Moves, t.record)
+// apply brings the tracker to the state of u, within maxPlies plies.
+func (t *tracker) apply(u *threefold.GameState, maxPlies int) {
+	moves := u.Moves
+	if len(moves) > maxPlies {
+		moves = moves[:maxPlies]
+	}
+	_, err := t.replay.Sync(u.StartFEN, u.Notation, moves, t.record)
 	t.game, t.attn = t.replay.Game(), ""
 	var re *rules.ReplayError
 	switch {
 	case errors.As(err, &re) && re.Ply == 0:
 		t.attn = fmt.Sprintf("bad start position: %v", re.Err)
 	case errors.As(err, &re):
-		t.attn = fmt.Sprintf("move %d (%s) cannot be played: %v", re.Ply, re.Token, re.Err)
+		t.attn = fmt.Sprintf("move %d (%s) cannot be played: %v", re.Ply, safetext.Excerpt(re.Token), re.Err)
+	case err != nil:
+		t.attn = err.Error()
+	case len(moves) < len(u.Moves):
+		t.attn = fmt.Sprintf("more than %d plies (limit pgn.max_plies): followed up to there", maxPlies)
+	case u.ReadError != "":
+		t.attn = fmt.Sprintf("the source could not read the game past ply %d: %s", len(moves), u.ReadError)
 	}
 }
 
@@ -139,9 +160,9 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 	if t.game == nil {
 		return v
 	}
-	n := len(t.keys)
+	n := len(t.occ)
 	v.Ply = n - 1
-	v.UCI, v.SAN, v.FENs, v.Occ = t.uci[:n:n], t.san[:n:n], t.fens[:n:n], t.occ[:n:n]
+	v.UCI, v.SAN, v.FENs, v.Occ, v.Group = t.uci[:n:n], t.san[:n:n], t.fens[:n:n], t.occ[:n:n], t.group[:n:n]
 	v.FEN = t.fens[n-1]
 	v.LastMove, v.LastSAN = t.uci[n-1], t.san[n-1]
 	verdict := t.game.Verdict()
@@ -153,21 +174,10 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 	for _, m := range verdict.ClaimMoves {
 		v.ClaimMoves = append(v.ClaimMoves, Claim{UCI: m.UCI(), SAN: pos.SAN(m), Occurrences: t.game.OccurrencesOf(m)})
 	}
-	group := make(map[rules.Key]int, len(t.order))
-	for i, k := range t.order {
-		group[k] = i
+	for _, k := range t.order {
 		plies := t.byKey[k]
 		v.Repeated = append(v.Repeated, plies[:len(plies):len(plies)])
 	}
-	v.Group = make([]int, n)
-	v.MaxCount = 1
-	for i, k := range t.keys {
-		g, ok := group[k]
-		if !ok {
-			g = -1
-		}
-		v.Group[i] = g
-		v.MaxCount = max(v.MaxCount, t.occ[i])
-	}
+	v.MaxCount = t.maxCount
 	return v
 }

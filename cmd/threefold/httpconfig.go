@@ -22,9 +22,26 @@ type httpConfig struct {
 	// Token is the access token every request must carry (Authorization:
 	// Bearer TOKEN, or ?token=TOKEN in the URL).
 	Token string `mapstructure:"token"`
+	// Hosts are more host names the dashboard answers to without a token
+	// (besides localhost, the loopback addresses and the host of Addr): a
+	// request naming any other host is refused (DNS rebinding).
+	Hosts []string `mapstructure:"hosts"`
+	// Caps on open connections and on dashboard pages (websockets), in
+	// total and per client address.
+	MaxConnections          int `mapstructure:"max_connections"`
+	MaxConnectionsPerClient int `mapstructure:"max_connections_per_client"`
+	MaxWebsockets           int `mapstructure:"max_websockets"`
+	MaxWebsocketsPerClient  int `mapstructure:"max_websockets_per_client"`
+
+	// games bounds what the dashboard keeps of each game: it is set from
+	// pgn.max_plies and watch.finished_grace, not a key of its own.
+	games web.HubOptions
 }
 
-func defaultHTTPConfig() httpConfig { return httpConfig{} }
+func defaultHTTPConfig() httpConfig {
+	return httpConfig{MaxConnections: web.DefaultMaxConnections, MaxConnectionsPerClient: web.DefaultMaxConnectionsPerClient,
+		MaxWebsockets: web.DefaultMaxWebsockets, MaxWebsocketsPerClient: web.DefaultMaxWebsocketsPerClient}
+}
 
 // dashboard is the web dashboard of one run, with what feeds it.
 type dashboard struct {
@@ -63,8 +80,10 @@ func serveDashboard(ctx context.Context, hc httpConfig, log *slog.Logger) (d *da
 // localhost without a token is refused (a usage error).
 func startDashboard(ctx context.Context, cfg httpConfig, log *slog.Logger) (*dashboard, error) {
 	m := web.NewMetrics()
-	hub := web.NewHub(web.HubOptions{Metrics: m, Logger: log})
-	srv, err := web.New(web.Options{Addr: cfg.Addr, Token: cfg.Token, Hub: hub, Metrics: m, Logger: log})
+	hub := web.NewHub(web.HubOptions{Metrics: m, Logger: log, MaxPlies: cfg.games.MaxPlies, FinishedGrace: cfg.games.FinishedGrace})
+	srv, err := web.New(web.Options{Addr: cfg.Addr, Token: cfg.Token, Hub: hub, Metrics: m, Logger: log, Hosts: cfg.Hosts,
+		MaxConnections: cfg.MaxConnections, MaxConnectionsPerClient: cfg.MaxConnectionsPerClient,
+		MaxWebsockets: cfg.MaxWebsockets, MaxWebsocketsPerClient: cfg.MaxWebsocketsPerClient})
 	if errors.Is(err, web.ErrTokenRequired) {
 		return nil, usagef("http.addr %s is not a loopback address: set http.token (or THREEFOLD_HTTP_TOKEN) to protect the dashboard", cfg.Addr)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
+	"github.com/threefold-chess/threefold/web"
 )
 
 func newWatchCmd(env *environment) *cobra.Command {
@@ -199,6 +200,7 @@ func (r *watchRun) startDashboard(ctx context.Context) error {
 	if r.dash != nil {
 		return nil
 	}
+	r.cfg.HTTP.games = web.HubOptions{MaxPlies: r.cfg.PGN.MaxPlies, FinishedGrace: r.cfg.Watch.FinishedGrace}
 	d, stop, err := serveDashboard(ctx, r.cfg.HTTP, r.log)
 	if err != nil {
 		return err
@@ -213,7 +215,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 	cfg, d, log := r.cfg, r.dash, r.log
 	r.deps = listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
-		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, Logger: log}
+		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN.limits(), Logger: log}
 	if d != nil {
 		r.deps.OnSourceState, r.deps.OnBoards = d.SourceState, d.Hub.SourceBoards
 	}
@@ -238,7 +240,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 			if r.deps.Lichess != nil {
 				continue
 			}
-			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log}
+			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, MaxPGNBytes: cfg.PGN.MaxGameBytes}
 			if d != nil {
 				lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
 			}
@@ -333,7 +335,7 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 	if r.grp != nil {
 		alert = r.grp.Gate(r.deliverCtx, local)
 	}
-	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: alert})
+	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: alert, MaxPlies: r.cfg.PGN.MaxPlies, FinishedGrace: r.cfg.Watch.FinishedGrace})
 	return nil
 }
 

@@ -1,6 +1,10 @@
 package main
 
-import "time"
+import (
+	"time"
+
+	"github.com/threefold-chess/threefold/listener"
+)
 
 // watchConfig is the `watch:` section of the config file (threefold watch).
 type watchConfig struct {
@@ -42,6 +46,10 @@ type watchConfig struct {
 	// GameBudget is the most single Lichess games (a spectator game stream
 	// each) one instance follows at once.
 	GameBudget int `mapstructure:"game_budget"`
+	// FinishedGrace is how long a finished game stays in memory (the
+	// watcher, the dashboard, the PGN feeds) after it ended; then it is
+	// forgotten (its records stay in the store).
+	FinishedGrace time.Duration `mapstructure:"finished_grace"`
 	// OutboxHold is how long one instance's claim of an outbox row lasts
 	// (its send is cancelled at half of it): an alert whose instance died
 	// while sending it is sent by another after this time. 0: four lease
@@ -67,5 +75,6 @@ func defaultWatchConfig() watchConfig {
 	c.LeaseTTL = 30 * time.Second
 	c.StreamBudget = 4 // Lichess: 4 "events"-like streams per IP
 	c.GameBudget = 8   // Lichess: 8 spectator game streams per IP
+	c.FinishedGrace = listener.DefaultFinishedGrace
 	return c
 }

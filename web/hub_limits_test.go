@@ -1,0 +1,64 @@
+package web
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// TestHubForgetsFinishedGames: the hub's map of games kept every game it
+// was ever told about; a finished game now leaves it after the grace
+// period, and the count of games followed stays right.
+func TestHubForgetsFinishedGames(t *testing.T) {
+	now := time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC)
+	m := NewMetrics()
+	hub := NewHub(HubOptions{Metrics: m, FinishedGrace: time.Hour, Now: func() time.Time { return now }})
+	game := func(id string, finished bool) threefold.GameState {
+		return threefold.GameState{Game: threefold.GameRef{Site: "x", ID: id}, Notation: rules.SAN,
+			Moves: []string{"e4", "e5"}, Finished: finished}
+	}
+	hub.Update(game("live", false))
+	hub.Update(game("done", true))
+	if n := len(hub.Games()); n != 2 {
+		t.Fatalf("%d games", n)
+	}
+	now = now.Add(50 * time.Minute)
+	hub.Update(game("live", false))
+	if n := len(hub.Games()); n != 2 {
+		t.Fatalf("%d games within the grace period, want 2", n)
+	}
+	now = now.Add(20 * time.Minute)
+	hub.Update(game("live", false))
+	if gs := hub.Games(); len(gs) != 1 || gs[0].Game.ID != "live" {
+		t.Fatalf("after the grace period: %d games", len(gs))
+	}
+	if hub.live != 1 {
+		t.Fatalf("live count %d, want 1", hub.live)
+	}
+}
+
+// TestHubAttention: the dashboard marks a game the source could not read
+// whole, and one longer than the plies limit, and keeps no more plies than
+// the limit.
+func TestHubAttention(t *testing.T) {
+	hub := NewHub(HubOptions{MaxPlies: 6})
+	ref := threefold.GameRef{Site: "file", ID: "1"}
+	hub.Update(threefold.GameState{Game: ref, Notation: rules.SAN, Moves: []string{"e4", "e5"}, ReadError: `line 4: unexpected token "xyz"`})
+	v, _ := hub.Game(GameKey(ref))
+	if v.Status != "attention" || !strings.Contains(v.Attention, `line 4: unexpected token "xyz"`) {
+		t.Fatalf("status %q attention %q", v.Status, v.Attention)
+	}
+	moves := strings.Fields(strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 5))
+	hub.Update(threefold.GameState{Game: ref, Notation: rules.SAN, Moves: moves})
+	v, _ = hub.Game(GameKey(ref))
+	if v.Status != "attention" || v.Ply != 6 || len(v.FENs) != 7 || !strings.Contains(v.Attention, "limit pgn.max_plies") {
+		t.Fatalf("status %q ply %d fens %d attention %q", v.Status, v.Ply, len(v.FENs), v.Attention)
+	}
+	hub.Update(threefold.GameState{Game: ref, Notation: rules.SAN, Moves: moves[:6]})
+	if v, _ = hub.Game(GameKey(ref)); v.Status != "playing" {
+		t.Fatalf("status %q after a state within the limit", v.Status)
+	}
+}
