@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/safetext"
 )
 
 // Sink delivers one alert.
@@ -51,7 +52,7 @@ func NewText(w io.Writer) *Text { return &Text{w: w} }
 
 // Send implements Sink.
 func (t *Text) Send(_ context.Context, a threefold.Alert) error {
-	line := FormatText(a) + "\n"
+	line := safetext.Terminal(FormatText(a)) + "\n" // names and moves come from outside: no raw escape sequence reaches the terminal
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, err := io.WriteString(t.w, line)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/threefold-chess/threefold/internal/safetext"
 	"io"
 	"net"
 	"net/http"
@@ -100,7 +101,7 @@ func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
 				if !s.Connected {
 					state = "down: " + s.Error
 				}
-				fmt.Fprintf(out, "%s: %s\n", s.Name, state)
+				fmt.Fprintln(out, safetext.Terminal(s.Name+": "+state))
 			}
 		}
 	}

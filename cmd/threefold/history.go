@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -175,9 +176,9 @@ func writeAlertTable(w io.Writer, as []threefold.Alert) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "OBSERVED\tKIND\tGAME\tPLY\tPLAYERS\tWHAT\tLINK")
 	for _, a := range as {
-		fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\t%s\t%s\n",
+		fmt.Fprint(tw, tableRow("%s\t%s\t%s/%s\t%d\t%s\t%s\t%s\n",
 			a.ObservedAt.Local().Format("2006-01-02 15:04:05"), a.Kind, a.Game.Site, a.Game.ID, a.Ply,
-			histPlayers(a.Game.White, a.Game.Black), alertSummary(a), histFirst(a.Game.URL, "-"))
+			histPlayers(a.Game.White, a.Game.Black), alertSummary(a), histFirst(a.Game.URL, "-")))
 	}
 	tw.Flush()
 }
@@ -217,9 +218,9 @@ func writeGameTable(w io.Writer, gs []store.Game) {
 		if !g.Finished {
 			result += " (going on)"
 		}
-		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%d\t%s\t%s\t%s\n",
+		fmt.Fprint(tw, tableRow("%s\t%s/%s\t%s\t%d\t%s\t%s\t%s\n",
 			g.UpdatedAt.Local().Format("2006-01-02 15:04:05"), g.Game.Site, g.Game.ID, histPlayers(g.Game.White, g.Game.Black),
-			len(g.Moves), result, histFirst(g.Source, "-"), histFirst(g.Game.URL, "-"))
+			len(g.Moves), result, histFirst(g.Source, "-"), histFirst(g.Game.URL, "-")))
 	}
 	tw.Flush()
 }
@@ -257,4 +258,16 @@ func histFirst(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// tableRow formats one row of a table, escaping every string field: text
+// from outside (names, sources, errors) never reaches the terminal raw,
+// and a tab in it never shifts a column.
+func tableRow(format string, args ...any) string {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = safetext.Cell(s)
+		}
+	}
+	return fmt.Sprintf(format, args...)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -213,7 +214,7 @@ token is never printed.`,
 			if err := saveToken(tokenFile, tok.AccessToken); err != nil {
 				return fmt.Errorf("login: save the token: %w", err)
 			}
-			fmt.Fprintf(env.stdout, "Logged in to Lichess as %s (scopes: %s). Token saved in %s.\n", acct.Username, strings.Join(scopes, " "), tokenFile)
+			fmt.Fprintf(env.stdout, "Logged in to Lichess as %s (scopes: %s). Token saved in %s.\n", safetext.Terminal(acct.Username), safetext.Terminal(strings.Join(scopes, " ")), tokenFile)
 			if mode == "bot" && !acct.IsBot() {
 				fmt.Fprintln(env.stdout, "The account is not a BOT account yet: see `threefold bot upgrade`.")
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -369,7 +370,7 @@ func (w *scanWriter) write(r *scanReport) error {
 	if line == "" && !w.all {
 		return nil
 	}
-	_, err := fmt.Fprintln(w.out, gameLabel(r)+": "+orNothing(line))
+	_, err := fmt.Fprintln(w.out, safetext.Terminal(gameLabel(r)+": "+orNothing(line))) // tags come from the file
 	return err
 }
 

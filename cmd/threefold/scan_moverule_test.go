@@ -65,3 +65,30 @@ func TestScanLimits(t *testing.T) {
 		t.Errorf("short game: %v", g[1])
 	}
 }
+
+// TestScanTextEscapes: tag values reach the text output with their
+// control characters escaped (an ESC sequence in [White] could rewrite the
+// terminal).
+func TestScanTextEscapes(t *testing.T) {
+	in := "[White \"\x1b[2J\x1b]0;x\x07Eve\"]\n[Black \"B\u202eob\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n"
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"scan", "-"}, strings.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	s := stdout.String()
+	if strings.ContainsAny(s, "\x1b\x07\u202e") {
+		t.Fatalf("raw control characters: %q", s)
+	}
+	if !strings.Contains(s, `\x1b[2J\x1b]0;x\aEve - B\u202eob`) {
+		t.Fatalf("escapes missing: %q", s)
+	}
+}
+
+// TestTableRowEscapes: the history and status tables escape every field,
+// tabs included (a tab would shift the columns).
+func TestTableRowEscapes(t *testing.T) {
+	got := tableRow("%s\t%d\t%s\n", "a\tb\x1b[31m", 3, "ok")
+	if got != "a\\tb\\x1b[31m\t3\tok\n" {
+		t.Fatalf("tableRow = %q", got)
+	}
+}

@@ -208,8 +208,8 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 			if !i.Alive {
 				state = "dead"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(now, i.LastSeen),
-				i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(i))
+			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(now, i.LastSeen),
+				i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(i)))
 		}
 		tw.Flush()
 	}
@@ -220,7 +220,7 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 		fmt.Fprintln(tw, "KIND\tNAME\tHOLDER\tEPOCH\tEXPIRES")
 		for k, l := range gs.Leases {
 			if limit > 0 && k == limit {
-				fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(gs.Leases)-limit)
+				fmt.Fprint(tw, tableRow("…\t%d more\t\t\t\n", len(gs.Leases)-limit))
 				break
 			}
 			holder, expires := l.Holder, ago(now, l.ExpiresAt)
@@ -230,7 +230,7 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 			case l.Expired:
 				holder, expires = l.Holder+" (expired)", ago(now, l.ExpiresAt)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", l.Kind, l.Name, holder, l.Epoch, expires)
+			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%d\t%s\n", l.Kind, l.Name, holder, l.Epoch, expires))
 		}
 		tw.Flush()
 	}
@@ -244,7 +244,7 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 			if s.HasState {
 				saved = ago(now, s.StateUpdatedAt)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, histFirst(s.Holder, "nobody"), saved)
+			fmt.Fprint(tw, tableRow("%s\t%s\t%s\n", s.Name, histFirst(s.Holder, "nobody"), saved))
 		}
 		tw.Flush()
 	}
@@ -258,7 +258,7 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 			if o.Pending > 0 {
 				oldest = ago(now, o.Oldest)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, histFirst(oneLine(o.LastError), "-"))
+			fmt.Fprint(tw, tableRow("%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, histFirst(oneLine(o.LastError), "-")))
 		}
 		tw.Flush()
 	}
@@ -269,14 +269,14 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 		fmt.Fprintln(tw, "GAME\tPROCESSED\tSEEN\tBEHIND\tHOLDER\tUPDATED")
 		for k, g := range gs.Games {
 			if limit > 0 && k == limit {
-				fmt.Fprintf(tw, "…\t%d more\t\t\t\t\n", len(gs.Games)-limit)
+				fmt.Fprint(tw, tableRow("…\t%d more\t\t\t\t\n", len(gs.Games)-limit))
 				break
 			}
 			processed, behind := fmt.Sprint(g.Processed), fmt.Sprint(g.Seen-g.Processed)
 			if g.Processed < 0 {
 				processed, behind = "-", fmt.Sprint(g.Seen)
 			}
-			fmt.Fprintf(tw, "%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, histFirst(g.Holder, "nobody"), ago(now, g.UpdatedAt))
+			fmt.Fprint(tw, tableRow("%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, histFirst(g.Holder, "nobody"), ago(now, g.UpdatedAt)))
 		}
 		tw.Flush()
 	}

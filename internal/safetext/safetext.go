@@ -64,6 +64,16 @@ func Terminal(s string) string {
 	return b.String()
 }
 
+// Cell is Terminal for one cell of a table: a tab is escaped too, so that
+// it cannot shift the columns.
+func Cell(s string) string {
+	s = Terminal(s)
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "\t", `\t`)
+}
+
 func unsafeRune(r rune, n int) bool {
 	switch {
 	case r == utf8.RuneError && n == 1:
