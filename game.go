@@ -42,6 +42,10 @@ type GameState struct {
 	// PlyAnchor says that Game.URL+"#"+ply opens the game at that ply
 	// (Lichess games do).
 	PlyAnchor bool `json:"-"`
+	// Clocks, where the source reports clocks, is the clock after each ply
+	// (Clocks[i] after ply i+1; nil where unknown; it may be shorter than
+	// Moves). Read-only, like Moves.
+	Clocks []*ClockReading `json:"-"`
 }
 
 // AudienceArbiters is the Audience of games and alerts from over-the-board

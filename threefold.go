@@ -24,6 +24,16 @@ type GameRef struct {
 	URL   string `json:"url"`   // a link a person can open, "" if none
 	White string `json:"white"` // player names as the source gives them
 	Black string `json:"black"`
+	// Board is the game's board number in its event, where the source
+	// knows it (DGT LiveChess tournaments); 0 if not.
+	Board int `json:"board,omitempty"`
+}
+
+// ClockReading is what a game's clock showed: the time each side had
+// left, in seconds.
+type ClockReading struct {
+	WhiteS float64 `json:"white_s"`
+	BlackS float64 `json:"black_s"`
 }
 
 // BoardStatus is the health of one electronic board (DGT LiveChess) as
@@ -104,6 +114,9 @@ type Alert struct {
 	Withdraws     string    `json:"withdraws,omitempty"`
 	WithdrawnKind AlertKind `json:"withdrawn_kind,omitempty"`
 	Reason        string    `json:"reason,omitempty"`
+	// OccurrenceClocks is, where the source reports clocks (DGT boards),
+	// the clock after each ply of Occurrences (null where unknown).
+	OccurrenceClocks []*ClockReading `json:"occurrence_clocks,omitempty"`
 }
 
 // AlertID returns the stable id of an alert: a digest of the game, the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -76,6 +77,9 @@ type DGTSource struct {
 	// OnBoards, if set, is told the health of every board, each time a
 	// message of LiveChess changes it.
 	OnBoards func([]threefold.BoardStatus)
+	// HTTPClient reads LiveChess's tournaments (board numbers, players,
+	// results); default a client with a 10 s timeout.
+	HTTPClient *http.Client
 }
 
 // DefaultDGTBoardsEvery is how often a DGT source reads the list of boards
@@ -112,29 +116,29 @@ type dgtEBoard struct {
 // dgtFeed is the param of a feed message (EBoardEventResponse). San is nil
 // in a message without a move list.
 type dgtFeed struct {
-	Serial string   `json:"serialnr"`
-	Board  string   `json:"board"`
-	Start  string   `json:"start"`
-	SAN    []string `json:"san"`
+	Serial string    `json:"serialnr"`
+	Board  string    `json:"board"`
+	Clock  *dgtClock `json:"clock"`
+	Start  string    `json:"start"`
+	SAN    []string  `json:"san"`
+}
+
+// dgtClock is a board's clock: the seconds left for each side.
+type dgtClock struct {
+	White *float64 `json:"white"`
+	Black *float64 `json:"black"`
+}
+
+func (c *dgtClock) reading() *threefold.ClockReading {
+	if c == nil || c.White == nil || c.Black == nil {
+		return nil
+	}
+	return &threefold.ClockReading{WhiteS: *c.White, BlackS: *c.Black}
 }
 
 // dgtError is the param of an error response.
 type dgtError struct {
 	Message string `json:"message"`
-}
-
-// dgtGame is one game on a board: LiveChess's list as last taken, the list
-// after removing duplicates, and the position it reaches.
-type dgtGame struct {
-	id        string
-	firstSeen time.Time
-	start     string // "" is the standard start
-	raw       []string
-	moves     []string
-	pos       rules.Position
-	stuck     bool // a token could not be played: later tokens are passed on as they are
-	finished  bool
-	shown     bool // emitted in this run
 }
 
 // dgtBoard is what the source knows of one board.
@@ -143,8 +147,10 @@ type dgtBoard struct {
 	state     string // LiveChess's, "" for null
 	listed    bool   // in the last list read
 	placement string
+	clock     *threefold.ClockReading // the clock last reported
 	lastSeen  time.Time
-	refused   string // LiveChess's error to the last subscription, "" if none
+	refused   string   // LiveChess's error to the last subscription, "" if none
+	entry     dgtEntry // what LiveChess's tournaments say of the board
 	// per connection
 	subscribed  bool
 	subscribing bool
@@ -162,10 +168,12 @@ type dgtState struct {
 
 type dgtSavedBoard struct {
 	threefold.BoardStatus
-	FirstSeen time.Time `json:"first_seen,omitzero"`
-	Start     string    `json:"start,omitempty"`
-	Moves     []string  `json:"moves,omitempty"` // LiveChess's list, as taken
-	Finished  bool      `json:"finished,omitempty"`
+	FirstSeen time.Time                 `json:"first_seen,omitzero"`
+	Start     string                    `json:"start,omitempty"`
+	Moves     []string                  `json:"moves,omitempty"`  // LiveChess's list, as taken
+	Clocks    []*threefold.ClockReading `json:"clocks,omitempty"` // after each ply without duplicates
+	Finished  bool                      `json:"finished,omitempty"`
+	Result    string                    `json:"result,omitempty"`
 }
 
 // dgtRun is the state of one Run, across connections.
@@ -255,8 +263,9 @@ func (r *dgtRun) load(ctx context.Context) {
 			continue
 		}
 		g := newDGTGame(sb.Game, sb.FirstSeen, sb.Start)
-		g.add(sb.Moves)
-		g.finished = sb.Finished
+		g.add(sb.Moves, nil)
+		copy(g.clocks, sb.Clocks)
+		g.finished, g.result = sb.Finished, sb.Result
 		b.game = g
 	}
 }
@@ -270,16 +279,6 @@ func (r *dgtRun) board(serial string) *dgtBoard {
 	return b
 }
 
-func newDGTGame(id string, firstSeen time.Time, start string) *dgtGame {
-	g := &dgtGame{id: id, firstSeen: firstSeen, start: start, pos: rules.StartPosition()}
-	if start != "" {
-		if p, err := rules.ParseStart(start); err == nil {
-			g.pos = p
-		}
-	}
-	return g
-}
-
 // dgtSession is one connection to LiveChess.
 type dgtSession struct {
 	*dgtRun
@@ -287,17 +286,20 @@ type dgtSession struct {
 	conn   *websocket.Conn
 	wmu    sync.Mutex // gorilla allows one writer at a time
 	nextID int64
-	calls  map[int64]dgtCall // calls waiting for their answer, by id
-	feeds  map[int64]string  // feed id -> serial
-	settle clock.Timer       // fires when the earliest pending change is due (nil before the first)
-	due    time.Time         // when settle fires (zero: stopped)
-	list   clock.Timer       // fires when the list of boards is to be read again
-	every  time.Duration     // BoardsEvery
-	frames chan dgtFrame     // from the reader
-	done   chan struct{}     // closed when the session ends
-	wg     sync.WaitGroup    // the reader and the keep-alive
-	subFor map[string]int64  // serial -> feed id asked for
-	report []threefold.BoardStatus
+	calls  map[int64]dgtCall        // calls waiting for their answer, by id
+	feeds  map[int64]string         // feed id -> serial
+	settle clock.Timer              // fires when the earliest pending change is due (nil before the first)
+	due    time.Time                // when settle fires (zero: stopped)
+	list   clock.Timer              // fires when the list of boards is to be read again
+	every  time.Duration            // BoardsEvery
+	frames chan dgtFrame            // from the reader
+	done   chan struct{}            // closed when the session ends
+	wg     sync.WaitGroup           // the reader and the keep-alive
+	subFor map[string]int64         // serial -> feed id asked for
+	roster chan map[string]dgtEntry // LiveChess's tournaments, read in the background
+	asking bool                     // a read of the tournaments is under way
+	reads  context.Context          // the reads in the background; cancelled when the session ends
+	cancel context.CancelFunc
 }
 
 type dgtCall struct {
@@ -323,7 +325,9 @@ func (r *dgtRun) session(ctx context.Context) (reached bool, err error) {
 		r.s.OnState(true, nil)
 	}
 	s := &dgtSession{dgtRun: r, ctx: ctx, conn: conn, calls: map[int64]dgtCall{}, feeds: map[int64]string{},
-		subFor: map[string]int64{}, frames: make(chan dgtFrame), done: make(chan struct{}), every: r.s.BoardsEvery}
+		subFor: map[string]int64{}, frames: make(chan dgtFrame), done: make(chan struct{}), every: r.s.BoardsEvery,
+		roster: make(chan map[string]dgtEntry, 1)}
+	s.reads, s.cancel = context.WithCancel(ctx)
 	if s.every <= 0 {
 		s.every = DefaultDGTBoardsEvery
 	}
@@ -335,6 +339,7 @@ func (r *dgtRun) session(ctx context.Context) (reached bool, err error) {
 	if err := s.call(dgtCall{kind: "eboards"}, nil); err != nil {
 		return false, err
 	}
+	s.askRoster()
 	s.armSettle()
 	for {
 		select {
@@ -358,7 +363,13 @@ func (r *dgtRun) session(ctx context.Context) (reached bool, err error) {
 			if err := s.call(dgtCall{kind: "eboards"}, nil); err != nil {
 				return reached, err
 			}
+			s.askRoster()
 			s.list.Reset(s.every)
+		case entries := <-s.roster:
+			s.asking = false
+			if err := s.takeRoster(entries); err != nil {
+				return reached, err
+			}
 		}
 	}
 }
@@ -414,6 +425,7 @@ func (s *dgtSession) start() {
 }
 
 func (s *dgtSession) stop() {
+	s.cancel()
 	close(s.done)
 	s.wg.Wait()
 	if s.settle != nil {
@@ -579,6 +591,9 @@ func (s *dgtSession) takeFeed(b *dgtBoard, f *dgtFeed) error {
 	if f.Board != "" {
 		b.placement = f.Board
 	}
+	if c := f.Clock.reading(); c != nil {
+		b.clock = c
+	}
 	if f.SAN == nil {
 		// The pieces and the clock, no move list: the first message after
 		// subscribing, or a piece lifted.
@@ -616,7 +631,7 @@ func (s *dgtSession) showKnown(b *dgtBoard) error {
 		return nil
 	}
 	s.save()
-	return s.emitGame(g)
+	return s.emitGame(b, g)
 }
 
 var startPlacement = boardField(rules.StartPosition())
@@ -668,7 +683,8 @@ func (s *dgtSession) settleDue() error {
 	return nil
 }
 
-// take takes a board's pending change: the same game, or a new one.
+// take takes a board's pending change: the same game, or a new one. Kings
+// put in the centre end the game with the result they show.
 func (s *dgtSession) take(b *dgtBoard) error {
 	f := b.pending
 	b.pending = nil
@@ -676,58 +692,159 @@ func (s *dgtSession) take(b *dgtBoard) error {
 	if start == rules.StartFEN || strings.TrimSpace(start) == "" {
 		start = ""
 	}
+	san := f.SAN
 	g := b.game
 	newGame := false
 	switch {
-	case g == nil || g.finished:
+	case g == nil:
 		newGame = true
 	case g.start != start:
 		newGame = true // a set-up position or a Chess960 start on the board
-	case len(f.SAN) == 0 && len(g.raw) > 0:
+	case len(san) == 0 && len(g.raw) > 0:
 		newGame = true // the board is back at the start
-	case len(f.SAN) > 0 && len(g.moves) > dgtMaxCorrection && (len(g.raw) == 0 || g.raw[0] != f.SAN[0]):
+	case len(san) > 0 && len(g.moves) > dgtMaxCorrection && (len(g.raw) == 0 || g.raw[0] != san[0]):
 		newGame = true // another first move after more than a correction could change
+	case g.finished && len(g.raw) == 0 && len(san) > 0:
+		newGame = true // the first move after a game that ended without one
 	}
 	if newGame {
 		if g != nil && !g.finished {
 			g.finished = true
 			s.log.Info("dgt: game over on board: a new game is set up", "url", s.s.URL, "serial", b.serial, "game", g.id)
-			if err := s.emitGame(g); err != nil {
+			if err := s.emitGame(b, g); err != nil {
 				return err
 			}
 		}
 		g = s.newGame(b, start)
 		s.log.Info("dgt: new game on board", "url", s.s.URL, "serial", b.serial, "game", g.id)
 	}
-	changed := g.update(f.SAN)
+	result, kings := kingsResult(b.placement)
+	if kings {
+		// The king LiveChess read as a move, if any, came with the kings;
+		// what was taken before stands.
+		san = san[:max(len(withoutCentreKings(san)), min(len(g.raw), len(san)))]
+	}
+	clock := f.Clock.reading()
+	if clock == nil {
+		clock = b.clock
+	}
+	changed := g.update(san, clock)
+	if kings && !g.finished {
+		g.finished, g.result, changed = true, result, true
+		s.log.Info("dgt: game over on board: the kings show the result", "url", s.s.URL, "serial", b.serial, "game", g.id, "result", result)
+	}
 	s.changed(true)
 	if !changed && g.shown {
 		return nil
 	}
 	s.save()
-	return s.emitGame(g)
+	return s.emitGame(b, g)
+}
+
+// askRoster starts a read of LiveChess's tournaments, unless one is under
+// way; its result comes on s.roster.
+func (s *dgtSession) askRoster() {
+	if s.asking {
+		return
+	}
+	s.asking = true
+	hc := s.s.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 10 * time.Second}
+	}
+	base := s.s.URL
+	if rest, ok := strings.CutPrefix(base, "wss://"); ok {
+		base = "https://" + rest
+	} else {
+		base = "http://" + strings.TrimPrefix(base, "ws://")
+	}
+	ctx := s.reads // ends with the session
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		entries, err := dgtRoster(ctx, hc, strings.TrimRight(base, "/"))
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Debug("dgt: LiveChess's tournaments could not be read; board numbers and players unknown", "url", s.s.URL, "err", err)
+			}
+			entries = nil
+		}
+		select {
+		case s.roster <- entries:
+		case <-s.done:
+		}
+	}()
+}
+
+// takeRoster takes what LiveChess's tournaments say of the boards (nil:
+// they could not be read; what was known stays): numbers, players, and
+// the results arbiters entered, which end the games.
+func (s *dgtSession) takeRoster(entries map[string]dgtEntry) error {
+	if entries == nil {
+		return nil
+	}
+	serials := make([]string, 0, len(s.boards))
+	for serial := range s.boards {
+		serials = append(serials, serial)
+	}
+	sort.Strings(serials)
+	for _, serial := range serials {
+		b := s.boards[serial]
+		e := entries[serial]
+		if e == b.entry {
+			continue
+		}
+		b.entry = e
+		g := b.game
+		if g == nil || !g.shown {
+			continue
+		}
+		if e.result != "" && !g.finished && len(g.moves) > 0 {
+			g.finished, g.result = true, e.result
+			s.log.Info("dgt: game over on board: LiveChess has its result", "url", s.s.URL, "serial", b.serial, "game", g.id, "result", e.result)
+		}
+		s.save()
+		if err := s.emitGame(b, g); err != nil {
+			return err
+		}
+	}
+	s.changed(false)
+	return nil
 }
 
 // newGame starts a board's next game, first seen now.
 func (s *dgtSession) newGame(b *dgtBoard, start string) *dgtGame {
 	now := s.clk.Now().UTC()
 	id := s.host + "/" + b.serial + "/" + now.Format("20060102T150405Z")
-	if b.game != nil && strings.HasPrefix(b.game.id, id) {
-		id += "-" + strconv.Itoa(len(b.game.id)-len(id)+2) // a second game in the same second
+	if b.game != nil {
+		// A second game first seen in the same second: id-2, id-3, …
+		switch rest, ok := strings.CutPrefix(b.game.id, id); {
+		case ok && rest == "":
+			id += "-2"
+		case ok && strings.HasPrefix(rest, "-"):
+			n, _ := strconv.Atoi(rest[1:])
+			id += "-" + strconv.Itoa(max(n, 1)+1)
+		}
 	}
 	b.game = newDGTGame(id, now, start)
 	return b.game
 }
 
-func (s *dgtSession) emitGame(g *dgtGame) error {
+// emitGame hands the state of a board's game on, with the board's number
+// and players where LiveChess's tournaments know them.
+func (s *dgtSession) emitGame(b *dgtBoard, g *dgtGame) error {
 	g.shown = true
-	result := "*"
+	result := g.result
+	if result == "" {
+		result = "*"
+	}
 	err := s.emit(threefold.GameState{
-		Game:       threefold.GameRef{Site: "dgt", ID: g.id},
+		Game:       threefold.GameRef{Site: "dgt", ID: g.id, White: b.entry.white, Black: b.entry.black, Board: b.entry.board},
 		Source:     s.s.Name(),
 		StartFEN:   g.start,
 		Notation:   rules.SAN,
 		Moves:      g.moves,
+		Clocks:     g.clocks,
 		Result:     result,
 		Finished:   g.finished,
 		ObservedAt: s.clk.Now(),
@@ -743,7 +860,8 @@ func (s *dgtSession) emitGame(g *dgtGame) error {
 func (r *dgtRun) status() []threefold.BoardStatus {
 	out := make([]threefold.BoardStatus, 0, len(r.boards))
 	for _, b := range r.boards {
-		st := threefold.BoardStatus{Serial: b.serial, State: b.state, Followed: b.subscribed, Placement: b.placement, LastSeen: b.lastSeen}
+		st := threefold.BoardStatus{Serial: b.serial, Board: b.entry.board, State: b.state, Followed: b.subscribed,
+			Placement: b.placement, LastSeen: b.lastSeen}
 		switch {
 		case b.refused != "":
 			st.Failing = "LiveChess refused to follow it: " + b.refused
@@ -785,7 +903,8 @@ func (r *dgtRun) save() {
 		bs.LastSeen, bs.Placement = time.Time{}, b.placement
 		sb := dgtSavedBoard{BoardStatus: bs}
 		if g := b.game; g != nil {
-			sb.Game, sb.FirstSeen, sb.Start, sb.Moves, sb.Finished = g.id, g.firstSeen, g.start, g.raw, g.finished
+			sb.Game, sb.FirstSeen, sb.Start, sb.Moves = g.id, g.firstSeen, g.start, g.raw
+			sb.Clocks, sb.Finished, sb.Result = g.clocks, g.finished, g.result
 		}
 		st.Boards = append(st.Boards, sb)
 	}
@@ -800,49 +919,4 @@ func (r *dgtRun) save() {
 		return
 	}
 	r.saved = data
-}
-
-// update takes a board's list (LiveChess's, with its duplicates). It
-// returns whether the list without duplicates changed.
-func (g *dgtGame) update(raw []string) bool {
-	k := 0
-	for k < len(g.raw) && k < len(raw) && g.raw[k] == raw[k] {
-		k++
-	}
-	if k == len(g.raw) && len(raw) == len(g.raw) {
-		return false // the same list again
-	}
-	if k < len(g.raw) {
-		// Not an extension: a correction or a takeback; a fresh array, never
-		// a write into one handed out.
-		old := g.moves
-		g.raw, g.moves, g.stuck = nil, nil, false
-		g.pos = newDGTGame("", time.Time{}, g.start).pos
-		g.add(raw)
-		return !slices.Equal(old, g.moves)
-	}
-	before := len(g.moves)
-	g.add(raw[len(g.raw):])
-	return len(g.moves) != before
-}
-
-func (g *dgtGame) add(toks []string) {
-	for _, tok := range toks {
-		g.raw = append(g.raw, tok)
-		if g.stuck {
-			g.moves = append(g.moves, tok)
-			continue
-		}
-		m, err := g.pos.ParseSAN(tok)
-		if err != nil {
-			if n := len(g.moves); n > 0 && g.moves[n-1] == tok {
-				continue // LiveChess reported the same move twice
-			}
-			g.stuck = true // the watcher will flag it
-			g.moves = append(g.moves, tok)
-			continue
-		}
-		g.pos.Play(m)
-		g.moves = append(g.moves, tok)
-	}
 }

@@ -35,10 +35,51 @@ func TestDGTGameUpdate(t *testing.T) {
 	}
 	g := newDGTGame("g", time.Time{}, "")
 	for _, st := range steps {
-		changed := g.update(st.raw)
+		changed := g.update(st.raw, nil)
 		if changed != st.changed || !slices.Equal(g.moves, st.want) {
 			t.Errorf("%s: changed %v moves %v; want %v %v", st.name, changed, g.moves, st.changed, st.want)
 		}
+	}
+}
+
+// TestDGTGameClocks: the clock read with a list is the clock after its
+// last ply; a correction keeps the clocks of the plies that stay.
+func TestDGTGameClocks(t *testing.T) {
+	c := func(w, b float64) *threefold.ClockReading { return &threefold.ClockReading{WhiteS: w, BlackS: b} }
+	g := newDGTGame("g", time.Time{}, "")
+	g.update([]string{"e4"}, c(5400, 5400))
+	g.update([]string{"e4", "e5", "Nf3"}, c(5390, 5380))  // two plies at once: the first's clock is unknown
+	g.update([]string{"e4", "e5", "Nc3"}, c(5385, 5380))  // the last corrected
+	g.update([]string{"e4", "e5", "Nc3", "Nc3"}, c(1, 1)) // reported twice: nothing new
+	want := []*threefold.ClockReading{c(5400, 5400), nil, c(5385, 5380)}
+	if len(g.clocks) != len(want) {
+		t.Fatalf("clocks %v, want %v", g.clocks, want)
+	}
+	for i := range want {
+		if (g.clocks[i] == nil) != (want[i] == nil) || (want[i] != nil && *g.clocks[i] != *want[i]) {
+			t.Errorf("clock after ply %d: %v, want %v", i+1, g.clocks[i], want[i])
+		}
+	}
+}
+
+func TestKingsResult(t *testing.T) {
+	tests := []struct {
+		name, placement, want string
+		ok                    bool
+	}{
+		{"both on light squares", "8/8/8/3k4/4K3/8/8/8", "1-0", true},
+		{"both on dark squares", "8/8/8/4K3/3k4/8/8/8", "0-1", true},
+		{"one of each", "8/8/8/3kK3/8/8/8/8", "1/2-1/2", true},
+		{"one king in the centre", "8/8/8/3k4/8/8/8/4K3", "", false},
+		{"the start", startPlacement, "", false},
+		{"not a board", "8/8", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, ok := kingsResult(tt.placement); got != tt.want || ok != tt.ok {
+				t.Errorf("kingsResult(%q) = %q, %v; want %q, %v", tt.placement, got, ok, tt.want, tt.ok)
+			}
+		})
 	}
 }
 
@@ -475,5 +516,78 @@ func TestDGTSetUpPosition(t *testing.T) {
 	}
 	if k := c.kinds(g.Game.ID); !slices.Equal(k[threefold.KindThreefold], []int{9, 10}) {
 		t.Errorf("alerts %v, want third occurrences at plies 9 (after 1.Ra2) and 10 (after 1...Kd8)", k)
+	}
+}
+
+// TestDGTArbiterView: what the arbiter sees beside an alert: the board's
+// number and players from LiveChess's tournament, the clocks at each
+// occurrence; and games that end: kings put in the centre (the king
+// LiveChess reads as a move is dropped), a result entered in LiveChess.
+func TestDGTArbiterView(t *testing.T) {
+	srv := dgttest.NewServer("11", "12")
+	defer srv.Close()
+	srv.SetTournaments(dgttest.Tournament{UUID: "t-1", Name: "Club championship", Boards: []string{"12", "11"},
+		Rounds: []dgttest.Round{
+			{Pairings: []dgttest.Pairing{{White: dgttest.Player{Last: "Old"}, Black: dgttest.Player{Last: "Round"}, Result: "DRAW"}}},
+			{Pairings: []dgttest.Pairing{
+				{White: dgttest.Player{First: "Judit", Last: "Polgar"}, Black: dgttest.Player{First: "Viswanathan", Last: "Anand"}, Live: true},
+				{White: dgttest.Player{First: "Viswanathan", Last: "Anand"}, Black: dgttest.Player{First: "Roberto", Middle: "J.", Last: "Martin del Campo"}, Live: true},
+			}}}})
+	clk := clock.NewFake(dgtStart)
+	c := newCollector()
+	h := startDGT(t, srv, clk, c, nil, 0)
+	h.waitBoards("the boards' numbers", func(b map[string]threefold.BoardStatus) bool {
+		return b["12"].Board == 1 && b["11"].Board == 2 && b["11"].Game != ""
+	})
+	// Board 2 (serial 11): the game to its third occurrence, the clock
+	// read with every move.
+	for i := 1; i <= len(anandMoves); i++ {
+		srv.SetClock("11", dgttest.Clock{White: 5400 - 10*i, Black: 5400 - 10*i})
+		srv.Push("11", anandMoves[:i]...)
+		c.waitFor(t, "the move", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == i })
+	}
+	c.waitFor(t, "the threefold", func(c *collector) bool { return len(c.alerts) == 2 })
+	for _, a := range c.alerts {
+		if a.Game.White != "Anand, Viswanathan" || a.Game.Black != "Martin del Campo, Roberto J." || a.Game.Board != 2 {
+			t.Errorf("alert game %+v: want board 2, Anand - Martin del Campo", a.Game)
+		}
+		if a.Kind != threefold.KindThreefold {
+			continue
+		}
+		if len(a.OccurrenceClocks) != 3 {
+			t.Fatalf("clocks %v, want one per occurrence %v", a.OccurrenceClocks, a.Occurrences)
+		}
+		for i, p := range a.Occurrences {
+			if cl := a.OccurrenceClocks[i]; cl == nil || cl.WhiteS != float64(5400-10*p) {
+				t.Errorf("clock at ply %d: %+v, want %d s", p, cl, 5400-10*p)
+			}
+		}
+	}
+	// The next game on board 2: the kings go to the centre, on light
+	// squares: 1-0. LiveChess read the first (a legal king move, Ke4) as a
+	// move.
+	srv.Push("11")
+	walk := []string{"e3", "e6", "Ke2", "Ke7", "Kf3", "Kf6"}
+	srv.Push("11", walk...)
+	c.waitFor(t, "the next game", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == len(walk) })
+	srv.SetPieces("11", "rnbq1bnr/pppp1ppp/4p3/3k4/4K3/4P3/PPPP1PPP/RNBQ1BNR", append(walk, "Ke4")...)
+	c.waitFor(t, "the result", func(c *collector) bool { return c.snaps[len(c.snaps)-1].Finished })
+	if s := c.snaps[len(c.snaps)-1]; s.Result != "1-0" || !slices.Equal(s.Moves, walk) {
+		t.Errorf("final state: result %q, moves %v; want 1-0 and %v", s.Result, s.Moves, walk)
+	}
+	// Board 1 (serial 12): a result entered in LiveChess ends its game.
+	srv.Push("12", "d4", "d5")
+	c.waitFor(t, "board 1's moves", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 2 })
+	srv.SetTournaments(dgttest.Tournament{UUID: "t-1", Name: "Club championship", Boards: []string{"12", "11"},
+		Rounds: []dgttest.Round{{}, {Pairings: []dgttest.Pairing{
+			{White: dgttest.Player{First: "Judit", Last: "Polgar"}, Black: dgttest.Player{First: "Viswanathan", Last: "Anand"}, Live: true, Result: "BLACKWIN"},
+			{Live: true, Result: "WHITEWIN"}}}}})
+	h.advance(30 * time.Second)
+	c.waitFor(t, "board 1's result", func(c *collector) bool {
+		s := c.snaps[len(c.snaps)-1]
+		return s.Game.Board == 1 && s.Finished
+	})
+	if s := c.snaps[len(c.snaps)-1]; s.Result != "0-1" || s.Game.White != "Polgar, Judit" {
+		t.Errorf("board 1's final state %+v, want 0-1, Polgar - Anand", s)
 	}
 }

@@ -117,7 +117,8 @@ type tracked struct {
 	result    string
 	finished  bool
 	updated   time.Time
-	endedAt   time.Time // when the watcher first saw it finished (its clock)
+	endedAt   time.Time                 // when the watcher first saw it finished (its clock)
+	clocks    []*threefold.ClockReading // the last snapshot's clocks (a read-only view)
 }
 
 // raised is what the watcher keeps of an alert it raised: enough to
@@ -249,6 +250,7 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 	t.result = s.Result
 	t.finished = s.Finished
 	t.updated = s.ObservedAt
+	t.clocks = s.Clocks
 	if t.game != nil && (s.StartFEN != t.start || s.Notation != t.notation) {
 		// A new start: every verdict is asked again, from ply 0.
 		t.suspect(-1)
@@ -579,6 +581,19 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 	a.OccurrenceSAN = make([]string, len(a.Occurrences))
 	for i, p := range a.Occurrences {
 		a.OccurrenceSAN[i] = sans.at(p)
+	}
+	if len(t.clocks) > 0 {
+		var known bool
+		clocks := make([]*threefold.ClockReading, len(a.Occurrences))
+		for i, p := range a.Occurrences {
+			if p >= 1 && p <= len(t.clocks) && t.clocks[p-1] != nil {
+				c := *t.clocks[p-1]
+				clocks[i], known = &c, true
+			}
+		}
+		if known {
+			a.OccurrenceClocks = clocks
+		}
 	}
 	a.ID = threefold.RevisedAlertID(t.ref, kind, ply, a.Move, t.revisions[threefold.AlertID(t.ref, kind, ply, a.Move)])
 	if s.PlyAnchor && a.Game.URL != "" {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/safetext"
@@ -135,8 +136,12 @@ func withdrawnWhat(a threefold.Alert) string {
 
 func players(a threefold.Alert) string {
 	w, b := a.Game.White, a.Game.Black
+	board := ""
+	if a.Game.Board > 0 {
+		board = "board " + strconv.Itoa(a.Game.Board) + ", "
+	}
 	if w == "" && b == "" {
-		return a.Game.Site + " " + a.Game.ID
+		return board + a.Game.Site + " " + a.Game.ID
 	}
 	if w == "" {
 		w = "?"
@@ -144,7 +149,7 @@ func players(a threefold.Alert) string {
 	if b == "" {
 		b = "?"
 	}
-	return w + " - " + b
+	return board + w + " - " + b
 }
 
 // Occurrences lists the plies of the occurrences with the move that
@@ -157,6 +162,10 @@ func Occurrences(a threefold.Alert) string {
 			s += " (start)"
 		} else if i < len(a.OccurrenceSAN) && a.OccurrenceSAN[i] != "" {
 			s += " (" + MoveLabel(a, p, a.OccurrenceSAN[i]) + ")"
+		}
+		if i < len(a.OccurrenceClocks) && a.OccurrenceClocks[i] != nil {
+			c := a.OccurrenceClocks[i]
+			s += " [clocks " + clockText(c.WhiteS) + " / " + clockText(c.BlackS) + "]"
 		}
 		parts = append(parts, s)
 	}
@@ -223,6 +232,23 @@ func FormatText(a threefold.Alert) string {
 	}
 	b.WriteString(" | id " + a.ID)
 	return b.String()
+}
+
+// clockText writes seconds left as a clock shows them: 1:29:05, 4:07.
+func clockText(sec float64) string {
+	d := time.Duration(sec * float64(time.Second)).Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	if h > 0 {
+		return strconv.Itoa(h) + ":" + twoDigits(m) + ":" + twoDigits(s)
+	}
+	return strconv.Itoa(m) + ":" + twoDigits(s)
+}
+
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
 }
 
 func formatDelay(s float64) string {

@@ -18,6 +18,16 @@
 //     subscription the test refuses) is answered {"response":"error",
 //     "id":N,"param":{"message":…,"stacktrace":null}}.
 //
+// Over HTTP on the same port it answers LiveChess's tournament calls as
+// the livechess command-line tool reads them: GET /api/v1.0/tournaments
+// ([{uuid, description, rounds}]), /api/v1.0/tournament/{uuid} ({uuid,
+// name, …, rounds, eboards: the serials, board 1 first}) and
+// /api/v1.0/round/{uuid}/{n} ({nr, date, pairings: [{nr, uuid, white,
+// black (fname, mname, lname, title, federation, gender, fideid), live,
+// result (WHITEWIN, BLACKWIN, DRAW, … or null)}]}), rounds counted from 0
+// in the path as that tool asks for them (how LiveChess counts them is not
+// documented).
+//
 // Each board keeps its current game and clock; a test changes them (Push,
 // SetStart, SetClock), sends a board-only change (Lift), changes a
 // board's state or the list of boards, refuses subscriptions, sends raw
@@ -26,9 +36,11 @@ package dgttest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -56,11 +68,37 @@ type board struct {
 	clock   *Clock
 	refuse  string // answer subscriptions with this error
 	flipped bool
+	pieces  string // the pieces shown, when not those the moves reach (SetPieces)
 }
+
+// Tournament is an event in LiveChess: its boards (serials, board 1
+// first) and its rounds.
+type Tournament struct {
+	UUID, Name string
+	Boards     []string
+	Rounds     []Round
+}
+
+// Round is one round's pairings, board 1 first.
+type Round struct{ Pairings []Pairing }
+
+// Pairing is one game of a round. Result is LiveChess's (WHITEWIN,
+// BLACKWIN, DRAW, WHITEFORFAIT, BLACKFORFAIT), "" for none.
+type Pairing struct {
+	White, Black Player
+	Live         bool
+	Result       string
+}
+
+// Player is a player as LiveChess names one.
+type Player struct{ First, Middle, Last, Title, FideID string }
 
 // placement is the board field of the position the board's moves reach
 // (as far as they can be played; LiveChess reports what the pieces show).
 func (b *board) placement() string {
+	if b.pieces != "" {
+		return b.pieces
+	}
 	pos, err := rules.ParseFEN(b.start)
 	if err != nil {
 		pos = rules.StartPosition()
@@ -80,11 +118,12 @@ type Server struct {
 	srv      *httptest.Server
 	upgrader websocket.Upgrader
 
-	mu      sync.Mutex
-	boards  []*board // in the order of the eboards list
-	conns   map[*conn]bool
-	subCh   chan string
-	callsCh chan string
+	mu          sync.Mutex
+	boards      []*board // in the order of the eboards list
+	tournaments []Tournament
+	conns       map[*conn]bool
+	subCh       chan string
+	callsCh     chan string
 }
 
 type conn struct {
@@ -108,6 +147,9 @@ func NewServer(serials ...string) *Server {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/v1.0", s.serve)
+	mux.HandleFunc("GET /api/v1.0/tournaments", s.serveTournaments)
+	mux.HandleFunc("GET /api/v1.0/tournament/{uuid}", s.serveTournament)
+	mux.HandleFunc("GET /api/v1.0/round/{uuid}/{n}", s.serveRound)
 	s.srv = httptest.NewServer(mux)
 	return s
 }
@@ -155,9 +197,27 @@ func (s *Server) boardLocked(serial string) *board {
 func (s *Server) Push(serial string, san ...string) {
 	s.mu.Lock()
 	b := s.boardLocked(serial)
-	b.san = slices.Clone(san)
+	b.san, b.pieces = slices.Clone(san), ""
 	s.mu.Unlock()
 	s.sendFeed(serial, true)
+}
+
+// SetPieces sends a board's move list with pieces that are not those the
+// moves reach (placement is a FEN's board field): kings put in the centre
+// to show a result, pieces knocked over.
+func (s *Server) SetPieces(serial, placement string, san ...string) {
+	s.mu.Lock()
+	b := s.boardLocked(serial)
+	b.san, b.pieces = slices.Clone(san), placement
+	s.mu.Unlock()
+	s.sendFeed(serial, true)
+}
+
+// SetTournaments sets LiveChess's tournaments.
+func (s *Server) SetTournaments(ts ...Tournament) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tournaments = slices.Clone(ts)
 }
 
 // SetStart sets the position a board's moves start from (a set-up
@@ -165,7 +225,7 @@ func (s *Server) Push(serial string, san ...string) {
 func (s *Server) SetStart(serial, fen string, san ...string) {
 	s.mu.Lock()
 	b := s.boardLocked(serial)
-	b.start, b.san = fen, slices.Clone(san)
+	b.start, b.san, b.pieces = fen, slices.Clone(san), ""
 	s.mu.Unlock()
 	s.sendFeed(serial, true)
 }
@@ -377,4 +437,67 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			c.write(errorReply(req.ID, "Unknown call "+req.Call))
 		}
 	}
+}
+
+func (s *Server) tournament(uuid string) (Tournament, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tournaments {
+		if t.UUID == uuid {
+			return t, true
+		}
+	}
+	return Tournament{}, false
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) serveTournaments(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	list := make([]map[string]any, 0, len(s.tournaments))
+	for _, t := range s.tournaments {
+		list = append(list, map[string]any{"uuid": t.UUID, "description": t.Name, "rounds": len(t.Rounds)})
+	}
+	s.mu.Unlock()
+	writeJSON(w, list)
+}
+
+func (s *Server) serveTournament(w http.ResponseWriter, r *http.Request) {
+	t, ok := s.tournament(r.PathValue("uuid"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	writeJSON(w, map[string]any{"uuid": t.UUID, "name": t.Name, "description": t.Name, "location": "", "country": "",
+		"rounds": len(t.Rounds), "eboards": t.Boards})
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (p Player) json() map[string]any {
+	return map[string]any{"fname": nullable(p.First), "mname": nullable(p.Middle), "lname": nullable(p.Last),
+		"title": nullable(p.Title), "federation": nil, "gender": nil, "fideid": nullable(p.FideID)}
+}
+
+func (s *Server) serveRound(w http.ResponseWriter, r *http.Request) {
+	t, ok := s.tournament(r.PathValue("uuid"))
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if !ok || err != nil || n < 0 || n >= len(t.Rounds) {
+		http.NotFound(w, r)
+		return
+	}
+	pairings := []map[string]any{}
+	for i, p := range t.Rounds[n].Pairings {
+		pairings = append(pairings, map[string]any{"nr": i + 1, "uuid": fmt.Sprintf("%s-%d-%d", t.UUID, n, i+1),
+			"white": p.White.json(), "black": p.Black.json(), "live": p.Live, "result": nullable(p.Result)})
+	}
+	writeJSON(w, map[string]any{"nr": n + 1, "date": nil, "pairings": pairings})
 }

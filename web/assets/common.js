@@ -115,7 +115,14 @@ const TF = (() => {
 
   function players(g) {
     const w = g.game.white || 'White', b = g.game.black || 'Black';
-    return esc(w) + ' <span class="vs">–</span> ' + esc(b);
+    return (g.game.board ? '<span class="bno">' + esc(g.game.board) + '.</span> ' : '') + esc(w) + ' <span class="vs">–</span> ' + esc(b);
+  }
+
+  // clockText writes seconds left as a clock shows them: 1:29:05, 4:07.
+  function clockText(sec) {
+    const t = Math.round(sec), h = Math.floor(t / 3600), m = Math.floor(t % 3600 / 60), s = t % 60;
+    const two = (n) => (n < 10 ? '0' : '') + n;
+    return h ? h + ':' + two(m) + ':' + two(s) : m + ':' + two(s);
   }
 
   const KIND = {
@@ -153,8 +160,9 @@ const TF = (() => {
   function occText(a) {
     const plies = a.occurrences || [];
     if (!plies.length) return '';
-    const san = a.occurrence_san || [];
-    return 'plies ' + plies.map((p, i) => p + (san[i] ? ' (' + san[i] + ')' : '')).join(', ');
+    const san = a.occurrence_san || [], clocks = a.occurrence_clocks || [];
+    return 'plies ' + plies.map((p, i) => p + (san[i] ? ' (' + san[i] + ')' : '') +
+      (clocks[i] ? ' [' + clockText(clocks[i].white_s) + ' / ' + clockText(clocks[i].black_s) + ']' : '')).join(', ');
   }
 
   // alertItem renders one alert of the feed.
@@ -170,7 +178,7 @@ const TF = (() => {
       (ARTICLE[a.kind] ? '<span class="a-art">FIDE ' + esc(ARTICLE[a.kind]) + '</span>' : '') + '<span class="a-time">' + esc(when) + '</span></div>' +
       '<div class="a-claim">' + esc(claimText(a)) + '</div>' +
       '<div class="a-game"><a href="' + esc(withToken('game?key=' + encodeURIComponent(key) + '#' + a.ply)) + '">' +
-      esc((a.game.white || '?') + ' – ' + (a.game.black || '?')) + '</a> · ply ' + a.ply + (a.san ? ' (' + esc(a.san) + ')' : '') + '</div>' +
+      (a.game.board ? 'board ' + esc(a.game.board) + ': ' : '') + esc((a.game.white || '?') + ' – ' + (a.game.black || '?')) + '</a> · ply ' + a.ply + (a.san ? ' (' + esc(a.san) + ')' : '') + '</div>' +
       '<div class="a-proof">' + esc(occText(a)) + '</div>' +
       (a.audience === 'arbiters' ? '<div class="a-aud">for arbiters and spectators only</div>' : '');
     return li;
