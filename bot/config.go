@@ -26,7 +26,18 @@ type Config struct {
 	// RecordFile is the JSON-lines file every finished game is appended
 	// to ("" records to the log only).
 	RecordFile string
+	// Takebacks answers the opponent's takeback proposals: TakebacksDecline
+	// (the default), TakebacksAccept, or TakebacksCasual (accept in casual
+	// games only).
+	Takebacks string
 }
+
+// Takeback policies (Config.Takebacks).
+const (
+	TakebacksDecline = "decline"
+	TakebacksAccept  = "accept"
+	TakebacksCasual  = "casual"
+)
 
 // EngineConfig configures the engine that chooses moves.
 type EngineConfig struct {
@@ -153,6 +164,7 @@ func DefaultConfig() Config {
 		},
 		OnStop:      "finish",
 		StopTimeout: 10 * time.Minute,
+		Takebacks:   TakebacksDecline,
 	}
 }
 
@@ -206,6 +218,11 @@ func (c *Config) Validate() error {
 	case "finish", "resign":
 	default:
 		bad("bot.on_stop: %q is neither finish nor resign", c.OnStop)
+	}
+	switch c.Takebacks {
+	case TakebacksDecline, TakebacksAccept, TakebacksCasual:
+	default:
+		bad("bot.takebacks: %q is not decline, accept or casual", c.Takebacks)
 	}
 	return errors.Join(errs...)
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -309,35 +308,6 @@ func TestRunStopsOnCancel(t *testing.T) {
 		t.Fatal("Run did not return")
 	}
 	h.stopBot = nil
-}
-
-func TestClaimsTheWinWhenTheOpponentLeaves(t *testing.T) {
-	h := newHarness(t, harnessOpt{})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
-	fg := h.fake.Game(id)
-	play := builtinOpponent(6, 0)
-	h.opponent(id, func(g *rules.Game) string {
-		if g.Ply() >= 6 {
-			return "" // walks away
-		}
-		return play(g)
-	})
-	if err := h.fake.WaitFor(h.ctx, func() bool { return fg.State().Ply >= 7 }); err != nil {
-		t.Fatal(err)
-	}
-	// The opponent leaves; Lichess first says when the win can be claimed,
-	// and refuses a claim before that.
-	fg.OpponentGone(true, 20)
-	if err := h.fake.WaitFor(h.ctx, func() bool {
-		return len(h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/claim-victory")) >= 1
-	}); err != nil {
-		t.Fatal(err)
-	}
-	fg.OpponentGone(true, 0)
-	st, rec := h.waitGameOver(id)
-	if st.Status != lichess.StatusTimeout || st.Winner != "white" || rec.Termination != threefold.TermOpponentLeft {
-		t.Fatalf("game %s/%s, record %s", st.Status, st.Winner, rec.Termination)
-	}
 }
 
 func TestEngineThatNeverAnswersIsStopped(t *testing.T) {

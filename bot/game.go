@@ -24,6 +24,8 @@ type gameAPI interface {
 	Draw(ctx context.Context, gameID string, accept bool) error
 	Resign(ctx context.Context, gameID string) error
 	ClaimVictory(ctx context.Context, gameID string) error
+	ClaimDraw(ctx context.Context, gameID string) error
+	Takeback(ctx context.Context, gameID string, accept bool) error
 }
 
 // game plays one game: it owns the goroutine that reads the game stream,
@@ -69,9 +71,12 @@ type game struct {
 	timerFor   string // "claim" or "retry"
 	timerPly   int
 	pendingDec Decision
-	// The opponent left: claim the win when Lichess allows it.
+	// The opponent left: claim the win (or the draw) when Lichess allows it.
 	goneTimer  clock.Timer
 	goneClaims int
+	// takebackPly is the ply at which the opponent's takeback proposal
+	// was answered (-1: none).
+	takebackPly int
 }
 
 func (g *game) resign() {
@@ -80,7 +85,7 @@ func (g *game) resign() {
 
 // init prepares the game's state before the first event.
 func (g *game) init() {
-	g.movedPly, g.claimedPly, g.failPly = -1, -1, -1
+	g.movedPly, g.claimedPly, g.failPly, g.takebackPly = -1, -1, -1, -1
 	g.rulesUsed = map[string]int{}
 	g.started = g.clock.Now()
 	g.chat = newChatter(g.api, g.id, g.clock, g.cfg.Chat.MinInterval, g.log)
@@ -153,7 +158,7 @@ func (g *game) run(ctx context.Context) {
 			g.onTimer(ctx)
 		case <-goneC:
 			g.goneTimer = nil
-			g.claimVictory(ctx)
+			g.claimWhenGone(ctx)
 		case <-stop:
 			stop = nil
 			g.doResign(ctx)
@@ -324,7 +329,31 @@ func (g *game) state(ctx context.Context, s lichess.GameState, first bool) {
 	if err != nil {
 		return
 	}
+	if g.answerTakeback(ctx, s) {
+		return // the next state has the shorter game
+	}
 	g.maybeMove(ctx)
+}
+
+// answerTakeback answers the opponent's takeback proposal by the policy
+// (bot.takebacks), once per proposal. It reports whether the bot accepted,
+// in which case it must not move before the next state.
+func (g *game) answerTakeback(ctx context.Context, s lichess.GameState) bool {
+	proposed := s.WTakeback
+	if g.color == rules.White {
+		proposed = s.BTakeback
+	}
+	if !proposed || g.takebackPly == g.t.ply() {
+		return false
+	}
+	g.takebackPly = g.t.ply()
+	accept := g.cfg.Takebacks == TakebacksAccept || (g.cfg.Takebacks == TakebacksCasual && !g.full.Rated)
+	if err := g.api.Takeback(ctx, g.id, accept); err != nil {
+		g.log.Warn("takeback answer failed", "ply", g.t.ply(), "accept", accept, "err", err)
+		return false
+	}
+	g.log.Info("takeback proposed by the opponent", "ply", g.t.ply(), "accepted", accept, "policy", g.cfg.Takebacks, "rated", g.full.Rated)
+	return accept
 }
 
 // report hands the game's state to Options.OnGame.
@@ -383,7 +412,22 @@ func (g *game) maybeMove(ctx context.Context) {
 	lim := moveLimit(g.cfg.Engine, remaining, inc, ply)
 	// An engine that never answers must not cost the game: past the
 	// deadline the engine is told to stop and its move is taken.
-	thinkCtx, cancel := context.WithTimeout(ctx, thinkDeadline(lim, g.cfg.Engine.Slack))
+	deadline := thinkDeadline(lim, g.cfg.Engine.Slack)
+	if left, ok := g.st.Expiration.Left(); ok {
+		// The first move is due before Lichess aborts the game: plan for
+		// half of what is left of it, and stop thinking well before.
+		due := max(left/2-g.cfg.Engine.MoveOverhead, time.Millisecond)
+		if deadline > due {
+			lim.MoveTime = min(lim.MoveTime, max(due/3, time.Millisecond))
+			deadline = due
+			g.log.Info("first move due before Lichess aborts the game", "ply", ply, "left", left, "limit", lim.MoveTime, "deadline", deadline)
+		}
+	}
+	// The engine and the context count in real time; lim and deadline are
+	// on the game's clock (the same unless a test runs it faster).
+	engineLim := lim
+	engineLim.MoveTime = clock.RealDuration(g.clock, lim.MoveTime)
+	thinkCtx, cancel := context.WithTimeout(ctx, clock.RealDuration(g.clock, deadline))
 	defer cancel()
 	go func() {
 		select {
@@ -393,7 +437,7 @@ func (g *game) maybeMove(ctx context.Context) {
 		}
 	}()
 	began := g.clock.Now()
-	d, err := g.pol.decide(thinkCtx, g.t, lim)
+	d, err := g.pol.decide(thinkCtx, g.t, engineLim)
 	if err != nil {
 		if ctx.Err() != nil {
 			return
@@ -541,25 +585,32 @@ func (g *game) sendMove(ctx context.Context, d Decision) {
 	}
 }
 
-// claimVictory claims the win after the opponent left; Lichess refuses
+// claimWhenGone ends the game after the opponent left, once Lichess's
+// time for it to come back is over: the win, or the draw when the bot has
+// no material to mate with (a lone king, or a king and one minor piece),
+// since a win on time would be a draw then too (FIDE 6.9). Lichess refuses
 // while the opponent may still come back, so a refusal is tried again a
 // few times.
-func (g *game) claimVictory(ctx context.Context) {
+func (g *game) claimWhenGone(ctx context.Context) {
 	if g.finished || g.resigned {
 		return
 	}
-	err := g.api.ClaimVictory(ctx, g.id)
+	pos := g.t.game.Position()
+	what, claim := "win", g.api.ClaimVictory
+	if !pos.CanMate(g.color) {
+		what, claim = "draw", g.api.ClaimDraw
+	}
+	err := claim(ctx, g.id)
 	if err == nil {
-		g.log.Info("claimed the win: the opponent left")
+		g.log.Info("claimed the "+what+": the opponent left", "ply", g.t.ply())
 		return
 	}
 	g.goneClaims++
-	g.log.Info("win not claimable yet", "attempt", g.goneClaims, "err", err)
+	g.log.Info(what+" not claimable yet", "attempt", g.goneClaims, "err", err)
 	if g.goneClaims < 10 {
 		g.goneTimer = g.clock.NewTimer(5 * time.Second)
 	}
 }
-
 func (g *game) doResign(ctx context.Context) {
 	if g.finished || g.resigned {
 		return

@@ -17,11 +17,12 @@ import (
 // Lichess it never ends a game by itself, so a threefold can stay on the
 // board and the claim path can be seen.
 type memAPI struct {
-	mu     sync.Mutex
-	moves  []string // "e2e4" or "e2e4 offer"
-	draws  []bool
-	chats  []string
-	resign int
+	mu        sync.Mutex
+	moves     []string // "e2e4" or "e2e4 offer"
+	draws     []bool
+	chats     []string
+	takebacks []bool
+	resign    int
 }
 
 func (m *memAPI) StreamBotGame(ctx context.Context, _ string, _ func(lichess.GameEvent) error) error {
@@ -61,6 +62,15 @@ func (m *memAPI) Resign(context.Context, string) error {
 }
 
 func (m *memAPI) ClaimVictory(context.Context, string) error { return nil }
+
+func (m *memAPI) ClaimDraw(context.Context, string) error { return nil }
+
+func (m *memAPI) Takeback(_ context.Context, _ string, accept bool) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.takebacks = append(m.takebacks, accept)
+	return nil
+}
 
 func newMemGame(api *memAPI, mover Mover, botColor rules.Color) *game {
 	cfg := DefaultConfig()

@@ -83,10 +83,12 @@ func fakePick(fen string, moves, searchmoves []string) string {
 
 // harness is a bot running against the fake Lichess, on a fake clock that
 // a ticker moves 20 times faster than real time (keep-alives, watchdogs,
-// backoff and 429 pauses all run on it).
+// backoff and 429 pauses all run on it), or, with harnessOpt.scale, on a
+// clock that runs that many times faster than real time, steadily, with
+// the fake's clocks running on it.
 type harness struct {
 	t       *testing.T
-	clk     *clock.Fake
+	clk     clock.Clock
 	fake    *lichesstest.Server
 	client  *lichess.Client
 	cfg     bot.Config
@@ -96,6 +98,43 @@ type harness struct {
 	cancel  context.CancelFunc
 	stopBot context.CancelFunc
 	done    chan error
+	sink    *notifySink
+}
+
+// notifySink writes records to the records file and wakes waitRecord.
+type notifySink struct {
+	bot.JSONLines
+	mu      sync.Mutex
+	changed chan struct{}
+}
+
+func (n *notifySink) WriteRecord(ctx context.Context, r threefold.BotRecord) error {
+	err := n.JSONLines.WriteRecord(ctx, r)
+	n.mu.Lock()
+	close(n.changed)
+	n.changed = make(chan struct{})
+	n.mu.Unlock()
+	return err
+}
+
+// waitRecord waits until the record of a game is written.
+func (n *notifySink) waitRecord(ctx context.Context, id string) (threefold.BotRecord, error) {
+	for {
+		n.mu.Lock()
+		ch := n.changed
+		n.mu.Unlock()
+		recs, _ := bot.ReadRecords(n.Path)
+		for _, r := range recs {
+			if r.GameID == id {
+				return r, nil
+			}
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return threefold.BotRecord{}, ctx.Err()
+		}
+	}
 }
 
 type harnessOpt struct {
@@ -104,6 +143,11 @@ type harnessOpt struct {
 	cfg         func(*bot.Config)
 	legacy      bool // older stream forms: e1g1 castling, wdraw:false fields
 	noAutoStart bool
+	// scale > 0: the clock runs scale times faster than real time and the
+	// fake's clocks run (lichesstest.Options.RunningClocks).
+	scale   float64
+	lag     time.Duration // lichesstest.Options.Lag
+	timeout time.Duration // of the whole test (default 60 s)
 }
 
 func testConfig(dir string) bot.Config {
@@ -123,9 +167,21 @@ func testConfig(dir string) bot.Config {
 
 func newHarness(t *testing.T, o harnessOpt) *harness {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	clk := clock.NewFake(time.Time{})
-	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy})
+	timeout := o.timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	var clk clock.Clock
+	var ticked *clock.Fake
+	if o.scale > 0 {
+		clk = clock.NewScaled(time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC), o.scale)
+	} else {
+		ticked = clock.NewFake(time.Time{})
+		clk = ticked
+	}
+	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy,
+		RunningClocks: o.scale > 0, Lag: o.lag})
 	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	token := o.token
@@ -141,17 +197,21 @@ func newHarness(t *testing.T, o harnessOpt) *harness {
 		o.cfg(&cfg)
 	}
 	h := &harness{t: t, clk: clk, fake: fake, client: client, cfg: cfg, logs: logs, records: cfg.RecordFile,
-		ctx: ctx, cancel: cancel, done: make(chan error, 1)}
+		ctx: ctx, cancel: cancel, done: make(chan error, 1),
+		sink: &notifySink{JSONLines: bot.JSONLines{Path: cfg.RecordFile}, changed: make(chan struct{})}}
 	tickDone := make(chan struct{})
 	tickStop := make(chan struct{})
 	go func() {
 		defer close(tickDone)
+		if ticked == nil {
+			return
+		}
 		tk := time.NewTicker(2 * time.Millisecond)
 		defer tk.Stop()
 		for {
 			select {
 			case <-tk.C:
-				clk.Advance(40 * time.Millisecond)
+				ticked.Advance(40 * time.Millisecond)
 			case <-tickStop:
 				return
 			}
@@ -192,7 +252,7 @@ func tail(s string, n int) string {
 // start runs the bot; its error (if any) arrives on h.done.
 func (h *harness) start() {
 	b, err := bot.New(bot.Options{API: h.client, Config: h.cfg, Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Clock: h.clk, BaseURL: "https://lichess.org"})
+		Clock: h.clk, BaseURL: "https://lichess.org", Records: h.sink})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -209,17 +269,7 @@ func (h *harness) waitGameOver(id string) (lichesstest.GameState, threefold.BotR
 	if err := h.fake.WaitFor(h.ctx, func() bool { return lichess.Finished(g.State().Status) }); err != nil {
 		h.t.Fatalf("game %s not over: %v (state %+v)", id, err, g.State())
 	}
-	var rec threefold.BotRecord
-	err := h.clk.WaitFor(h.ctx, func() bool {
-		recs, _ := bot.ReadRecords(h.records)
-		for _, r := range recs {
-			if r.GameID == id {
-				rec = r
-				return true
-			}
-		}
-		return false
-	})
+	rec, err := h.sink.waitRecord(h.ctx, id)
 	if err != nil {
 		h.t.Fatalf("no record for %s: %v", id, err)
 	}

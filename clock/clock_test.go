@@ -208,3 +208,36 @@ func TestRealTicker(t *testing.T) {
 	<-tk.C() // a hang, not a timing assertion, if it never ticks
 	tk.Reset(time.Hour)
 }
+
+func TestScaled(t *testing.T) {
+	c := NewScaled(time.Unix(1000, 0), 50)
+	if RateOf(c) != 50 || RateOf(Real) != 1 {
+		t.Fatalf("RateOf: %v %v", RateOf(c), RateOf(Real))
+	}
+	if got := RealDuration(c, 5*time.Second); got != 100*time.Millisecond {
+		t.Fatalf("RealDuration %v", got)
+	}
+	before, realBefore := c.Now(), time.Now()
+	tm := c.NewTimer(5 * time.Second) // 100 ms of real time
+	at := <-tm.C()
+	if real := time.Since(realBefore); real < 100*time.Millisecond {
+		t.Fatalf("a 5 s timer at rate 50 fired after %v of real time", real)
+	}
+	if at.Sub(before) < 5*time.Second {
+		t.Fatalf("the timer fired at %v on the clock, %v after it was set", at, at.Sub(before))
+	}
+	if tm.Stop() {
+		t.Error("Stop of a fired timer reported true")
+	}
+}
+
+func TestScaledTicker(t *testing.T) {
+	c := NewScaled(time.Unix(1000, 0), 100)
+	tk := c.NewTicker(time.Second) // 10 ms of real time
+	defer tk.Stop()
+	first := <-tk.C()
+	second := <-tk.C()
+	if second.Sub(first) < time.Second {
+		t.Errorf("ticks %v apart on the clock", second.Sub(first))
+	}
+}

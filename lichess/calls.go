@@ -2,10 +2,13 @@ package lichess
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -230,5 +233,131 @@ func (c *Client) CheckScopes(ctx context.Context, required ...string) (*Account,
 			return nil, &AuthError{Op: "check token", Scope: s}
 		}
 	}
-	return c.Account(ctx)
+	acct, err := c.Account(ctx)
+	if err == nil {
+		c.learnAccount(acct.ID)
+	}
+	return acct, err
+}
+
+// ClaimDraw ends a bot game as a draw after the opponent left it for a
+// while (opponentGone with claimWinInSeconds run out); Lichess refuses it
+// (400) before then.
+func (c *Client) ClaimDraw(ctx context.Context, gameID string) error {
+	return c.call(ctx, request{op: "claim draw " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/claim-draw"), auth: true}, nil)
+}
+
+// Takeback accepts (true: takeback/yes, which also proposes one) or
+// declines (false) the opponent's takeback proposal.
+func (c *Client) Takeback(ctx context.Context, gameID string, accept bool) error {
+	v := "no"
+	if accept {
+		v = "yes"
+	}
+	return c.call(ctx, request{op: "takeback " + v + " in " + gameID, method: http.MethodPost, path: botGamePath(gameID, "/takeback/"+v), auth: true}, nil)
+}
+
+// ChallengeRequest is what CreateChallenge asks for. A real-time game has
+// Limit (0, 15 s, 30 s, 45 s, 90 s or whole minutes up to 3 h) and
+// Increment (whole seconds up to 60 s); Days (1, 2, 3, 5, 7, 10 or 14) a
+// correspondence game; neither an unlimited one.
+type ChallengeRequest struct {
+	Limit, Increment time.Duration
+	Clock            bool // a real-time game with Limit and Increment
+	Days             int
+	Rated            bool
+	Color            string // "white", "black" or "random" ("" random)
+	Variant          string // a variant key; "" standard
+	FEN              string // a start position (variant standard or fromPosition)
+}
+
+// CheckChallengeRequest says what Lichess would refuse in r.
+func CheckChallengeRequest(r ChallengeRequest) error {
+	if r.Clock {
+		s := int(r.Limit / time.Second)
+		if r.Limit%time.Second != 0 || s < 0 || s > 10800 || (s > 90 && s%60 != 0) || (s <= 90 && s%15 != 0) || s == 75 {
+			return fmt.Errorf("clock limit %v: Lichess allows 0, 15s, 30s, 45s, 1m, 1m30s and whole minutes up to 3h", r.Limit)
+		}
+		if r.Increment%time.Second != 0 || r.Increment < 0 || r.Increment > time.Minute {
+			return fmt.Errorf("increment %v: Lichess allows whole seconds up to 60s", r.Increment)
+		}
+		if r.Days != 0 {
+			return errors.New("a challenge has a clock or days per move, not both")
+		}
+	}
+	switch r.Days {
+	case 0, 1, 2, 3, 5, 7, 10, 14:
+	default:
+		return fmt.Errorf("days per move %d: Lichess allows 1, 2, 3, 5, 7, 10 or 14", r.Days)
+	}
+	switch r.Color {
+	case "", "white", "black", "random":
+	default:
+		return fmt.Errorf("colour %q is not white, black or random", r.Color)
+	}
+	return nil
+}
+
+// CreateChallenge challenges a user (POST /api/challenge/{username}). A
+// real-time challenge expires after 20 s unless accepted; the game, when
+// accepted, has the challenge's id and starts on the event stream.
+func (c *Client) CreateChallenge(ctx context.Context, username string, r ChallengeRequest) (*Challenge, error) {
+	if err := CheckChallengeRequest(r); err != nil {
+		return nil, fmt.Errorf("lichess: challenge %s: %w", username, err)
+	}
+	form := url.Values{"rated": {fmt.Sprint(r.Rated)}}
+	if r.Clock {
+		form.Set("clock.limit", fmt.Sprint(int(r.Limit/time.Second)))
+		form.Set("clock.increment", fmt.Sprint(int(r.Increment/time.Second)))
+	}
+	if r.Days > 0 {
+		form.Set("days", fmt.Sprint(r.Days))
+	}
+	if r.Color != "" {
+		form.Set("color", r.Color)
+	}
+	if r.Variant != "" {
+		form.Set("variant", r.Variant)
+	}
+	if r.FEN != "" {
+		form.Set("fen", r.FEN)
+	}
+	var ch Challenge
+	err := c.call(ctx, request{op: "challenge " + username, method: http.MethodPost, path: "/api/challenge/" + url.PathEscape(username),
+		body: form.Encode(), contentType: formType, auth: true}, &ch)
+	if err != nil {
+		return nil, err
+	}
+	return &ch, nil
+}
+
+// CancelChallenge cancels a challenge the account sent (or aborts its game
+// if it was accepted and no move was played).
+func (c *Client) CancelChallenge(ctx context.Context, challengeID string) error {
+	return c.call(ctx, request{op: "cancel challenge " + challengeID, method: http.MethodPost,
+		path: "/api/challenge/" + url.PathEscape(challengeID) + "/cancel", auth: true}, nil)
+}
+
+// OnlineBots lists up to nb (1–512) BOT accounts online now (GET
+// /api/bot/online, an NDJSON list that ends).
+func (c *Client) OnlineBots(ctx context.Context, nb int) ([]User, error) {
+	nb = min(max(nb, 1), 512)
+	var body string
+	err := c.call(ctx, request{op: "online bots", method: http.MethodGet, path: "/api/bot/online",
+		query: url.Values{"nb": {fmt.Sprint(nb)}}, accept: "application/x-ndjson"}, &body)
+	if err != nil {
+		return nil, err
+	}
+	var out []User
+	for i, line := range strings.Split(body, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var u User
+		if err := json.Unmarshal([]byte(line), &u); err != nil {
+			return out, fmt.Errorf("lichess: online bots: line %d: %w", i+1, err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }

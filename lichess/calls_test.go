@@ -1,6 +1,7 @@
 package lichess_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -170,7 +171,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 		t.Error("revoked token still valid")
 	}
 	for _, r := range e.fake.Requests() {
-		if r.Token == lichesstest.BotToken && r.UserAgent != "threefold user:"+lichesstest.BotUser {
+		if r.Token == lichesstest.BotToken && r.UserAgent != "threefold (+"+lichesstest.BotUser+")" {
 			t.Errorf("User-Agent %q", r.UserAgent)
 			break
 		}
@@ -276,5 +277,27 @@ func TestServerErrorsAreRetried(t *testing.T) {
 	}
 	if got := len(e.fake.RequestsTo(http.MethodGet, "/api/account")); got != 1+lichess.DefaultMaxRetries {
 		t.Errorf("%d account requests, want %d", got, 1+lichess.DefaultMaxRetries)
+	}
+}
+
+// The User-Agent says the program, its version and the bot's account, as
+// Lichess asks of bots; the account is learned from the token.
+func TestUserAgentNamesTheAccount(t *testing.T) {
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken, Version: "v1.2.3"})
+	defer c.Close()
+	if got := c.UserAgent(); got != "threefold/v1.2.3" {
+		t.Errorf("before the account is known: %q", got)
+	}
+	if _, err := c.CheckScopes(context.Background(), lichess.ScopeBotPlay); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Playing(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	reqs := fake.RequestsTo("GET", "/api/account/playing")
+	if want := "threefold/v1.2.3 (+" + lichesstest.BotUser + ")"; len(reqs) != 1 || reqs[0].UserAgent != want || c.UserAgent() != want {
+		t.Errorf("User-Agent %+v, want %q", reqs, want)
 	}
 }

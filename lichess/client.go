@@ -56,9 +56,13 @@ type Options struct {
 	// (streams run for hours); calls get RequestTimeout instead. Default: a
 	// client with its own transport, whose idle connections Close closes.
 	HTTPClient *http.Client
-	// UserAgent, default "threefold user:<Account>". Lichess keys the bot
-	// game stream by User-Agent.
+	// UserAgent, default "threefold/<Version> (+<Account>)", as Lichess
+	// asks of bots; without an Account the account of the token is put in
+	// once CheckScopes has learned it. Lichess keys the bot game stream by
+	// User-Agent.
 	UserAgent string
+	// Version of the program, for the User-Agent ("" leaves it out).
+	Version string
 	// Account is the Lichess user id, used in the User-Agent and logs.
 	Account string
 	Clock   clock.Clock  // default clock.Real
@@ -113,6 +117,8 @@ type Client struct {
 	wg        sync.WaitGroup
 	idStreams map[string]*idSet
 	lastToken string
+	version   string
+	uaFixed   bool // UserAgent given: never rewritten
 
 	onReconnect func(stream string, err error)
 	onRateLimit func(pause time.Duration)
@@ -125,6 +131,8 @@ func NewClient(opts Options) *Client {
 		ts:        opts.TokenSource,
 		http:      opts.HTTPClient,
 		ua:        opts.UserAgent,
+		uaFixed:   opts.UserAgent != "",
+		version:   opts.Version,
 		account:   opts.Account,
 		clk:       opts.Clock,
 		log:       opts.Logger,
@@ -165,10 +173,7 @@ func NewClient(opts Options) *Client {
 	}
 	guardRedirects(c.http)
 	if c.ua == "" {
-		c.ua = "threefold"
-		if c.account != "" {
-			c.ua += " user:" + c.account
-		}
+		c.ua = defaultUserAgent(c.version, c.account)
 	}
 	if c.clk == nil {
 		c.clk = clock.Real
@@ -192,6 +197,46 @@ func NewClient(opts Options) *Client {
 	c.gov = &governor{clk: c.clk, slot: make(chan struct{}, 1)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
+}
+
+// defaultUserAgent is "threefold/VERSION (+ACCOUNT)", as Lichess asks
+// bots to say who they are.
+func defaultUserAgent(version, account string) string {
+	ua := "threefold"
+	if version != "" {
+		ua += "/" + version
+	}
+	if account != "" {
+		ua += " (+" + account + ")"
+	}
+	return ua
+}
+
+// learnAccount puts the token's account in the default User-Agent once it
+// is known.
+func (c *Client) learnAccount(account string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.account != "" || account == "" {
+		return
+	}
+	c.account = account
+	if !c.uaFixed {
+		c.ua = defaultUserAgent(c.version, account)
+	}
+}
+
+func (c *Client) accountName() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.account
+}
+
+// UserAgent returns the User-Agent the client sends now.
+func (c *Client) UserAgent() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ua
 }
 
 // Close cancels every call and stream of the client, waits until they have
@@ -310,7 +355,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lichess: %s: %w", r.op, err)
 	}
+	c.mu.Lock()
 	req.Header.Set("User-Agent", c.ua)
+	c.mu.Unlock()
 	if r.contentType != "" {
 		req.Header.Set("Content-Type", r.contentType)
 	}
@@ -368,7 +415,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		pause = min(pause, max(c.pause, MaxRateLimitPause))
 		c.gov.pauseFor(pause)
 		c.gov.release()
-		c.log.Warn("lichess: rate limited, pausing account", "op", r.op, "account", c.account, "pause", pause, "key", rl.Key)
+		c.log.Warn("lichess: rate limited, pausing account", "op", r.op, "account", c.accountName(), "pause", pause, "key", rl.Key)
 		if c.onRateLimit != nil {
 			c.onRateLimit(pause)
 		}

@@ -111,6 +111,32 @@ func TestContract(t *testing.T) {
 	g := e.fake.Game(ch)
 	g.OpponentGone(true, 0)
 	must("claim victory", e.bot.ClaimVictory(ctx, ch))
+	gd := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmClmDrw", Moves: []string{"e2e4", "e7e5"}})
+	gd.OpponentGone(true, 0)
+	must("claim draw", e.bot.ClaimDraw(ctx, gd.ID()))
+	gt := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmTakebk", ClockInitial: 60000,
+		Script: []lichesstest.Step{{Move: "e7e5"}, {Takeback: true}, {Wait: time.Hour}}})
+	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameEvent) error) error {
+		return e.bot.StreamBotGame(ctx, gt.ID(), fn) // gameFull with expiration
+	})
+	must("bot game stream before the first move", err)
+	must("move before a takeback", e.bot.Move(ctx, gt.ID(), "e2e4", false))
+	must("move before a takeback", e.bot.Move(ctx, gt.ID(), "g1f3", false))
+	must("takeback no", e.bot.Takeback(ctx, gt.ID(), false))
+	must("takeback yes (a proposal)", e.bot.Takeback(ctx, gt.ID(), true))
+	e.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "botAccepts", Script: []lichesstest.Step{{Wait: time.Hour}}})
+	e.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "botDeclines", Decline: lichess.DeclineTooFast})
+	_, err = e.bot.OnlineBots(ctx, 50)
+	must("online bots", err)
+	_, err = e.bot.CreateChallenge(ctx, "botAccepts", lichess.ChallengeRequest{Clock: true, Limit: time.Minute, Color: "white", Rated: true})
+	must("challenge (real time)", err)
+	_, err = e.bot.CreateChallenge(ctx, "botDeclines", lichess.ChallengeRequest{Clock: true, Limit: 3 * time.Minute, Increment: 2 * time.Second})
+	must("challenge (declined)", err)
+	corr, err := e.bot.CreateChallenge(ctx, lichesstest.Opponent, lichess.ChallengeRequest{Days: 2, Color: "black"})
+	must("challenge (correspondence)", err)
+	if corr != nil {
+		must("cancel challenge", e.bot.CancelChallenge(ctx, corr.ID))
+	}
 	g2 := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmAbort1"})
 	must("abort", e.bot.Abort(ctx, g2.ID()))
 	g3 := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmResgn1", Moves: []string{"e2e4", "e7e5"}})
@@ -203,6 +229,25 @@ func TestContractCatchesViolations(t *testing.T) {
 		_, _ = c.BroadcastRound(e.ctx, "rndBotTk")
 		assertViolation(t, e.k, "study:read")
 	})
+}
+
+// The challenge body is checked too (see checkTypedForm): a real-time
+// challenge without its increment, a correspondence one with days Lichess
+// does not offer.
+func TestContractChecksChallengeBodies(t *testing.T) {
+	for _, body := range []string{"clock.limit=60&rated=true", "days=4"} {
+		t.Run(body, func(t *testing.T) {
+			e := newContractEnv(t)
+			req, _ := http.NewRequestWithContext(e.ctx, http.MethodPost, e.fake.URL+"/api/challenge/"+lichesstest.Opponent, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Authorization", "Bearer "+lichesstest.BotToken)
+			resp, err := (&http.Client{Transport: e.k}).Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			assertViolation(t, e.k, "request POST /api/challenge/")
+		})
+	}
 }
 
 func assertViolation(t *testing.T, k *contract, want string) {

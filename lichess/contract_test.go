@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +25,9 @@ import (
 	"github.com/pb33f/libopenapi-validator/content"
 	liberrors "github.com/pb33f/libopenapi-validator/errors"
 	"github.com/pb33f/libopenapi-validator/paths"
+	"github.com/pb33f/libopenapi-validator/schema_validation"
 	"github.com/pb33f/libopenapi/datamodel"
+	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
@@ -179,7 +183,8 @@ func (k *contract) RoundTrip(req *http.Request) (*http.Response, error) {
 	k.mu.Lock()
 	k.ops[op]++
 	k.mu.Unlock()
-	if ok, errs := k.v.ValidateHttpRequestSync(vreq); !ok {
+	_, errs := k.v.ValidateHttpRequestSync(vreq)
+	if errs = k.checkTypedForm(vreq, body, errs); len(errs) > 0 {
 		k.violation("request %s %s:%s", req.Method, vreq.URL.RequestURI(), describeErrs(errs))
 	}
 	resp, err := k.base.RoundTrip(req)
@@ -250,6 +255,110 @@ var deviations = []deviation{
 	// and redirects (303) where Lichess shows its page (200). The request
 	// is still checked.
 	{method: http.MethodGet, pathPrefix: "/oauth"},
+}
+
+// checkTypedForm works around a limit of libopenapi-validator (v0.16) and
+// a defect of the description, both met by the body of POST
+// /api/challenge/{username}, an allOf of a oneOf (real-time, correspondence,
+// unlimited) and the common fields:
+//   - the library types the fields of a form body (rated=true as a
+//     boolean, clock.limit=60 as an integer) only through the schema's
+//     top-level properties, not through allOf/oneOf: every boolean and
+//     integer reads as a string there;
+//   - the "unlimited" branch of the oneOf ({type: object, properties: {}})
+//     matches every object, so a real-time or correspondence challenge
+//     matches two branches and fails oneOf: only an unlimited challenge
+//     could pass. The branches are told apart by the fields they declare,
+//     as the description's titles mean them: a body with a field of a
+//     branch (clock.limit, days) must meet that branch.
+//
+// For such a body (a form whose schema has no top-level properties),
+// valid or not by the library, the library's body errors are replaced by the library's check of the same
+// form, each value typed as its text says (an integer, true/false, or a
+// string), against each part of the allOf, a oneOf by the branch its
+// fields choose. Every other error stands.
+func (k *contract) checkTypedForm(req *http.Request, body []byte, errs []*liberrors.ValidationError) []*liberrors.ValidationError {
+	mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	if mt != "application/x-www-form-urlencoded" {
+		return errs
+	}
+	pathItem, _, _ := paths.FindPath(req, k.doc, k.opts)
+	if pathItem == nil || pathItem.Post == nil || pathItem.Post.RequestBody == nil {
+		return errs
+	}
+	media := pathItem.Post.RequestBody.Content.GetOrZero(mt)
+	if media == nil || media.Schema == nil {
+		return errs
+	}
+	schema := media.Schema.Schema()
+	if schema == nil || schema.Properties != nil && schema.Properties.Len() > 0 || len(schema.AllOf)+len(schema.OneOf) == 0 {
+		return errs
+	}
+	var rest []*liberrors.ValidationError
+	for _, e := range errs {
+		if e.ValidationType != "requestBody" {
+			rest = append(rest, e)
+		}
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return append(rest, &liberrors.ValidationError{Message: "form body does not parse", Reason: err.Error()})
+	}
+	typed := map[string]any{}
+	for name, vs := range form {
+		v := vs[len(vs)-1]
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			typed[name] = n
+		} else if b, err := strconv.ParseBool(v); err == nil && (v == "true" || v == "false") {
+			typed[name] = b
+		} else {
+			typed[name] = v
+		}
+	}
+	return append(rest, checkAnyOf(schema, typed)...)
+}
+
+// checkAnyOf validates v against schema with the library, a oneOf inside
+// an allOf by the branches that declare a field of v (see checkTypedForm).
+func checkAnyOf(schema *base.Schema, v map[string]any) []*liberrors.ValidationError {
+	sv := schema_validation.NewSchemaValidator()
+	if len(schema.AllOf) > 0 {
+		var errs []*liberrors.ValidationError
+		for _, p := range schema.AllOf {
+			errs = append(errs, checkAnyOf(p.Schema(), v)...)
+		}
+		return errs
+	}
+	if len(schema.OneOf) > 0 {
+		branches := schema.OneOf
+		var chosen []*base.SchemaProxy
+		for _, p := range branches {
+			if props := p.Schema().Properties; props != nil {
+				for name := range props.KeysFromOldest() {
+					if _, ok := v[name]; ok {
+						chosen = append(chosen, p)
+						break
+					}
+				}
+			}
+		}
+		if len(chosen) > 0 {
+			branches = chosen
+		}
+		var errs []*liberrors.ValidationError
+		for _, p := range branches {
+			ok, e := sv.ValidateSchemaObject(p.Schema(), v)
+			if ok {
+				return nil
+			}
+			errs = append(errs, e...)
+		}
+		return errs
+	}
+	if ok, errs := sv.ValidateSchemaObject(schema, v); !ok {
+		return errs
+	}
+	return nil
 }
 
 func pgnAsJSONString(r *http.Response, body []byte) {

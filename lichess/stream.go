@@ -127,7 +127,7 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 		}
 		d := c.backoff.Delay(attempt)
 		attempt++
-		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.account, "wait", d, "reason", c.redact(err.Error()))
+		c.log.Info("lichess: stream reconnecting", "stream", spec.name, "account", c.accountName(), "wait", d, "reason", c.redact(err.Error()))
 		if c.onReconnect != nil {
 			c.onReconnect(spec.name, err)
 		}

@@ -3,6 +3,7 @@ package lichess
 import (
 	"encoding/json"
 	"strings"
+	"time"
 )
 
 // Event types of the account event stream (/api/stream/event).
@@ -249,6 +250,26 @@ type GameState struct {
 	Status    string `json:"status"`
 	Winner    string `json:"winner,omitempty"`
 	Rematch   string `json:"rematch,omitempty"`
+	// Expiration is present while the game may still be aborted because
+	// a player has not made a first move (zero otherwise).
+	Expiration Expiration `json:"expiration"`
+}
+
+// Expiration is the abort deadline of a game whose players have not both
+// moved: the side to move must play within MillisToMove of the last move
+// (or of the start); IdleMillis have passed when the state was sent.
+type Expiration struct {
+	IdleMillis   int64 `json:"idleMillis"`
+	MillisToMove int64 `json:"millisToMove"`
+}
+
+// Left is the time left to make the first move when the state was sent,
+// and whether there is such a deadline.
+func (e Expiration) Left() (time.Duration, bool) {
+	if e.MillisToMove <= 0 {
+		return 0, false
+	}
+	return time.Duration(e.MillisToMove-e.IdleMillis) * time.Millisecond, true
 }
 
 // MoveList splits Moves into UCI moves.
@@ -398,11 +419,30 @@ type TVFen struct {
 
 // Account is the part of /api/account the program uses.
 type Account struct {
-	ID       string `json:"id"`
-	Username string `json:"username"`
-	Title    string `json:"title,omitempty"`
-	URL      string `json:"url,omitempty"`
-	Disabled bool   `json:"disabled,omitempty"`
+	ID       string          `json:"id"`
+	Username string          `json:"username"`
+	Title    string          `json:"title,omitempty"`
+	URL      string          `json:"url,omitempty"`
+	Disabled bool            `json:"disabled,omitempty"`
+	Perfs    map[string]Perf `json:"perfs,omitempty"`
+}
+
+// Perf is an account's rating in one category ("bullet", "blitz", …).
+type Perf struct {
+	Games       int  `json:"games"`
+	Rating      int  `json:"rating"`
+	RD          int  `json:"rd,omitempty"`
+	Provisional bool `json:"prov,omitempty"`
+}
+
+// User is a user as /api/bot/online lists them.
+type User struct {
+	ID       string          `json:"id"`
+	Username string          `json:"username"`
+	Title    string          `json:"title,omitempty"`
+	Perfs    map[string]Perf `json:"perfs,omitempty"`
+	Disabled bool            `json:"disabled,omitempty"`
+	SeenAt   int64           `json:"seenAt,omitempty"`
 }
 
 // IsBot reports whether the account is a BOT account.

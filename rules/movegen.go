@@ -174,3 +174,15 @@ func (p *Position) InsufficientMaterial() bool {
 	b := p.byType[Bishop]
 	return b&dark == 0 || b&^dark == 0
 }
+
+// CanMate reports whether side c has the material to mate at all: a pawn,
+// a rook, a queen or two minor pieces. With a lone king, or a king and one
+// minor piece, no series of legal moves mates the other king; a side that
+// runs out of time then is not lost, the game is drawn (FIDE 6.9).
+func (p *Position) CanMate(c Color) bool {
+	own := p.byColor[c]
+	if own&(p.byType[Pawn]|p.byType[Rook]|p.byType[Queen]) != 0 {
+		return true
+	}
+	return popcount(own&(p.byType[Knight]|p.byType[Bishop])) >= 2
+}

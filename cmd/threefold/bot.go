@@ -28,13 +28,18 @@ func newBotCmd(env *environment) *cobra.Command {
 		Long: `threefold bot runs a Lichess BOT account: it accepts the challenges the bot:
 section of the config allows, plays every game with the configured UCI engine
 (or a built-in mover), never lets a won game end in a repetition draw, seeks
-one in a lost game, writes repetition notices in the game chat, and records
+one in a lost game, claims the win (or the draw) when the opponent left,
+answers takeback proposals by bot.takebacks (decline by default), writes
+repetition notices in the game chat, and records
 every game with the true reason it ended in <data_dir>/games.jsonl and in the
 store (store.dsn; by default <data_dir>/threefold.db), with the repetition
 alerts of its games. With http.addr set, the dashboard shows its games live.
 
 On SIGTERM or Ctrl-C it accepts no new challenge and finishes (or, with
-bot.on_stop: resign, resigns) the games it is playing, then exits.`,
+bot.on_stop: resign, resigns) the games it is playing, then exits.
+
+threefold bot challenge USER challenges an account from the bot's account
+(threefold bot challenge --help).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := env.loadConfig()
@@ -54,7 +59,7 @@ bot.on_stop: resign, resigns) the games it is playing, then exits.`,
 			return runBot(cmd.Context(), env, cfg, bc)
 		},
 	}
-	cmd.AddCommand(newBotUpgradeCmd(env))
+	cmd.AddCommand(newBotUpgradeCmd(env), newBotChallengeCmd(env))
 	return cmd
 }
 
@@ -142,7 +147,7 @@ func (r *botRun) startDashboard(ctx context.Context) error {
 
 // connect makes the bot's Lichess client.
 func (r *botRun) connect() {
-	lo := lichess.Options{BaseURL: r.cfg.Lichess.URL, Token: r.cfg.Lichess.Token, Logger: r.log}
+	lo := lichess.Options{BaseURL: r.cfg.Lichess.URL, Token: r.cfg.Lichess.Token, Logger: r.log, Version: programVersion()}
 	if r.dash != nil {
 		lo.OnReconnect, lo.OnRateLimit = r.dash.LichessReconnect, r.dash.LichessRateLimit
 	}
@@ -226,7 +231,7 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 				return usagef("bot upgrade: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN")
 			}
 			log := newBotLogger(cfg, env.stderr)
-			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log})
+			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, Version: programVersion()})
 			defer client.Close()
 			ctx := cmd.Context()
 			acct, err := client.CheckScopes(ctx, lichess.ScopeBotPlay)

@@ -228,3 +228,44 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 		t.Fatal("threefold bot did not stop")
 	}
 }
+
+func TestBotChallengeCommand(t *testing.T) {
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	file, _ := botConfigFile(t, fake, lichesstest.BotToken, "")
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), append([]string{"--config", file, "bot", "challenge"}, args...), strings.NewReader(""), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, out, errOut := run(lichesstest.Opponent, "--clock", "3+2", "--color", "white", "--rated")
+	if code != 0 || !strings.Contains(out, "3+2 rated, colour white") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	ids := fake.ChallengesFrom(lichesstest.BotUser)
+	if len(ids) != 1 {
+		t.Fatalf("challenges %v", ids)
+	}
+	spec, _ := fake.ChallengeInfo(ids[0])
+	if spec.To != lichesstest.Opponent || spec.ClockLimit != 180 || spec.ClockIncrement != 2 || spec.Color != "white" || !spec.Rated {
+		t.Errorf("challenge as the fake got it: %+v", spec)
+	}
+	if code, out, errOut := run("--cancel", ids[0]); code != 0 || !strings.Contains(out, "cancelled") {
+		t.Fatalf("cancel: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if st, _ := fake.ChallengeStatus(ids[0]); st != "canceled" {
+		t.Errorf("status %s", st)
+	}
+	for _, bad := range [][]string{{lichesstest.Opponent, "--clock", "1+0", "--days", "3"}, {lichesstest.Opponent, "--clock", "100s"},
+		{lichesstest.Opponent, "--days", "4"}, {}, {lichesstest.Opponent, "--cancel", "x"}} {
+		if code, _, _ := run(bad...); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (usage)", bad, code)
+		}
+	}
+	for _, r := range fake.Requests() {
+		if r.Token != "" && !strings.HasPrefix(r.UserAgent, "threefold/") {
+			t.Errorf("User-Agent %q", r.UserAgent)
+		}
+	}
+}

@@ -59,6 +59,7 @@ type botConfig struct {
 	} `mapstructure:"chat"`
 	OnStop      string        `mapstructure:"on_stop"`      // finish or resign
 	StopTimeout time.Duration `mapstructure:"stop_timeout"` // with finish: resign what still runs after this
+	Takebacks   string        `mapstructure:"takebacks"`    // decline, accept or casual
 }
 
 type chatLineConfig struct {
@@ -89,7 +90,7 @@ func defaultBotConfig() botConfig {
 	c.Chat.Third = chatLineConfig(t.Third)
 	c.Chat.Claim = chatLineConfig(t.Claim)
 	c.Chat.Fifth = chatLineConfig(t.Fifth)
-	c.OnStop, c.StopTimeout = d.OnStop, d.StopTimeout
+	c.OnStop, c.StopTimeout, c.Takebacks = d.OnStop, d.StopTimeout, d.Takebacks
 	return c
 }
 
@@ -121,7 +122,7 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 	t := c.Chat
 	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Greeting: bot.ChatLine(t.Greeting), Goodbye: bot.ChatLine(t.Goodbye),
 		Second: bot.ChatLine(t.Second), Third: bot.ChatLine(t.Third), Claim: bot.ChatLine(t.Claim), Fifth: bot.ChatLine(t.Fifth)}
-	d.OnStop, d.StopTimeout = c.OnStop, c.StopTimeout
+	d.OnStop, d.StopTimeout, d.Takebacks = c.OnStop, c.StopTimeout, c.Takebacks
 	if dataDir != "" {
 		d.RecordFile = filepath.Join(dataDir, "games.jsonl")
 	}

@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = ""
+
+// programVersion is the version alone ("v1.2.3", "devel"), as the
+// User-Agent carries it.
+func programVersion() string { return strings.Fields(versionString())[1] }
 
 func versionString() string {
 	v := version

@@ -226,7 +226,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 				continue
 			}
 			co := chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
-				UserAgent: "threefold/" + strings.Fields(versionString())[1], Logger: log}
+				UserAgent: "threefold/" + programVersion(), Logger: log}
 			if d != nil {
 				co.OnRateLimit = d.ChessComRateLimit
 			}
@@ -240,7 +240,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 			if r.deps.Lichess != nil {
 				continue
 			}
-			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, MaxPGNBytes: cfg.PGN.MaxGameBytes}
+			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, MaxPGNBytes: cfg.PGN.MaxGameBytes, Version: programVersion()}
 			if d != nil {
 				lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
 			}

@@ -22,8 +22,10 @@ type ChallengeSpec struct {
 	From, To string
 	Rated    bool
 	Variant  string // default "standard"
-	// ClockLimit and ClockIncrement in seconds; both zero: unlimited.
+	// ClockLimit and ClockIncrement in seconds; Days per move for a
+	// correspondence game; all zero: unlimited.
 	ClockLimit, ClockIncrement int
+	Days                       int
 	// Color is the challenger's colour: "white", "black" or "random"
 	// (default; the challenger then gets black).
 	Color  string
@@ -109,11 +111,15 @@ func (s *Server) challengeJSON(ch *challenge, typ string) map[string]any {
 	c["challenger"], c["destUser"] = userJSON(sp.From), userJSON(sp.To)
 	c["variant"] = map[string]any{"key": sp.Variant, "name": strings.ToUpper(sp.Variant[:1]) + sp.Variant[1:], "short": "Std"}
 	c["rated"] = sp.Rated
-	if sp.ClockLimit > 0 || sp.ClockIncrement > 0 {
+	switch {
+	case sp.ClockLimit > 0 || sp.ClockIncrement > 0:
 		c["timeControl"] = map[string]any{"type": "clock", "limit": sp.ClockLimit, "increment": sp.ClockIncrement,
 			"show": fmt.Sprintf("%d+%d", sp.ClockLimit/60, sp.ClockIncrement)}
-		c["speed"] = "rapid"
-		c["perf"] = map[string]any{"icon": "", "name": "Rapid"}
+		speed := lichessSpeed(int64(sp.ClockLimit), int64(sp.ClockIncrement))
+		c["speed"] = speed
+		c["perf"] = map[string]any{"icon": "", "name": strings.ToUpper(speed[:1]) + speed[1:]}
+	case sp.Days > 0:
+		c["timeControl"] = map[string]any{"type": "correspondence", "daysPerTurn": sp.Days}
 	}
 	c["color"] = sp.Color
 	final := "black"
@@ -227,20 +233,10 @@ func (s *Server) handleAccept(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Challenge not found")
 		return
 	}
-	ch.status = "accepted"
-	white, black := ch.spec.To, ch.spec.From
-	if ch.spec.Color == "white" {
-		white, black = ch.spec.From, ch.spec.To
-	}
-	spec := GameSpec{ID: ch.spec.ID, White: white, Black: black, Bot: uid, Rated: ch.spec.Rated, Script: ch.spec.Script,
-		ClockInitial: int64(ch.spec.ClockLimit) * 1000, ClockIncrement: int64(ch.spec.ClockIncrement) * 1000}
-	g, err := s.newGameLocked(spec)
-	if err != nil {
+	if _, err := s.acceptLocked(ch, uid); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.announceStart(g)
-	s.runScript(g)
 	writeOK(w)
 }
 
@@ -257,13 +253,11 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Challenge not found")
 		return
 	}
-	ch.status = "declined"
-	ch.declineReasonKey = r.PostForm.Get("reason")
-	if ch.declineReasonKey == "" {
-		ch.declineReasonKey = "generic"
+	reason := r.PostForm.Get("reason")
+	if reason == "" {
+		reason = "generic"
 	}
-	ch.declineReasonText = "I'm not accepting challenges at the moment."
-	s.sendEventLocked(ch.spec.From, ndjson(s.challengeJSON(ch, "challengeDeclined")))
+	s.declineLocked(ch, reason)
 	writeOK(w)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -31,6 +32,9 @@ type Step struct {
 	AcceptDraw bool   // accept the bot's offer (a draw if the bot offers)
 	Chat       string // a line in the player chat
 	Resign     bool
+	// Takeback proposes to take back the opponent's last move (the bot's
+	// answer comes through the takeback endpoint; a move declines it).
+	Takeback bool
 }
 
 // GameSpec describes a bot game.
@@ -46,8 +50,14 @@ type GameSpec struct {
 	// ClockInitial and ClockIncrement in ms; zero: a correspondence game
 	// without clock (times are then 2147483647).
 	ClockInitial, ClockIncrement int64
-	Rated                        bool
-	Script                       []Step
+	// DaysPerTurn makes a correspondence game (without ClockInitial).
+	DaysPerTurn int
+	// FirstMoveTime is how long each player has for its first move before
+	// the game is aborted (gameState.expiration; default 30 s, as Lichess
+	// gives in rapid). Enforced with Options.RunningClocks.
+	FirstMoveTime time.Duration
+	Rated         bool
+	Script        []Step
 }
 
 // GameState is a snapshot of a fake game for assertions.
@@ -57,6 +67,11 @@ type GameState struct {
 	Status       string
 	Winner       string
 	WDraw, BDraw bool
+	// WTakeback, BTakeback: a takeback proposal is pending.
+	WTakeback, BTakeback bool
+	// WTime, BTime: the clocks in ms as of the last move (unlimited:
+	// 2147483647).
+	WTime, BTime int64
 	Ply          int
 	// Count is the number of occurrences of the current position (rules).
 	Count int
@@ -81,6 +96,8 @@ type Game struct {
 	status       string
 	winner       string
 	wdraw, bdraw bool
+	wtakeback    bool
+	btakeback    bool
 	drawOfferPly [2]int // last ply each side offered, -100 if never
 	wtime, btime int64
 	winc, binc   int64
@@ -92,7 +109,12 @@ type Game struct {
 	scriptPos    int
 	scriptWait   bool
 	gone         *lichess.OpponentGone
+	goneAt       time.Time
 	finishSent   bool
+	daysPerTurn  int
+	firstMove    time.Duration
+	lastMoveAt   time.Time   // on the server's clock: the last move, or the start
+	timer        clock.Timer // flag fall, or the first-move deadline
 }
 
 // NewGame creates a bot game (and announces it with gameStart on the event
@@ -131,7 +153,11 @@ func (s *Server) newGameLocked(spec GameSpec) (*Game, error) {
 	}
 	g := &Game{s: s, id: spec.ID, white: strings.ToLower(spec.White), black: strings.ToLower(spec.Black),
 		status: lichess.StatusStarted, rated: spec.Rated, createdAt: s.clk.Now().UnixMilli(), script: spec.Script,
-		clockInitial: spec.ClockInitial, drawOfferPly: [2]int{-100, -100}}
+		clockInitial: spec.ClockInitial, drawOfferPly: [2]int{-100, -100}, daysPerTurn: spec.DaysPerTurn,
+		firstMove: spec.FirstMoveTime, lastMoveAt: s.clk.Now()}
+	if g.firstMove <= 0 {
+		g.firstMove = 30 * time.Second
+	}
 	switch bot := strings.ToLower(spec.Bot); {
 	case bot == g.black:
 		g.bot = rules.Black
@@ -169,6 +195,7 @@ func (s *Server) newGameLocked(spec GameSpec) (*Game, error) {
 		}
 	}
 	s.games[g.id] = g
+	g.armTimer()
 	return g, nil
 }
 
@@ -193,7 +220,8 @@ func (g *Game) State() GameState {
 	defer g.s.mu.Unlock()
 	pos := g.rg.Position()
 	return GameState{ID: g.id, Moves: append([]string(nil), g.ucis...), Status: g.status, Winner: g.winner,
-		WDraw: g.wdraw, BDraw: g.bdraw, Ply: g.rg.Ply(), Count: g.rg.Count(), FEN: pos.FEN()}
+		WDraw: g.wdraw, BDraw: g.bdraw, WTakeback: g.wtakeback, BTakeback: g.btakeback, WTime: g.wtime, BTime: g.btime,
+		Ply: g.rg.Ply(), Count: g.rg.Count(), FEN: pos.FEN()}
 }
 
 // Chat returns the chat lines of the game so far.
@@ -201,6 +229,12 @@ func (g *Game) Chat() []ChatMessage {
 	g.s.mu.Lock()
 	defer g.s.mu.Unlock()
 	return append([]ChatMessage(nil), g.chat...)
+}
+
+// parse (mu held) reads a UCI move in the current position.
+func (g *Game) parse(u string) (rules.Move, error) {
+	pos := g.rg.Position()
+	return pos.ParseUCI(u)
 }
 
 // play (mu held) plays a UCI move and records it in the stream form.
@@ -256,6 +290,11 @@ func (g *Game) finish(status, winner string) {
 	}
 	g.status, g.winner = status, winner
 	g.wdraw, g.bdraw = false, false
+	g.wtakeback, g.btakeback = false, false
+	if g.timer != nil {
+		g.timer.Stop()
+		g.timer = nil
+	}
 }
 
 // push (mu held) sends the current state to the game's streams, and when
@@ -289,18 +328,24 @@ func (g *Game) sendLine(v any) {
 }
 
 type stateOut struct {
-	Type      string `json:"type"`
-	Moves     string `json:"moves"`
-	WTime     int64  `json:"wtime"`
-	BTime     int64  `json:"btime"`
-	WInc      int64  `json:"winc"`
-	BInc      int64  `json:"binc"`
-	WDraw     *bool  `json:"wdraw,omitempty"`
-	BDraw     *bool  `json:"bdraw,omitempty"`
-	WTakeback *bool  `json:"wtakeback,omitempty"`
-	BTakeback *bool  `json:"btakeback,omitempty"`
-	Status    string `json:"status"`
-	Winner    string `json:"winner,omitempty"`
+	Type       string          `json:"type"`
+	Moves      string          `json:"moves"`
+	WTime      int64           `json:"wtime"`
+	BTime      int64           `json:"btime"`
+	WInc       int64           `json:"winc"`
+	BInc       int64           `json:"binc"`
+	WDraw      *bool           `json:"wdraw,omitempty"`
+	BDraw      *bool           `json:"bdraw,omitempty"`
+	WTakeback  *bool           `json:"wtakeback,omitempty"`
+	BTakeback  *bool           `json:"btakeback,omitempty"`
+	Status     string          `json:"status"`
+	Winner     string          `json:"winner,omitempty"`
+	Expiration *expirationJSON `json:"expiration,omitempty"`
+}
+
+type expirationJSON struct {
+	IdleMillis   int64 `json:"idleMillis"`
+	MillisToMove int64 `json:"millisToMove"`
 }
 
 func (g *Game) stateJSON() stateOut {
@@ -310,8 +355,12 @@ func (g *Game) stateJSON() stateOut {
 		}
 		return nil
 	}
-	return stateOut{Type: "gameState", Moves: strings.Join(g.ucis, " "), WTime: g.wtime, BTime: g.btime, WInc: g.winc, BInc: g.binc,
-		WDraw: flag(g.wdraw), BDraw: flag(g.bdraw), WTakeback: flag(false), BTakeback: flag(false), Status: g.status, Winner: g.winner}
+	out := stateOut{Type: "gameState", Moves: strings.Join(g.ucis, " "), WTime: g.wtime, BTime: g.btime, WInc: g.winc, BInc: g.binc,
+		WDraw: flag(g.wdraw), BDraw: flag(g.bdraw), WTakeback: flag(g.wtakeback), BTakeback: flag(g.btakeback), Status: g.status, Winner: g.winner}
+	if !g.over() && g.rg.Ply() < 2 && g.clockInitial > 0 {
+		out.Expiration = &expirationJSON{IdleMillis: g.s.clk.Now().Sub(g.lastMoveAt).Milliseconds(), MillisToMove: g.firstMove.Milliseconds()}
+	}
+	return out
 }
 
 func (g *Game) playerJSON(id string) map[string]any {
@@ -334,8 +383,11 @@ func (g *Game) fullJSON() map[string]any {
 		"initialFen": g.initialFEN, "type": "gameFull", "state": g.stateJSON(),
 	}
 	if g.clockInitial > 0 {
-		speed, perf = "rapid", "Rapid"
+		speed = lichessSpeed(g.clockInitial/1000, g.winc/1000)
+		perf = strings.ToUpper(speed[:1]) + speed[1:]
 		m["clock"] = map[string]any{"initial": g.clockInitial, "increment": g.winc}
+	} else if g.daysPerTurn > 0 {
+		m["daysPerTurn"] = g.daysPerTurn
 	}
 	m["speed"], m["perf"] = speed, map[string]any{"name": perf}
 	return m
@@ -371,6 +423,15 @@ func (g *Game) eventInfo(uid string, typ string) map[string]any {
 	info["isMyTurn"] = !g.over() && pos.Turn() == color
 	info["rated"] = g.rated
 	info["compat"] = map[string]any{"bot": true, "board": false}
+	switch {
+	case g.clockInitial > 0:
+		info["speed"] = lichessSpeed(g.clockInitial/1000, g.winc/1000)
+		info["secondsLeft"] = *g.clockMS(color) / 1000
+	default:
+		info["speed"] = "correspondence"
+		delete(info, "secondsLeft")
+	}
+	info["perf"] = info["speed"]
 	ou := g.s.users[opp]
 	oname := opp
 	if ou != nil {
@@ -449,6 +510,10 @@ func (s *Server) runScript(g *Game) {
 			g.finish(lichess.StatusResign, g.bot.String())
 			g.push()
 		}
+		if st.Takeback && !g.over() {
+			_ = g.proposeTakeback(opp)
+			g.push()
+		}
 		if st.Move != "" {
 			if err := g.opponentPlay(st.Move); err != nil {
 				panic(fmt.Sprintf("lichesstest: game %s: script move %d: %v", g.id, g.scriptPos, err))
@@ -505,10 +570,19 @@ func (g *Game) opponentPlay(u string) error {
 	if g.turn() == g.bot {
 		return fmt.Errorf("not the opponent's turn")
 	}
+	if _, err := g.parse(u); err != nil {
+		return err
+	}
+	if !g.charge(g.bot.Other(), 0) {
+		g.push()
+		return nil
+	}
 	if err := g.play(u); err != nil {
 		return err
 	}
 	g.setOffer(g.bot, false)
+	g.wtakeback, g.btakeback = false, false
+	g.moved()
 	g.afterMove()
 	g.push()
 	return nil
@@ -562,7 +636,7 @@ func (g *Game) OpponentGone(gone bool, claimWinInSeconds int) {
 	g.s.mu.Lock()
 	defer g.s.mu.Unlock()
 	og := &lichess.OpponentGone{Gone: gone, ClaimWinInSeconds: claimWinInSeconds}
-	g.gone = og
+	g.gone, g.goneAt = og, g.s.clk.Now()
 	g.sendLine(map[string]any{"type": "opponentGone", "gone": og.Gone, "claimWinInSeconds": og.ClaimWinInSeconds})
 }
 
@@ -654,7 +728,8 @@ func (s *Server) handleBotGameStream(w http.ResponseWriter, r *http.Request) {
 	if g.over() {
 		c.close()
 	} else if g.gone != nil && g.gone.Gone {
-		c.send(ndjson(map[string]any{"type": "opponentGone", "gone": true, "claimWinInSeconds": g.gone.ClaimWinInSeconds}))
+		left := g.goneAt.Add(time.Duration(g.gone.ClaimWinInSeconds) * time.Second).Sub(s.clk.Now())
+		c.send(ndjson(map[string]any{"type": "opponentGone", "gone": true, "claimWinInSeconds": max(0, int((left+time.Second-1)/time.Second))}))
 	}
 	s.mu.Unlock()
 	s.serveStream(w, r, c, keepAlive{every: KeepAliveBotGame, text: "\n"}, "application/x-ndjson")
@@ -690,11 +765,22 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeOK(w)
 		return
 	}
+	if _, err := g.parse(u); err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("Piece on %s cannot move to %s", u[:2], u[2:4]))
+		return
+	}
+	if !g.charge(c, s.opts.Lag) {
+		g.push()
+		writeError(w, http.StatusBadRequest, "Not your turn, or game already over")
+		return
+	}
 	if err := g.play(u); err != nil {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("Piece on %s cannot move to %s", u[:2], u[2:4]))
 		return
 	}
 	g.setOffer(c.Other(), false)
+	g.wtakeback, g.btakeback = false, false
+	g.moved()
 	g.afterMove()
 	g.push()
 	s.runScript(g)
@@ -812,7 +898,7 @@ func (s *Server) handleClaimVictory(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if g.over() || g.gone == nil || !g.gone.Gone || g.gone.ClaimWinInSeconds > 0 {
+	if !g.claimable() {
 		writeError(w, http.StatusBadRequest, "You cannot claim the win on this game")
 		return
 	}

@@ -91,6 +91,19 @@ type Options struct {
 	// RefuseAnonymousBroadcasts answers 401 to broadcast requests without
 	// a token, as Lichess announces it may; by default they are served.
 	RefuseAnonymousBroadcasts bool
+	// RunningClocks makes the clocks of bot games run on Clock, as on
+	// Lichess: from the second move of Black on, each move costs its
+	// player the time since the last move (plus Lag for the bot's moves)
+	// and earns the increment; a clock that runs out ends the game
+	// (outoftime) at once; a correspondence game is lost when a move
+	// takes longer than its days per turn; a player who does not make its
+	// first move within the game's FirstMoveTime has the game aborted
+	// (noStart). Without it the clocks stand still (older tests).
+	RunningClocks bool
+	// Lag is charged to every move of a bot on top of the time measured
+	// on the server: the network delay Lichess sees before a move
+	// arrives, which the bot's move overhead must cover.
+	Lag time.Duration
 }
 
 // Request is one request the fake received.
@@ -139,6 +152,7 @@ type Server struct {
 	groups     map[string]*broadcastGroup
 	exports    map[string]export
 	oauth      map[string]*oauthCode
+	online     map[string]*OnlineBot
 }
 
 type user struct {
@@ -177,6 +191,7 @@ func New(opts Options) *Server {
 		games: map[string]*Game{}, challenges: map[string]*challenge{}, spect: map[string]*Spectated{},
 		summaries: map[string]*summaryRec{}, idStreams: map[string]map[string]bool{}, tv: map[string]*TVChannel{},
 		rounds: map[string]*Broadcast{}, groups: map[string]*broadcastGroup{}, exports: map[string]export{}, oauth: map[string]*oauthCode{},
+		online: map[string]*OnlineBot{},
 	}
 	s.AddUser(BotUser, "ThreefoldBot", "BOT")
 	s.AddToken(BotToken, BotUser, lichess.ScopeBotPlay, "challenge:read", "challenge:write")
@@ -573,6 +588,11 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("POST /api/bot/game/{id}/resign", s.handleResign)
 	m.HandleFunc("POST /api/bot/game/{id}/abort", s.handleAbort)
 	m.HandleFunc("POST /api/bot/game/{id}/claim-victory", s.handleClaimVictory)
+	m.HandleFunc("POST /api/bot/game/{id}/claim-draw", s.handleClaimDraw)
+	m.HandleFunc("POST /api/bot/game/{id}/takeback/{accept}", s.handleTakeback)
+	m.HandleFunc("GET /api/bot/online", s.handleOnlineBots)
+	m.HandleFunc("POST /api/challenge/{id}/cancel", s.handleCancelChallenge)
+	m.HandleFunc("POST /api/challenge/{username}", s.handleCreateChallenge)
 	m.HandleFunc("GET /api/challenge", s.handleListChallenges)
 	m.HandleFunc("POST /api/challenge/{id}/accept", s.handleAccept)
 	m.HandleFunc("POST /api/challenge/{id}/decline", s.handleDecline)

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/threefold-chess/threefold/lichess"
+)
+
+func newBotChallengeCmd(env *environment) *cobra.Command {
+	var (
+		clockFlag, color, variant, fen, cancel string
+		days                                   int
+		rated                                  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "challenge USER | challenge --cancel ID",
+		Short: "Challenge a Lichess account with the bot's account, or cancel a challenge",
+		Long: `threefold bot challenge USER sends a challenge from the bot's account to USER
+and prints its id and link. A running threefold bot plays the game when USER
+accepts it (the game has the challenge's id). Lichess drops a real-time
+challenge that is not accepted within 20 seconds; a correspondence challenge
+(--days) waits until it is accepted, declined or cancelled:
+threefold bot challenge --cancel ID cancels it (or aborts its game if no move
+was played yet). Lichess limits how many challenges and games a bot may have
+against other bots each day; a refusal says so.
+
+--clock is minutes+seconds of increment: 1+0, 3+2, 0.5+0 (30 s); Lichess
+allows 0, 15, 30, 45 and 90 seconds and whole minutes up to 180, and
+increments of whole seconds up to 60.`,
+		Example: `  threefold bot challenge maia1 --clock 3+2 --color white
+  threefold bot challenge somebot --days 3 --rated
+  threefold bot challenge --cancel AbCdEfGh`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cancel != "" && len(args) == 0 || cancel == "" && len(args) == 1 {
+				return nil
+			}
+			return usagef("bot challenge: give a user to challenge, or --cancel ID")
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := env.loadConfig()
+			if err != nil {
+				return err
+			}
+			if cfg.Lichess.Token, err = cfg.lichessToken(roleBot); err != nil {
+				return fmt.Errorf("bot challenge: %w", err)
+			}
+			if cfg.Lichess.Token == "" {
+				return usagef("bot challenge: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN")
+			}
+			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token,
+				Logger: newBotLogger(cfg, env.stderr), Version: programVersion()})
+			defer client.Close()
+			ctx := cmd.Context()
+			if cancel != "" {
+				if err := client.CancelChallenge(ctx, cancel); err != nil {
+					return fmt.Errorf("bot challenge: cancel %s: %w", cancel, err)
+				}
+				fmt.Fprintf(env.stdout, "challenge %s cancelled\n", cancel)
+				return nil
+			}
+			req := lichess.ChallengeRequest{Days: days, Rated: rated, Color: color, Variant: variant, FEN: fen}
+			if clockFlag != "" {
+				if days != 0 {
+					return usagef("bot challenge: give --clock or --days, not both")
+				}
+				req.Limit, req.Increment, err = parseClock(clockFlag)
+				if err != nil {
+					return usagef("bot challenge: --clock %q: %w", clockFlag, err)
+				}
+				req.Clock = true
+			}
+			if err := lichess.CheckChallengeRequest(req); err != nil {
+				return usagef("bot challenge: %w", err)
+			}
+			ch, err := client.CreateChallenge(ctx, args[0], req)
+			if err != nil {
+				return fmt.Errorf("bot challenge: %w", err)
+			}
+			what := "unlimited"
+			switch {
+			case ch.TimeControl.Type == "clock":
+				what = ch.TimeControl.Show
+				if what == "" {
+					what = clockFlag
+				}
+			case ch.TimeControl.DaysPerTurn > 0:
+				what = fmt.Sprintf("%d days per move", ch.TimeControl.DaysPerTurn)
+			}
+			mode := "casual"
+			if ch.Rated {
+				mode = "rated"
+			}
+			fmt.Fprintf(env.stdout, "challenge %s sent to %s: %s %s, colour %s\n%s\n", ch.ID, args[0], what, mode, ch.Color, ch.URL)
+			if req.Clock {
+				fmt.Fprintln(env.stdout, "Lichess drops it unless it is accepted within 20 seconds; a running `threefold bot` plays the game.")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&clockFlag, "clock", "", "real-time clock as minutes+increment seconds, e.g. 3+2 (default: unlimited unless --days)")
+	f.IntVar(&days, "days", 0, "correspondence: days per move (1, 2, 3, 5, 7, 10 or 14)")
+	f.StringVar(&color, "color", "random", "the bot's colour: white, black or random")
+	f.BoolVar(&rated, "rated", false, "a rated game")
+	f.StringVar(&variant, "variant", "standard", "variant key (the bot plays standard and fromPosition)")
+	f.StringVar(&fen, "fen", "", "start position (variant fromPosition)")
+	f.StringVar(&cancel, "cancel", "", "cancel the challenge with this id instead")
+	return cmd
+}
+
+// parseClock reads "3+2" (minutes + increment seconds); minutes may be a
+// fraction (0.25, 0.5, 0.75, 1.5).
+func parseClock(s string) (limit, inc time.Duration, err error) {
+	m, i, ok := strings.Cut(s, "+")
+	if !ok {
+		return 0, 0, fmt.Errorf("want minutes+seconds, e.g. 3+2")
+	}
+	minutes, err := strconv.ParseFloat(strings.TrimSpace(m), 64)
+	if err != nil || minutes < 0 {
+		return 0, 0, fmt.Errorf("minutes %q: not a number", m)
+	}
+	secs, err := strconv.Atoi(strings.TrimSpace(i))
+	if err != nil || secs < 0 {
+		return 0, 0, fmt.Errorf("increment %q: not whole seconds", i)
+	}
+	return time.Duration(minutes * float64(time.Minute)).Round(time.Second), time.Duration(secs) * time.Second, nil
+}
