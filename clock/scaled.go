@@ -30,8 +30,11 @@ func NewScaled(origin time.Time, rate float64) *Scaled {
 func (s *Scaled) Rate() float64 { return s.rate }
 
 // Now implements Clock.
-func (s *Scaled) Now() time.Time {
-	return s.origin.Add(time.Duration(float64(time.Since(s.start)) * s.rate))
+func (s *Scaled) Now() time.Time { return s.at(time.Now()) }
+
+// at is the time on s at the wall-clock time w.
+func (s *Scaled) at(w time.Time) time.Time {
+	return s.origin.Add(time.Duration(float64(w.Sub(s.start)) * s.rate))
 }
 
 // NewTimer implements Clock.
@@ -98,9 +101,9 @@ type scaledTicker struct {
 func (t *scaledTicker) run() {
 	for {
 		select {
-		case <-t.t.C:
+		case w := <-t.t.C:
 			select {
-			case t.c <- t.s.Now():
+			case t.c <- t.s.at(w):
 			default: // dropped, as a time.Ticker drops it
 			}
 		case <-t.stop:
