@@ -48,11 +48,18 @@ func TestClaimsWhenTheOpponentLeaves(t *testing.T) {
 				t.Fatalf("game %s/%q, record %s %s", st.Status, st.Winner, rec.Termination, rec.Result)
 			}
 			var claims []lichesstest.Request
-			for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/*") {
-				if strings.HasPrefix(r.Path[strings.LastIndexByte(r.Path, '/')+1:], "claim-") {
-					claims = append(claims, r)
+			_ = h.fake.WaitFor(h.ctx, func() bool { // the answers recorded
+				claims = claims[:0]
+				for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/*") {
+					if strings.HasPrefix(r.Path[strings.LastIndexByte(r.Path, '/')+1:], "claim-") {
+						if r.Status == 0 {
+							return false
+						}
+						claims = append(claims, r)
+					}
 				}
-			}
+				return true
+			})
 			if len(claims) != 1 || !strings.HasSuffix(claims[0].Path, "/"+tc.wantPath) || claims[0].Status != 200 {
 				t.Fatalf("claims %+v, want one %s, answered 200", claims, tc.wantPath)
 			}
@@ -94,7 +101,8 @@ func TestTakebacksByPolicy(t *testing.T) {
 			}}, rules.White)
 			fg := h.fake.Game(id)
 			if err := h.fake.WaitFor(h.ctx, func() bool {
-				return len(h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/takeback/*")) > 0
+				rs := h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/takeback/*")
+				return len(rs) > 0 && rs[0].Status != 0 // answered
 			}); err != nil {
 				t.Fatal(err)
 			}
