@@ -29,8 +29,12 @@ type GameState struct {
 	// Termination is the true reason the game ended, as found by replaying
 	// it ("" while it goes on or when the moves do not say).
 	Termination Termination `json:"termination,omitempty"`
-	Finished    bool        `json:"finished"`           // the game is over; no more states of it
-	Audience    string      `json:"audience,omitempty"` // AudienceArbiters for over-the-board games
+	// SiteResult is how the site itself says the game ended (chess.com:
+	// "Game drawn by repetition"), beside Termination, threefold's own
+	// finding; "" when the site says nothing.
+	SiteResult string `json:"site_result,omitempty"`
+	Finished   bool   `json:"finished"`           // the game is over; no more states of it
+	Audience   string `json:"audience,omitempty"` // AudienceArbiters for over-the-board games
 
 	// How the source saw it.
 	// ReadError says why the source could not read the game beyond Moves

@@ -123,7 +123,7 @@ func TestChessComSourceAfterTheGame(t *testing.T) {
 		b, _ := json.Marshal(games[1])
 		json.Unmarshal(b, &g)
 		g["url"], g["end_time"] = live, float64(endedAt.Unix())
-		g["pgn"] = pgnOf(anandPGNHead, anandMoves, "1/2-1/2")
+		g["pgn"] = pgnOf(anandPGNHead+"[Termination \"Game drawn by repetition\"]\n", anandMoves, "1/2-1/2")
 		doc["games"] = append(games, g)
 		b, _ = json.Marshal(doc)
 		srv.Set(archive, b)
@@ -141,6 +141,10 @@ func TestChessComSourceAfterTheGame(t *testing.T) {
 	k := c.kinds(live)
 	if !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
 		t.Fatalf("alerts of the live game %v, want claim_by_move 51 and threefold 52", k)
+	}
+	// chess.com's own account of the end, beside threefold's.
+	if last, _ := c.lastOf(); !last[live].Finished || last[live].SiteResult != "Game drawn by repetition" {
+		t.Errorf("the live game's last state %+v, want finished and chess.com's \"Game drawn by repetition\"", last[live])
 	}
 	for _, a := range c.alerts {
 		if a.Game.ID != live {

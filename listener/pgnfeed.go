@@ -53,6 +53,7 @@ type feedGame struct {
 	moves        []string
 	startFEN     string
 	result       string
+	siteResult   string // the [Termination] tag of a finished game: how the site says it ended
 	readErr      string // the game's syntax problem, as GameState.ReadError
 	emitted      bool
 	// The text last seen, for the incremental path: hashes of its tag
@@ -265,9 +266,14 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	if g.Err != nil {
 		readErr = g.Err.Error()
 	}
+	siteResult := ""
+	if result != "" && result != "*" {
+		siteResult, _ = g.Tag("Termination")
+		siteResult = strings.TrimSpace(siteResult)
+	}
 	switch {
 	case fg.emitted && fg.startFEN == start && extends(fg.moves, g.Moves):
-		if len(g.Moves) == len(fg.moves) && fg.result == result && fg.readErr == readErr {
+		if len(g.Moves) == len(fg.moves) && fg.result == result && fg.readErr == readErr && fg.siteResult == siteResult {
 			return fg, nil // the same state again
 		}
 		for _, tok := range g.Moves[len(fg.moves):] {
@@ -291,6 +297,9 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	if fg.readErr != readErr {
 		fg.readErr = strings.Clone(readErr)
 	}
+	if fg.siteResult != siteResult {
+		fg.siteResult = strings.Clone(siteResult)
+	}
 	return fg, f.emitGame(fg, emit)
 }
 
@@ -303,6 +312,7 @@ func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 		Notation:   rules.SAN,
 		Moves:      fg.moves,
 		Result:     fg.result,
+		SiteResult: fg.siteResult,
 		Finished:   fg.result != "" && fg.result != "*",
 		ReadError:  fg.readErr,
 		ObservedAt: f.observed(),

@@ -349,7 +349,7 @@ func runContract(t *testing.T, fresh newDB) {
 		}
 
 		up := GameUpdate{Site: "lichess", ID: "abcdefgh", Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8"},
-			Result: "1/2-1/2", Termination: "threefold_claimed", Finished: true}
+			Result: "1/2-1/2", Termination: "threefold_claimed", SiteResult: "Game drawn by repetition", Finished: true}
 		if err := s.UpdateGame(ctx, up); err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +357,8 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got.Moves, up.Moves) || got.Result != up.Result || got.Termination != up.Termination || !got.Finished || got.Game.White != "Alice" {
+		if !reflect.DeepEqual(got.Moves, up.Moves) || got.Result != up.Result || got.Termination != up.Termination ||
+			got.SiteResult != up.SiteResult || !got.Finished || got.Game.White != "Alice" {
 			t.Errorf("after UpdateGame: %+v", got)
 		}
 		if err := s.UpdateGame(ctx, GameUpdate{Site: "lichess", ID: "nope"}); !errors.Is(err, ErrNotFound) {

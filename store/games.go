@@ -41,8 +41,8 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	}
 	_, err = db.ExecContext(ctx, s.q(`INSERT INTO games
 	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
-	 result, termination, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	 result, termination, site_result, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (site, game_id) DO UPDATE SET
 	source = COALESCE(NULLIF(excluded.source, ''), games.source),
 	url = COALESCE(NULLIF(excluded.url, ''), games.url),
@@ -61,10 +61,11 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	plies = excluded.plies,
 	result = excluded.result,
 	termination = excluded.termination,
+	site_result = excluded.site_result,
 	finished = excluded.finished,
 	updated_at = excluded.updated_at`),
 		text(g.Game.Site, g.Game.ID, g.Source, g.Game.URL, g.Game.White, g.Game.Black, g.Event, g.StartFEN,
-			g.Notation.String(), string(moves), len(g.Moves), g.Result, string(g.Termination), boolInt(g.Finished),
+			g.Notation.String(), string(moves), len(g.Moves), g.Result, string(g.Termination), g.SiteResult, boolInt(g.Finished),
 			g.Audience, key(g.Game.White), key(g.Game.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))...)
 	return s.wrap(err, "put game %s/%s", g.Game.Site, g.Game.ID)
 }
@@ -75,6 +76,7 @@ type GameUpdate struct {
 	Moves       []string // the whole main line so far, in the game's notation
 	Result      string
 	Termination threefold.Termination
+	SiteResult  string
 	Finished    bool
 }
 
@@ -86,8 +88,8 @@ func (s *Store) UpdateGame(ctx context.Context, u GameUpdate) error {
 		return fmt.Errorf("store: update game %s/%s: %w", u.Site, u.ID, err)
 	}
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
-	termination = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
-		text(string(moves), len(u.Moves), u.Result, string(u.Termination), boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
+	termination = ?, site_result = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
+		text(string(moves), len(u.Moves), u.Result, string(u.Termination), u.SiteResult, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
 	if err != nil {
 		return s.wrap(err, "update game %s/%s", u.Site, u.ID)
 	}
@@ -114,7 +116,7 @@ type GameFilter struct {
 }
 
 const gameColumns = `site, game_id, source, url, white, black, event, start_fen, notation, moves,
-	result, termination, finished, audience, started_at, updated_at`
+	result, termination, site_result, finished, audience, started_at, updated_at`
 
 // Games returns the games the filter selects, most recently updated first.
 func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
@@ -184,7 +186,7 @@ func scanGame(r scanner) (Game, error) {
 		started, updated int64
 	)
 	err := r.Scan(&g.Game.Site, &g.Game.ID, &g.Source, &g.Game.URL, &g.Game.White, &g.Game.Black, &g.Event,
-		&g.StartFEN, &notation, &moves, &g.Result, &g.Termination, &finished, &g.Audience, &started, &updated)
+		&g.StartFEN, &notation, &moves, &g.Result, &g.Termination, &g.SiteResult, &finished, &g.Audience, &started, &updated)
 	if err != nil {
 		return g, err
 	}

@@ -45,6 +45,9 @@ type GameView struct {
 	Repeated [][]int `json:"repeated"`
 	Status   string  `json:"status"` // "playing", "finished" or "attention"
 	Result   string  `json:"result,omitempty"`
+	// SiteResult is how the site itself says the game ended, beside
+	// threefold's view of it (the occurrences, the claims, the status).
+	SiteResult string `json:"site_result,omitempty"`
 	// Attention says why the game stops short of the source's last move.
 	Attention string    `json:"attention,omitempty"`
 	Updated   time.Time `json:"updated"`
@@ -148,7 +151,7 @@ func (t *tracker) apply(u *threefold.GameState, maxPlies int) {
 func (t *tracker) view(u *threefold.GameState) *GameView {
 	v := &GameView{
 		Key: GameKey(u.Game), Game: u.Game, Source: u.Source, StartFEN: u.StartFEN,
-		Result: u.Result, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), Audience: u.Audience,
+		Result: u.Result, SiteResult: u.SiteResult, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), Audience: u.Audience,
 		Status: "playing", Occurrences: []int{}, ClaimMoves: []Claim{}, Repeated: [][]int{},
 	}
 	switch {

@@ -215,6 +215,9 @@ func writeGameTable(w io.Writer, gs []store.Game) {
 		if g.Termination != "" {
 			result += " " + string(g.Termination)
 		}
+		if g.SiteResult != "" {
+			result += " (" + g.Game.Site + ": " + g.SiteResult + ")"
+		}
 		if !g.Finished {
 			result += " (going on)"
 		}

@@ -131,10 +131,12 @@ func (k *recorderKeeper) SaveState(ctx context.Context, data []byte) error {
 }
 
 type recordedGame struct {
-	stored   bool // put in the store by this run
-	plies    int
-	result   string
-	finished bool
+	stored     bool // put in the store by this run
+	plies      int
+	result     string
+	siteResult string
+	finished   bool
+	ref        threefold.GameRef // the players and board as last put
 }
 
 func newGameRecorder(st *store.Store, log *slog.Logger) *gameRecorder {
@@ -177,9 +179,12 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 		g = &recordedGame{}
 		r.games[k] = g
 	}
-	same := g.stored && g.plies == len(s.Moves) && g.result == s.Result && g.finished == s.Finished
-	g.plies, g.result, g.finished = len(s.Moves), s.Result, s.Finished
-	first := !g.stored
+	same := g.stored && g.plies == len(s.Moves) && g.result == s.Result && g.finished == s.Finished &&
+		g.siteResult == s.SiteResult && g.ref == s.Game
+	// Put the whole game the first time, and again when its players come
+	// (a DGT board's, from LiveChess's tournament, after its first moves).
+	first := !g.stored || g.ref != s.Game
+	g.plies, g.result, g.finished, g.siteResult, g.ref = len(s.Moves), s.Result, s.Finished, s.SiteResult, s.Game
 	g.stored = true
 	sm := r.srcs[source]
 	if sm == nil {
@@ -211,6 +216,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 				Moves:       s.Moves,
 				Result:      s.Result,
 				Termination: term,
+				SiteResult:  s.SiteResult,
 				Finished:    s.Finished,
 				Audience:    s.Audience,
 			},
@@ -221,7 +227,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 		err = r.st.PutGame(ctx, g)
 	} else {
 		err = r.st.UpdateGame(ctx, store.GameUpdate{Site: s.Game.Site, ID: s.Game.ID, Moves: s.Moves, Result: s.Result,
-			Termination: term, Finished: s.Finished})
+			Termination: term, SiteResult: s.SiteResult, Finished: s.Finished})
 	}
 	if err == nil {
 		err = r.st.SaveProgress(ctx, s.Game.Site, s.Game.ID, len(s.Moves))

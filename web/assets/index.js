@@ -36,6 +36,7 @@
       '<div class="claims">' + TF.claims(g) + '</div>' +
       '<div class="foot"><span class="src">' + TF.esc(g.source || g.game.site) + '</span>' +
       (g.status !== 'playing' ? '<span class="status st-' + TF.esc(g.status) + '">' + TF.esc(g.status === 'finished' ? (g.result || 'finished') : 'needs attention') + '</span>' : '') +
+      (g.site_result ? '<span class="site-result" title="how ' + TF.esc(g.game.site) + ' says the game ended">' + TF.esc(g.game.site + ': ' + g.site_result) + '</span>' : '') +
       (g.max_count >= 2 ? '<span class="maxc">max ×' + g.max_count + '</span>' : '') +
       '</div></div>';
   }
