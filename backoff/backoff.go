@@ -1,4 +1,6 @@
-// Package backoff computes the waits between retries of something that
+// Package backoff computes the waits between retries: capped, exponential, jittered.
+//
+// It computes the waits between retries of something that
 // failed: a capped exponential backoff, jittered unless asked not to be,
 // that starts again from the first wait after a success. The n-th wait
 // (n from 0) is d = min(Initial·2ⁿ, Max), or with jitter a random duration

@@ -1,4 +1,6 @@
-// Package chesscom reads the chess.com Published-Data API (PubAPI): a
+// Package chesscom reads and polls the chess.com Published-Data API, politely.
+//
+// It reads the chess.com Published-Data API (PubAPI): a
 // player's current daily games and monthly archives, a club's team matches,
 // a team match and its boards, a tournament with its rounds and groups. The
 // Client is polite the way chess.com asks: one request at a time per client,

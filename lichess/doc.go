@@ -1,4 +1,6 @@
-// Package lichess is the one client threefold uses for the Lichess HTTP API:
+// Package lichess is the one client threefold uses for the Lichess HTTP API.
+//
+// It is the one client threefold uses for the Lichess HTTP API:
 // the BOT endpoints (event stream, game stream, moves, chat, draws,
 // challenges), the spectator streams (game moves, games by users or ids, TV,
 // broadcast PGN) and the token checks. A [Client] serves one account: its

@@ -1,4 +1,6 @@
-// Package listener turns any feed of chess games — a Lichess game, user, TV
+// Package listener follows games from any source and turns the verdicts of the rules into alerts.
+//
+// It turns any feed of chess games — a Lichess game, user, TV
 // channel or broadcast, chess.com targets, DGT LiveChess e-boards, a PGN file
 // that a relay keeps rewriting — into game snapshots (Source), and follows
 // every game of those snapshots with one rules.Game per game (Watcher),

@@ -1,4 +1,6 @@
-// Package notify delivers alerts: as readable text lines or JSON lines on a
+// Package notify delivers alerts: text or JSON lines on a writer, and webhooks.
+//
+// It delivers alerts: as readable text lines or JSON lines on a
 // writer, and as webhooks to Discord, Slack or any endpoint that takes the
 // alert JSON. Webhooks are retried as each service asks (Discord's
 // retry_after, Slack's Retry-After on 429; backoff on 5xx and network

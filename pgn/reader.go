@@ -1,4 +1,6 @@
-// Package pgn reads multi-game PGN as real files and broadcasts contain it: plain, gzip or zstd, from a
+// Package pgn reads multi-game PGN as real files and broadcasts write it.
+//
+// It reads multi-game PGN as real files and broadcasts contain it: plain, gzip or zstd, from a
 // file or stdin, with tags (escaped quotes, odd spacing), comments of both kinds, `%` escape lines, NAGs,
 // annotation glyphs, nested variations, null moves, a BOM, CRLF line ends and missing results. Reader is a
 // hand-written byte scanner built for throughput (one string allocation per game for all of its text); it

@@ -1,4 +1,6 @@
-// Package rules is the law of chess as threefold needs it, and nothing
+// Package rules is the law of chess as threefold needs it, and nothing else.
+//
+// It is the law of chess as threefold needs it, and nothing
 // else: a compact bitboard Position with legal move generation, FEN, UCI and
 // SAN; the Key that is the identity of a position in the sense of FIDE 9.2.3
 // (placement, side to move, castling rights still held, and the en passant

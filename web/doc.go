@@ -1,4 +1,6 @@
-// Package web is the live dashboard: an http.Handler serving a page of every
+// Package web is the live dashboard, its websocket feed, /metrics and /healthz.
+//
+// It is the live dashboard: an http.Handler serving a page of every
 // game followed (a live SVG board each, the occurrence count of the current
 // position, the claims available, an alert feed), a page per game (the move
 // list with every occurrence of a repeated position marked, the board at any

@@ -1,4 +1,6 @@
-// Package uci drives one chess engine process through the Universal Chess
+// Package uci drives one chess engine process through the Universal Chess Interface.
+//
+// It drives one chess engine process through the Universal Chess
 // Interface: it starts the binary, performs the uci/isready handshake, sets
 // options, runs searches (with movetime, depth, clock times, searchmoves and
 // MultiPV) and parses the engine's info lines into scores and principal

@@ -1,4 +1,6 @@
-// Package chesscomtest is a fake chess.com PubAPI for tests: an httptest
+// Package chesscomtest is a fake chess.com PubAPI for tests, serving recorded payloads.
+//
+// It is a fake chess.com PubAPI for tests: an httptest
 // server mounted under a path prefix that serves the recorded payloads of
 // testdata/ (documented PubAPI shapes; the moves are real games from the
 // shared repetition corpus), answers conditional requests with 304 from

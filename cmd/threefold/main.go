@@ -1,6 +1,7 @@
-// Command threefold follows chess games and knows, exactly as the FIDE Laws
-// define it, when a position has occurred for the third and for the fifth
-// time. It is the only package that reads configuration, builds concrete
+// Command threefold follows chess games and applies the FIDE repetition rule exactly.
+//
+// It knows, exactly as the FIDE Laws define it, when a position has occurred
+// for the third and for the fifth time. It is the only package that reads configuration, builds concrete
 // types and wires them together; every subcommand lives in its own file.
 package main
 

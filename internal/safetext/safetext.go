@@ -1,4 +1,6 @@
-// Package safetext makes text that came from outside (a PGN, a network
+// Package safetext makes text from outside safe to show in errors and on terminals.
+//
+// It makes text that came from outside (a PGN, a network
 // stream, a player's name) safe to show: Excerpt cuts it short for an
 // error message, Terminal escapes what a terminal would obey (escape
 // sequences, other control characters, bidirectional overrides).

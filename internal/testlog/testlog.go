@@ -1,4 +1,6 @@
-// Package testlog holds the log sink the tests of this module share: a
+// Package testlog is a log buffer that goroutines write to while a test reads it.
+//
+// It holds the log sink the tests of this module share: a
 // buffer that goroutines may write to (a logger, a program's stdout or
 // stderr) while the test reads what has been written so far. It is for
 // tests only; nothing in a program imports it.

@@ -1,4 +1,6 @@
-// Package pgnexport writes a stored game as PGN annotated with the proof of
+// Package pgnexport writes a stored game as PGN annotated with the proof of every repetition.
+//
+// It writes a stored game as PGN annotated with the proof of
 // every repetition: each occurrence of a position that repeats is commented
 // with its number and the plies of all its occurrences so far, the third and
 // later with who may claim (FIDE 9.2.2), the fifth with the draw (9.6.1), the
