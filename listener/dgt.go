@@ -339,7 +339,6 @@ func (r *dgtRun) session(ctx context.Context) (reached bool, err error) {
 	if err := s.call(dgtCall{kind: "eboards"}, nil); err != nil {
 		return false, err
 	}
-	s.askRoster()
 	s.armSettle()
 	for {
 		select {
@@ -363,7 +362,6 @@ func (r *dgtRun) session(ctx context.Context) (reached bool, err error) {
 			if err := s.call(dgtCall{kind: "eboards"}, nil); err != nil {
 				return reached, err
 			}
-			s.askRoster()
 			s.list.Reset(s.every)
 		case entries := <-s.roster:
 			s.asking = false
@@ -582,6 +580,7 @@ func (s *dgtSession) takeList(list []dgtEBoard) error {
 		}
 	}
 	s.changed(true)
+	s.askRoster() // the tournaments of these boards: numbers, players, results
 	return nil
 }
 
@@ -759,10 +758,14 @@ func (s *dgtSession) askRoster() {
 		base = "http://" + strings.TrimPrefix(base, "ws://")
 	}
 	ctx := s.reads // ends with the session
+	serials := make(map[string]bool, len(s.boards))
+	for serial := range s.boards {
+		serials[serial] = true
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		entries, err := dgtRoster(ctx, hc, strings.TrimRight(base, "/"))
+		entries, err := dgtRoster(ctx, hc, strings.TrimRight(base, "/"), serials)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Debug("dgt: LiveChess's tournaments could not be read; board numbers and players unknown", "url", s.s.URL, "err", err)

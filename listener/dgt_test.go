@@ -532,7 +532,11 @@ func TestDGTArbiterView(t *testing.T) {
 			{Pairings: []dgttest.Pairing{
 				{White: dgttest.Player{First: "Judit", Last: "Polgar"}, Black: dgttest.Player{First: "Viswanathan", Last: "Anand"}, Live: true},
 				{White: dgttest.Player{First: "Viswanathan", Last: "Anand"}, Black: dgttest.Player{First: "Roberto", Middle: "J.", Last: "Martin del Campo"}, Live: true},
-			}}}})
+			}}}},
+		// Last month's event, on the same boards the other way round, over:
+		// its numbers do not count.
+		dgttest.Tournament{UUID: "t-0", Name: "Autumn open", Boards: []string{"11", "12"},
+			Rounds: []dgttest.Round{{Pairings: []dgttest.Pairing{{White: dgttest.Player{Last: "Past"}, Result: "WHITEWIN"}}}}})
 	clk := clock.NewFake(dgtStart)
 	c := newCollector()
 	h := startDGT(t, srv, clk, c, nil, 0)

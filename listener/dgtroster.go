@@ -90,11 +90,13 @@ func lcResult(r *string) string {
 	return ""
 }
 
-// dgtRoster reads LiveChess's tournaments: for every board of a
-// tournament, its number, and the players and result of its pairing in
-// the latest round with live pairings. base is the API's HTTP address
+// dgtRoster reads LiveChess's tournaments that use some of the boards
+// (serials): for every board of a tournament, its number, and the players
+// and result of its pairing in the latest round with live pairings. A
+// tournament with a live round wins over one without (boards are used
+// again from event to event). base is the API's HTTP address
 // (http://host:1982/api/v1.0).
-func dgtRoster(ctx context.Context, hc *http.Client, base string) (map[string]dgtEntry, error) {
+func dgtRoster(ctx context.Context, hc *http.Client, base string, serials map[string]bool) (map[string]dgtEntry, error) {
 	var refs []lcTournamentRef
 	if err := lcGet(ctx, hc, base+"/tournaments", &refs); err != nil {
 		return nil, err
@@ -105,15 +107,22 @@ func dgtRoster(ctx context.Context, hc *http.Client, base string) (map[string]dg
 		if err := lcGet(ctx, hc, base+"/tournament/"+url.PathEscape(ref.UUID), &t); err != nil {
 			return nil, err
 		}
+		ours := false
+		for _, serial := range t.EBoards {
+			ours = ours || serials[serial]
+		}
+		if !ours {
+			continue // an event on other boards: its rounds are not read
+		}
 		for i, serial := range t.EBoards {
-			if serial != "" {
+			if _, ok := out[serial]; serial != "" && !ok {
 				out[serial] = dgtEntry{board: i + 1}
 			}
 		}
 		// Rounds are asked for by index from 0, as the livechess tool does;
 		// one more is asked for in case they count from 1. A round that
 		// does not answer is skipped.
-		var live *lcRound
+		var round *lcRound
 		for n := 0; n <= t.Rounds && n <= 1000; n++ {
 			var r lcRound
 			if err := lcGet(ctx, hc, fmt.Sprintf("%s/round/%s/%d", base, url.PathEscape(ref.UUID), n), &r); err != nil {
@@ -123,16 +132,16 @@ func dgtRoster(ctx context.Context, hc *http.Client, base string) (map[string]dg
 				continue
 			}
 			for _, p := range r.Pairings {
-				if p.Live && (live == nil || r.Nr > live.Nr) {
-					live = &r
+				if p.Live && (round == nil || r.Nr > round.Nr) {
+					round = &r
 					break
 				}
 			}
 		}
-		if live == nil {
+		if round == nil {
 			continue
 		}
-		for _, p := range live.Pairings {
+		for _, p := range round.Pairings {
 			if p.Nr < 1 || p.Nr > len(t.EBoards) || t.EBoards[p.Nr-1] == "" {
 				continue
 			}
