@@ -529,26 +529,9 @@ func (g *game) retryLater(ply int) {
 	g.setTimer("retry", ply, d)
 }
 
-// lichessUCI writes m for Lichess: castling as king-to-rook (e1h1), which
-// Lichess accepts in every game, standard or from a position.
-func lichessUCI(pos *rules.Position, m rules.Move) string {
-	from, to := m.From(), m.To()
-	if pos.PieceAt(from).Type() == rules.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2) {
-		rookFile := 7
-		if to.File() < from.File() {
-			rookFile = 0
-		}
-		b := []byte(m.UCI())
-		b[2] = byte('a' + rookFile)
-		return string(b)
-	}
-	return m.UCI()
-}
-
 func (g *game) sendMove(ctx context.Context, d Decision) {
 	ply := g.t.ply()
-	pos := g.t.game.Position()
-	uciMove := lichessUCI(&pos, d.Move)
+	uciMove := d.Move.UCIChess960() // castling as king-to-rook (e1h1): Lichess accepts it in every game
 	for attempt := 1; ; attempt++ {
 		err := g.api.Move(ctx, g.id, uciMove, d.OfferDraw)
 		if err == nil {

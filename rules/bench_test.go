@@ -132,6 +132,38 @@ func BenchmarkReplayUCI(b *testing.B) {
 	})
 }
 
+// BenchmarkReplaySAN replays the same games from SAN, as scan reads PGN,
+// with the claim check after every ply as scan makes it.
+func BenchmarkReplaySAN(b *testing.B) {
+	games, plies := loadBenchGames(b)
+	starts := make([]rules.Position, len(games))
+	sans := make([][]string, len(games))
+	for i, g := range games {
+		starts[i] = g.position(b)
+		p := starts[i]
+		for _, mv := range g.moves {
+			m, err := p.ParseUCI(mv)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sans[i] = append(sans[i], p.SAN(m))
+			p.Play(m)
+		}
+	}
+	for b.Loop() {
+		for i, moves := range sans {
+			tr := rules.NewGame(starts[i])
+			for _, mv := range moves {
+				if _, err := tr.PlaySAN(mv); err != nil {
+					b.Fatal(err)
+				}
+				tr.CanClaimRepetition()
+			}
+		}
+	}
+	b.ReportMetric(float64(plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")
+}
+
 // BenchmarkClaimCheck measures the per-ply claim check alone (9.2.1 and
 // 9.2.2) on every position of the games, against notnil/chess's
 // EligibleDraws, which answers the 9.2.2 question only.

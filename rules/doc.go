@@ -2,7 +2,8 @@
 //
 // It is the law of chess as threefold needs it, and nothing
 // else: a compact bitboard Position with legal move generation, FEN, UCI and
-// SAN; the Key that is the identity of a position in the sense of FIDE 9.2.3
+// SAN, for standard chess and Chess960 (castling rights held per rook,
+// X-FEN and Shredder-FEN, the 960 start positions by number); the Key that is the identity of a position in the sense of FIDE 9.2.3
 // (placement, side to move, castling rights still held, and the en passant
 // file only when an en passant capture is legal); and Game, a per-game
 // tracker that answers after every ply how often the current position has

@@ -84,3 +84,30 @@ func mustUCI(p *rules.Position, s string) rules.Move {
 	}
 	return m
 }
+
+// Chess960 castling: the king on g1 castles short by moving the rook
+// alone; UCI writes it as the king taking its rook, SAN as O-O.
+func ExampleParseFENVariant() {
+	p, _, _ := rules.ParseFENVariant("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", rules.Chess960)
+	m, _ := p.ParseSAN("O-O")
+	fmt.Println(m.UCIChess960(), p.SAN(m))
+	p.Play(m)
+	fmt.Println(p.FEN())
+	fmt.Println(p.ShredderFEN())
+	// Output:
+	// g1h1 O-O
+	// 1r4kr/8/8/8/8/8/8/1R3RK1 b kq - 1 1
+	// 1r4kr/8/8/8/8/8/8/1R3RK1 b hb - 1 1
+}
+
+// Chess960 start positions by their standard number; 518 is standard.
+func ExampleChess960Start() {
+	for _, n := range []int{0, 518, 959} {
+		p, _ := rules.Chess960Start(n)
+		fmt.Println(n, p.FEN())
+	}
+	// Output:
+	// 0 bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1
+	// 518 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+	// 959 rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -20,13 +21,17 @@ func (e *FENError) Error() string {
 // maxFEN bounds the text ParseFEN reads: a FEN has at most about 90 bytes.
 const maxFEN = 256
 
-// ParseFEN reads a position in Forsyth-Edwards Notation. The two clocks may
-// be missing (they default to 0 and 1). Castling rights the position cannot
-// have (the king or the rook is not on its original square) are void and
-// dropped, as FIDE 9.2.3 requires for the identity; ParseFENNotes says
-// which. An en passant square is kept only if an en passant capture is
-// legal. A malformed field, a missing or extra king, a pawn on the first or
-// last rank, or the side not to move in check is a *FENError.
+// ParseFEN reads a position of standard chess in Forsyth-Edwards
+// Notation. The two clocks may be missing (they default to 0 and 1). The
+// castling field may be written KQkq or with the files of the rooks
+// (Shredder-FEN, HAha); a file letter naming an inner file (b to g) can
+// only be Chess960, and makes the position a Chess960 one as
+// ParseFENVariant reads it. Castling rights the position cannot have (the
+// king is not on e1/e8 or no rook is in that corner) are void and dropped,
+// as FIDE 9.2.3 requires for the identity; ParseFENNotes says which. An en
+// passant square is kept only if an en passant capture is legal. A
+// malformed field, a missing or extra king, a pawn on the first or last
+// rank, or the side not to move in check is a *FENError.
 func ParseFEN(fen string) (Position, error) {
 	p, _, err := ParseFENNotes(fen)
 	return p, err
@@ -36,6 +41,23 @@ func ParseFEN(fen string) (Position, error) {
 // but the position cannot have (void castling rights, an en passant square
 // with no capture possible), for tools that report such records.
 func ParseFENNotes(fen string) (Position, []string, error) {
+	return parseFEN(fen, Standard, true)
+}
+
+// ParseFENVariant reads a position of the variant v, as ParseFENNotes does,
+// but never changes the variant. In Chess960 the castling field may be
+// X-FEN (K and Q name the outermost rook on the king's side, a file letter
+// a rook that is not the outermost) or Shredder-FEN (HAha); a right is
+// void unless the king stands on its back rank with that rook on the same
+// rank, and of two rights on one side of the king only the outer one
+// counts. In Standard a file letter other than a or h names a void right.
+func ParseFENVariant(fen string, v Variant) (Position, []string, error) {
+	return parseFEN(fen, v, false)
+}
+
+// parseFEN reads fen in the variant v; with auto, a castling letter that
+// only Chess960 can have makes it Chess960.
+func parseFEN(fen string, v Variant, auto bool) (Position, []string, error) {
 	var p Position
 	var notes []string
 	bad := func(field, format string, args ...any) (Position, []string, error) {
@@ -99,42 +121,34 @@ func ParseFENNotes(fen string) (Position, []string, error) {
 	if p.attacked(p.kingSquare(p.turn.Other()), p.turn, p.occupied()) {
 		return bad("position", "the side not to move (%s) is in check", p.turn.Other())
 	}
-	// Castling: KQkq, or Shredder-FEN file letters naming the corner rooks.
+	// Castling: KQkq (X-FEN) or rook files (Shredder-FEN).
 	if fields[2] != "-" {
-		for j := 0; j < len(fields[2]); j++ {
-			var right uint8
-			switch c := fields[2][j]; c {
-			case 'K', 'H':
-				right = castleWK
-			case 'Q', 'A':
-				right = castleWQ
-			case 'k', 'h':
-				right = castleBK
-			case 'q', 'a':
-				right = castleBQ
+		letters := fields[2]
+		for j := 0; j < len(letters); j++ {
+			c := letters[j]
+			switch l := c | 0x20; {
+			case l == 'k' || l == 'q':
+			case l >= 'a' && l <= 'h':
+				if auto && l != 'a' && l != 'h' {
+					v = Chess960
+				}
 			default:
-				return bad("castling", "%q is not one of KQkq (other rook files are Chess960, which threefold does not play)", c)
+				return bad("castling", "%q is not a castling letter (KQkq, or the file of a rook, a to h)", c)
 			}
-			p.castle |= right
 		}
+		p.variant = v
+		for j := 0; j < len(letters); j++ {
+			p.castle |= p.castlingLetter(letters[j])
+		}
+		kept := p.cleanCastling()
+		for j := 0; j < len(letters); j++ {
+			if right := p.castlingLetter(letters[j]); right&kept == 0 {
+				notes = append(notes, p.voidCastlingNote(letters[j], right))
+			}
+		}
+		p.castle = kept
 	}
-	for _, r := range []struct {
-		right      uint8
-		king, rook Square
-		c          Color
-		name       string
-	}{
-		{castleWK, E1, H1, White, "K"}, {castleWQ, E1, A1, White, "Q"},
-		{castleBK, E8, H8, Black, "k"}, {castleBQ, E8, A8, Black, "q"},
-	} {
-		if p.castle&r.right == 0 {
-			continue
-		}
-		if p.board[r.king] != NewPiece(r.c, King) || p.board[r.rook] != NewPiece(r.c, Rook) {
-			p.castle &^= r.right
-			notes = append(notes, fmt.Sprintf("castling right %s is void: the %s king is not on %s or no %s rook is on %s", r.name, r.c, r.king, r.c, r.rook))
-		}
-	}
+	p.variant = v
 	p.ep = NoSquare
 	if fields[3] != "-" {
 		s, err := ParseSquare(fields[3])
@@ -220,15 +234,143 @@ func (p *Position) turnFEN() string {
 	return "b"
 }
 
+// castlingFEN writes the castling rights in X-FEN, as python-chess and
+// Lichess do: K or Q for a right of the outermost rook on that side of the
+// king, the rook's file for any other; white first, h-side first. Standard
+// positions come out as KQkq.
 func (p *Position) castlingFEN() string {
+	return p.writeCastling(false)
+}
+
+// ShredderFEN returns the position in FEN with the castling rights written
+// as the files of their rooks (Shredder-FEN: HAha), which says which rook
+// without looking at the board.
+func (p *Position) ShredderFEN() string {
+	return fmt.Sprintf("%s %s %s %s %d %d", p.placementFEN(), p.turnFEN(), p.writeCastling(true), p.ep, p.halfmove, p.fullmove)
+}
+
+func (p *Position) writeCastling(shredder bool) string {
 	if p.castle == 0 {
 		return "-"
 	}
 	var b []byte
-	for i, c := range "KQkq" {
-		if p.castle&(1<<i) != 0 {
-			b = append(b, byte(c))
+	for _, c := range []Color{White, Black} {
+		rights := castlingRights(c, p.castle)
+		kingFile := p.kingSquare(c).File()
+		rooks := backRankRooks(p, c)
+		for f := 7; f >= 0; f-- {
+			if rights&(1<<f) == 0 {
+				continue
+			}
+			letter := byte('a' + f)
+			if !shredder {
+				beyond := rooks &^ (1<<(f+1) - 1) // own rooks further out on the h-side
+				letter = 'k'
+				if f < kingFile {
+					beyond = rooks & (1<<f - 1)
+					letter = 'q'
+				}
+				if beyond != 0 {
+					letter = byte('a' + f)
+				}
+			}
+			if c == White {
+				letter -= 'a' - 'A'
+			}
+			b = append(b, letter)
 		}
 	}
 	return string(b)
+}
+
+// backRankRooks returns the files of the rooks of colour c on c's back
+// rank, one bit each.
+func backRankRooks(p *Position, c Color) uint8 {
+	return uint8(p.pieces(c, Rook) >> (56 * uint(c)))
+}
+
+// castlingLetter returns the right a castling letter of a FEN asks for:
+// the rook of that file, or for K and Q the outermost rook on the king's
+// side (the h- or a-file square when there is none, a right that will be
+// void). In standard chess K and Q are the corners.
+func (p *Position) castlingLetter(c byte) uint16 {
+	col := White
+	if c >= 'a' {
+		col = Black
+	}
+	l := c | 0x20
+	base := 56 * Square(col)
+	file := int(l - 'a')
+	if l == 'k' || l == 'q' {
+		file = 7
+		if l == 'q' {
+			file = 0
+		}
+		k := p.kingSquare(col)
+		rooks := backRankRooks(p, col)
+		if p.variant == Chess960 && k&^7 == base {
+			if l == 'k' && rooks>>uint(k.File()+1) != 0 {
+				file = 7 - bits.LeadingZeros8(rooks)
+			}
+			if l == 'q' && rooks&(1<<uint(k.File())-1) != 0 {
+				file = bits.TrailingZeros8(rooks)
+			}
+		}
+	}
+	return castlingRightOf[base+Square(file)]
+}
+
+// cleanCastling returns the rights of p.castle that the position can have:
+// a rook of that colour on that square and its king on the same back rank,
+// the king between the rooks (in standard chess: on e1/e8, the rooks in
+// the corners); of several rights on one side of the king only the
+// outermost counts (there is one way to castle to each side).
+func (p *Position) cleanCastling() uint16 {
+	var kept uint16
+	for _, c := range []Color{White, Black} {
+		k := p.kingSquare(c)
+		if k&^7 != 56*Square(c) {
+			continue
+		}
+		rights := castlingRights(c, p.castle) & backRankRooks(p, c)
+		if p.variant == Standard {
+			if k.File() != 4 {
+				continue
+			}
+			rights &= 1<<0 | 1<<7
+		}
+		if rights == 0 {
+			continue
+		}
+		var out uint8
+		if a := bits.TrailingZeros8(rights); a < k.File() {
+			out |= 1 << a
+		}
+		if h := 7 - bits.LeadingZeros8(rights); h > k.File() {
+			out |= 1 << h
+		}
+		kept |= uint16(out) << (8 * uint(c))
+	}
+	return kept
+}
+
+// voidCastlingNote says why the right asked for by the castling letter c
+// (right, one bit) is void.
+func (p *Position) voidCastlingNote(c byte, right uint16) string {
+	col := White
+	if c >= 'a' {
+		col = Black
+	}
+	rook := NewSquare(bits.TrailingZeros16(right)&7, 7*int(col))
+	k := p.kingSquare(col)
+	switch {
+	case p.variant == Standard:
+		return fmt.Sprintf("castling right %c is void: the %s king is not on %s or no %s rook is on %s", c, col, NewSquare(4, rook.Rank()), col, rook)
+	case k.Rank() != rook.Rank():
+		return fmt.Sprintf("castling right %c is void: the %s king is not on its back rank", c, col)
+	case p.board[rook] != NewPiece(col, Rook):
+		return fmt.Sprintf("castling right %c is void: no %s rook is on %s", c, col, rook)
+	default:
+		return fmt.Sprintf("castling right %c is void: the %s king on %s castles with one rook on each side, the outermost with a right", c, col, k)
+	}
 }

@@ -1,14 +1,19 @@
 package rules
 
 import (
+	"cmp"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// FuzzFEN: ParseFEN never panics; an error is a *FENError naming a field;
-// a position it accepts writes a FEN that reads back to the same Key, and
-// every legal move survives SAN and UCI round trips.
+// FuzzFEN: reading a FEN never panics, in standard chess (with and
+// without the Chess960 guess of ParseFEN) and in Chess960; an error is a
+// *FENError naming a field; a position it accepts writes X-FEN and
+// Shredder-FEN that both read back to the same Key, and every legal move
+// survives SAN and UCI round trips (castling in both UCI forms).
 func FuzzFEN(f *testing.F) {
 	for _, s := range []string{
 		StartFEN,
@@ -20,43 +25,59 @@ func FuzzFEN(f *testing.F) {
 		"8/8/8/8/8/8/8/8 w - - 0 1",
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
 		"",
+		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+		"1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",
+		"4k3/8/8/8/8/8/8/qRK5 w B - 0 1",
+		"n1bb1rkr/qpnppppp/2p5/p7/P1P5/5P2/1P1PPRPP/NQBBN1KR w Kkf - 0 1",
+		"4k3/8/8/8/8/8/8/4K1RR w GH - 0 1",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := ParseFEN(s)
-		if err != nil {
-			var fe *FENError
-			if !errors.As(err, &fe) || fe.Field == "" || fe.Reason == "" {
-				t.Fatalf("error without field: %v", err)
+		for _, read := range []func(string) (Position, []string, error){ParseFENNotes, standardFEN, chess960FEN} {
+			p, _, err := read(s)
+			if err != nil {
+				var fe *FENError
+				if !errors.As(err, &fe) || fe.Field == "" || fe.Reason == "" {
+					t.Fatalf("error without field: %v", err)
+				}
+				continue
 			}
-			return
-		}
-		q, err := ParseFEN(p.FEN())
-		if err != nil {
-			t.Fatalf("%q: own FEN %q does not read back: %v", s, p.FEN(), err)
-		}
-		if q.Key() != p.Key() || q.Hash() != p.Hash() || q.FEN() != p.FEN() {
-			t.Fatalf("%q: round trip changed the position: %s vs %s", s, p.FEN(), q.FEN())
-		}
-		if p.Hash() != p.computeHash() {
-			t.Fatalf("%q: hash out of step", s)
-		}
-		for _, m := range p.LegalMoves(nil) {
-			san := p.SAN(m)
-			if got, err := p.ParseSAN(san); err != nil || got != m {
-				t.Fatalf("%s: SAN %q of %s reads as %v, %v", p.FEN(), san, m, got, err)
-			}
-			if got, err := p.ParseUCI(m.UCI()); err != nil || got != m {
-				t.Fatalf("%s: UCI %s reads as %v, %v", p.FEN(), m, got, err)
-			}
-			next := p
-			next.Play(m)
-			if next.Hash() != next.computeHash() {
-				t.Fatalf("%s: hash out of step after %s", p.FEN(), m)
-			}
+			checkFENRoundTrips(t, s, p)
 		}
 	})
+}
+
+func checkFENRoundTrips(t *testing.T, s string, p Position) {
+	t.Helper()
+	for _, fen := range []string{p.FEN(), p.ShredderFEN()} {
+		q, notes, err := ParseFENVariant(fen, p.Variant())
+		if err != nil || len(notes) > 0 {
+			t.Fatalf("%q: own FEN %q does not read back: %v %v", s, fen, err, notes)
+		}
+		if q.Key() != p.Key() || q.Hash() != p.Hash() || q.FEN() != p.FEN() || q.ShredderFEN() != p.ShredderFEN() {
+			t.Fatalf("%q: round trip of %s changed the position: %s vs %s", s, fen, p.ShredderFEN(), q.ShredderFEN())
+		}
+	}
+	if p.Hash() != p.computeHash() {
+		t.Fatalf("%q: hash out of step", s)
+	}
+	for _, m := range p.LegalMoves(nil) {
+		san := p.SAN(m)
+		if got, err := p.ParseSAN(san); err != nil || got != m {
+			t.Fatalf("%s: SAN %q of %s reads as %v, %v", p.FEN(), san, m, got, err)
+		}
+		for _, u := range []string{m.UCI(), m.UCIChess960()} {
+			if got, err := p.ParseUCI(u); err != nil || got != m {
+				t.Fatalf("%s: UCI %s reads as %v, %v", p.FEN(), u, got, err)
+			}
+		}
+		next := p
+		next.Play(m)
+		if next.Hash() != next.computeHash() {
+			t.Fatalf("%s: hash out of step after %s", p.FEN(), m)
+		}
+	}
 }
 
 // FuzzSAN: ParseSAN never panics on any text in a few positions, and
@@ -106,4 +127,67 @@ func FuzzUCI(f *testing.F) {
 			t.Fatalf("%q: unclear error %v", s, err)
 		}
 	})
+}
+
+// FuzzChess960Play plays a random game from a Chess960 start (the fuzzer
+// picks the start and the moves) and checks at every ply what FuzzFEN
+// checks: both FEN notations read back to the same position, every legal
+// move survives SAN and both UCI forms, the hash follows the Key.
+func FuzzChess960Play(f *testing.F) {
+	for _, seed := range []struct {
+		sp    uint16
+		moves []byte
+	}{{518, []byte{1, 2, 3}}, {0, []byte("castle early")}, {959, []byte{9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9}}, {300, []byte("the king walks over to the other side")}} {
+		f.Add(seed.sp, seed.moves)
+	}
+	f.Fuzz(func(t *testing.T, sp uint16, choices []byte) {
+		p, err := Chess960Start(int(sp) % 960)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range choices {
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				return
+			}
+			checkFENRoundTrips(t, p.FEN(), p)
+			// Castling first when there is one, so that short inputs reach it.
+			slices.SortStableFunc(moves, func(a, b Move) int { return cmp.Compare(b&castlingFlag, a&castlingFlag) })
+			p.Play(moves[int(c)%len(moves)])
+		}
+	})
+}
+
+// TestChess960RandomGames plays random games from every Chess960 start
+// and checks every position as FuzzChess960Play does.
+func TestChess960RandomGames(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 960))
+	starts, plies := 960, 80
+	if testing.Short() || raceEnabled {
+		starts = 120
+	}
+	castlings := 0
+	for i := 0; i < starts; i++ {
+		p, _ := Chess960Start(i * 960 / starts)
+		for ply := 0; ply < plies; ply++ {
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			checkFENRoundTrips(t, p.FEN(), p)
+			m := moves[rng.IntN(len(moves))]
+			for _, c := range moves {
+				if c.IsCastling() && rng.IntN(2) == 0 {
+					m = c
+				}
+			}
+			if m.IsCastling() {
+				castlings++
+			}
+			p.Play(m)
+		}
+	}
+	if castlings < starts/2 {
+		t.Errorf("only %d castling moves in %d games", castlings, starts)
+	}
 }

@@ -285,7 +285,7 @@ func (g *Game) claimMoves(buf []Move, first bool) []Move {
 	}
 	cur := p.Key()
 	curOcc := cur.planes[0] | cur.planes[1] | cur.planes[2]
-	wantMeta := (cur.meta ^ 1) &^ (15 << 5) // other side to move, same castling, no e.p.
+	wantMeta := (cur.meta ^ 1) &^ keyEPMask // other side to move, same castling, no e.p.
 	for _, i := range cands {
 		t := &g.seen[i].key
 		if t.meta != wantMeta {
@@ -308,7 +308,7 @@ func (g *Game) claimMoves(buf []Move, first bool) []Move {
 			continue
 		}
 		m := NewMove(from, to, NoPieceType)
-		if p.board[from].Type() == Pawn || p.castle&(castleLoss[from]|castleLoss[to]) != 0 || !p.pseudoLegal(m) || !p.legal(m) {
+		if p.board[from].Type() == Pawn || p.castle&castlingLoss(p.turn, p.board[from].Type(), from, to) != 0 || !p.pseudoLegal(m) || !p.legal(m) {
 			continue
 		}
 		buf = append(buf, m)

@@ -5,7 +5,8 @@ import "fmt"
 // Key is the identity of a position in the sense of FIDE 9.2.3: two
 // positions are the same position iff their keys are equal. It holds the
 // placement of every piece (kind and colour), the side to move, the
-// castling rights still held (only rights the position can have), and the
+// castling rights still held, by rook (only rights the position can have:
+// losing the right of one rook of two changes the identity), and the
 // en passant file only when an en passant capture is legal. Clocks and move
 // numbers are not part of it. It is exact, not a hash: compare keys with ==
 // or use them as map keys.
@@ -13,10 +14,17 @@ type Key struct {
 	// planes encode the piece on every square in four bitboards: bits 0-2 of
 	// the piece type in planes 0-2, and White in plane 3.
 	planes [4]uint64
-	// meta is the side to move (bit 0), castling rights (bits 1-4) and the
-	// en passant file plus one (bits 5-8; 0 when there is none).
-	meta uint16
+	// meta is the side to move (bit 0), the castling rights by rook (bits
+	// 1-16, see castlingRightOf) and the en passant file plus one (bits
+	// 17-20; 0 when there is none).
+	meta uint32
 }
+
+const (
+	keyCastleShift = 1
+	keyEPShift     = 17
+	keyEPMask      = 15 << keyEPShift
+)
 
 // Key returns the identity of the position.
 func (p *Position) Key() Key {
@@ -25,9 +33,9 @@ func (p *Position) Key() Key {
 	k.planes[1] = p.byType[Knight] | p.byType[Bishop] | p.byType[King]
 	k.planes[2] = p.byType[Rook] | p.byType[Queen] | p.byType[King]
 	k.planes[3] = p.byColor[White]
-	k.meta = uint16(p.turn) | uint16(p.castle)<<1
+	k.meta = uint32(p.turn) | uint32(p.castle)<<keyCastleShift
 	if p.ep != NoSquare {
-		k.meta |= uint16(p.ep.File()+1) << 5
+		k.meta |= uint32(p.ep.File()+1) << keyEPShift
 	}
 	return k
 }
@@ -36,7 +44,8 @@ func (p *Position) Key() Key {
 func (k Key) Turn() Color { return Color(k.meta & 1) }
 
 // String returns a readable form of the key: the FEN fields that make up
-// the identity (placement, side, castling, e.p.), without the clocks.
+// the identity (placement, side, castling in X-FEN, e.p.), without the
+// clocks.
 func (k Key) String() string {
 	var p Position
 	for s := Square(0); s < 64; s++ {
@@ -54,12 +63,12 @@ func (k Key) String() string {
 		if k.planes[3]&b != 0 {
 			c = White
 		}
-		p.board[s] = NewPiece(c, t)
+		p.put(s, NewPiece(c, t))
 	}
 	p.turn = k.Turn()
-	p.castle = uint8(k.meta>>1) & 15
+	p.castle = uint16(k.meta >> keyCastleShift)
 	p.ep = NoSquare
-	if f := int(k.meta>>5) & 15; f != 0 {
+	if f := int(k.meta>>keyEPShift) & 15; f != 0 {
 		r := 5
 		if p.turn == Black {
 			r = 2
@@ -74,7 +83,7 @@ func (k Key) String() string {
 // keys to confirm.
 var (
 	zobPiece  [16][64]uint64
-	zobCastle [16]uint64
+	zobCastle [2][256]uint64 // by colour, the hash of that colour's rights by file
 	zobEP     [8]uint64
 	zobTurn   uint64
 )
@@ -86,14 +95,16 @@ func initZobrist() {
 			zobPiece[pc][s] = rng.next()
 		}
 	}
-	var single [4]uint64
-	for i := range single {
-		single[i] = rng.next()
-	}
-	for mask := range zobCastle {
+	for c := range zobCastle {
+		var single [8]uint64
 		for i := range single {
-			if mask&(1<<i) != 0 {
-				zobCastle[mask] ^= single[i]
+			single[i] = rng.next()
+		}
+		for mask := range zobCastle[c] {
+			for i := range single {
+				if mask&(1<<i) != 0 {
+					zobCastle[c][mask] ^= single[i]
+				}
 			}
 		}
 	}
@@ -101,6 +112,13 @@ func initZobrist() {
 		zobEP[i] = rng.next()
 	}
 	zobTurn = rng.next()
+}
+
+// castlingHash returns the hash of the castling rights; it is the XOR of
+// the hashes of the single rights, so the hash of the rights lost turns
+// the old hash into the new one.
+func castlingHash(rights uint16) uint64 {
+	return zobCastle[White][uint8(rights)] ^ zobCastle[Black][rights>>8]
 }
 
 // Hash returns a 64-bit Zobrist hash of the position's Key. Different
@@ -114,7 +132,7 @@ func (p *Position) computeHash() uint64 {
 			h ^= zobPiece[pc][s]
 		}
 	}
-	h ^= zobCastle[p.castle]
+	h ^= castlingHash(p.castle)
 	if p.ep != NoSquare {
 		h ^= zobEP[p.ep.File()]
 	}

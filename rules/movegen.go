@@ -105,19 +105,11 @@ func (p *Position) pseudoMoves(buf []Move) []Move {
 	k := p.kingSquare(us)
 	buf = appendMoves(buf, k, kingAttacks[k]&^own)
 	if p.castle != 0 {
-		if us == White && k == E1 {
-			if p.castlingLegal(E1, G1) {
-				buf = append(buf, NewMove(E1, G1, NoPieceType))
-			}
-			if p.castlingLegal(E1, C1) {
-				buf = append(buf, NewMove(E1, C1, NoPieceType))
-			}
-		} else if us == Black && k == E8 {
-			if p.castlingLegal(E8, G8) {
-				buf = append(buf, NewMove(E8, G8, NoPieceType))
-			}
-			if p.castlingLegal(E8, C8) {
-				buf = append(buf, NewMove(E8, C8, NoPieceType))
+		base := k &^ 7
+		for rights := castlingRights(us, p.castle); rights != 0; rights &= rights - 1 {
+			rook := base + Square(bits.TrailingZeros8(rights))
+			if p.castlingLegal(k, rook) {
+				buf = append(buf, newCastling(k, rook))
 			}
 		}
 	}

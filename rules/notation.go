@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -15,10 +16,11 @@ var (
 )
 
 // ParseUCI reads a move in UCI notation (e2e4, e7e8q) and checks that it is
-// legal. Castling may be given as the king's two-square move (e1g1) or as
-// the king moving onto its own rook (e1h1), the form Lichess sends since
-// 2025. A pawn reaching the last rank without a promotion letter promotes
-// to a queen, as Lichess assumes.
+// legal. Castling is the king moving onto its own rook (e1h1, the form of
+// Chess960 and the one Lichess sends since 2025) or, from e1 or e8, the
+// king's two-square move (e1g1, e1c1) as standard chess writes it. A pawn
+// reaching the last rank without a promotion letter promotes to a queen,
+// as Lichess assumes.
 func (p *Position) ParseUCI(s string) (Move, error) {
 	if len(s) < 4 || len(s) > 5 {
 		return NoMove, fmt.Errorf("%w: %s: want 4 or 5 characters like e2e4 or e7e8q", ErrSyntax, excerpt(s))
@@ -35,15 +37,22 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 		}
 	}
 	pc := p.board[from]
-	if pc.Type() == King && promo == NoPieceType {
-		if t := p.board[to]; t == NewPiece(p.turn, Rook) && from.Rank() == to.Rank() {
-			// King-to-rook castling.
-			switch {
-			case to > from:
-				to = from + 2
-			default:
-				to = from - 2
+	if pc == NewPiece(p.turn, King) && promo == NoPieceType && from.Rank() == to.Rank() {
+		rook := NoSquare
+		switch d := int(to) - int(from); {
+		case p.board[to] == NewPiece(p.turn, Rook):
+			rook = to
+		case from.File() == 4 && (d == 2 || d == -2):
+			rook = to&^7 + 7
+			if d < 0 {
+				rook = to &^ 7
 			}
+		}
+		if rook != NoSquare {
+			if m := newCastling(from, rook); p.IsLegal(m) {
+				return m, nil
+			}
+			return NoMove, fmt.Errorf("%w: %s in %s", ErrIllegal, s, p.FEN())
 		}
 	}
 	if pc.Type() == Pawn && promo == NoPieceType && (to.Rank() == 7 || to.Rank() == 0) {
@@ -205,13 +214,19 @@ func squareAt(s string, i int) Square {
 	return NewSquare(int(f), int(r))
 }
 
+// parseCastle reads O-O (dir > 0, with the rook on the h-side of the
+// king) or O-O-O (dir < 0).
 func (p *Position) parseCastle(orig string, dir int) (Move, error) {
 	k := p.kingSquare(p.turn)
-	m := NewMove(k, k+Square(dir), NoPieceType)
-	if !p.IsLegal(m) || !p.isCastling(m) {
-		return NoMove, fmt.Errorf("%w: %s in %s", ErrIllegal, orig, p.FEN())
+	for rights := castlingRights(p.turn, p.castle); rights != 0; rights &= rights - 1 {
+		rook := k&^7 + Square(bits.TrailingZeros8(rights))
+		if (rook > k) == (dir > 0) {
+			if m := newCastling(k, rook); p.castlingLegal(k, rook) {
+				return m, nil
+			}
+		}
 	}
-	return m, nil
+	return NoMove, fmt.Errorf("%w: %s in %s", ErrIllegal, orig, p.FEN())
 }
 
 func isSANSuffix(c byte) bool { return c == '+' || c == '#' || c == '!' || c == '?' || c == ' ' }
@@ -241,9 +256,9 @@ func (p *Position) SAN(m Move) string {
 	pc := p.board[from]
 	var b []byte
 	switch {
-	case p.isCastling(m) && to > from:
+	case m.IsCastling() && to > from:
 		b = append(b, "O-O"...)
-	case p.isCastling(m):
+	case m.IsCastling():
 		b = append(b, "O-O-O"...)
 	case pc.Type() == Pawn:
 		if from.File() != to.File() {

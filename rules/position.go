@@ -1,21 +1,35 @@
 package rules
 
-// Castling rights, one bit each.
-const (
-	castleWK uint8 = 1 << iota
-	castleWQ
-	castleBK
-	castleBQ
-)
+// Castling rights are held per rook: bit 8*colour+file of a uint16 is the
+// right of the rook of that colour on that file of its back rank. While a
+// right is held, that rook stands there and its king stands on the same
+// rank; a move from or onto the rook's square, or any king move, ends it.
 
-// castleLoss[s] is the set of rights lost when a piece leaves or arrives on s.
-var castleLoss = func() (t [64]uint8) {
-	t[E1], t[H1], t[A1] = castleWK|castleWQ, castleWK, castleWQ
-	t[E8], t[H8], t[A8] = castleBK|castleBQ, castleBK, castleBQ
+// castlingRightOf returns the right a move loses when it leaves or arrives
+// on s: the right of the rook whose home s would be.
+var castlingRightOf = func() (t [64]uint16) {
+	for f := 0; f < 8; f++ {
+		t[f] = 1 << f
+		t[56+f] = 1 << (8 + f)
+	}
 	return t
 }()
 
-// Position is a chess position: placement, side to move, castling rights,
+// castlingRights returns the rights of colour c, by file.
+func castlingRights(c Color, rights uint16) uint8 { return uint8(rights >> (8 * c)) }
+
+// castlingLoss returns the rights that a move from from to to by a piece
+// of type t (of the side to move us) ends.
+func castlingLoss(us Color, t PieceType, from, to Square) uint16 {
+	loss := castlingRightOf[from] | castlingRightOf[to]
+	if t == King {
+		loss |= 0xff << (8 * us)
+	}
+	return loss
+}
+
+// Position is a chess position: placement, side to move, castling rights
+// (by rook), the variant it is played under (standard or Chess960),
 // the en passant square (kept only while an en passant capture is legal),
 // and the two clocks. It is a value: copy it freely. The zero value is not
 // a valid position; use StartPosition or ParseFEN.
@@ -25,7 +39,8 @@ type Position struct {
 	board    [64]Piece
 	hash     uint64 // Zobrist hash of the Key
 	turn     Color
-	castle   uint8
+	variant  Variant
+	castle   uint16 // castling rights by rook, see castlingRightOf
 	ep       Square
 	halfmove int32
 	fullmove int32
@@ -50,6 +65,10 @@ func init() {
 
 // StartPosition returns the standard starting position.
 func StartPosition() Position { return startPosition }
+
+// Variant returns the rules the position is played under (Standard unless
+// it was read or built as Chess960).
+func (p *Position) Variant() Variant { return p.variant }
 
 // Turn returns the side to move.
 func (p *Position) Turn() Color { return p.turn }
@@ -127,15 +146,10 @@ func (p *Position) InCheck() bool {
 	return p.attacked(p.kingSquare(p.turn), p.turn.Other(), p.occupied())
 }
 
-// IsCapture reports whether the (legal) move m captures, en passant included.
+// IsCapture reports whether the (legal) move m captures, en passant
+// included. Castling, the king onto its own rook, is not a capture.
 func (p *Position) IsCapture(m Move) bool {
-	return p.board[m.To()] != NoPiece || (m.To() == p.ep && p.board[m.From()].Type() == Pawn)
-}
-
-// isCastling reports whether the king's move m is castling.
-func (p *Position) isCastling(m Move) bool {
-	d := int(m.To()) - int(m.From())
-	return p.board[m.From()].Type() == King && (d == 2 || d == -2)
+	return !m.IsCastling() && (p.board[m.To()] != NoPiece || (m.To() == p.ep && p.board[m.From()].Type() == Pawn))
 }
 
 // Play makes the move m, which must be legal in p (from LegalMoves,
@@ -151,37 +165,39 @@ func (p *Position) Play(m Move) {
 	oldEP := p.ep
 	p.ep = NoSquare
 	p.halfmove++
-	if p.board[to] != NoPiece {
+	if m.IsCastling() {
+		// Lift both, then set both down: the king may land where the rook
+		// stood and the other way round.
+		kingTo, rookTo := m.CastlingSquares()
+		rook := p.board[to]
+		p.remove(from)
 		p.remove(to)
-		p.halfmove = 0
-	}
-	switch pc.Type() {
-	case Pawn:
-		p.halfmove = 0
-		if to == oldEP {
-			p.remove(to ^ 8) // the captured pawn stands beside, on the from rank
-		}
-		p.relocate(from, to)
-		if promo := m.Promotion(); promo != NoPieceType {
+		p.put(kingTo, pc)
+		p.put(rookTo, rook)
+	} else {
+		if p.board[to] != NoPiece {
 			p.remove(to)
-			p.put(to, NewPiece(us, promo))
-		} else if to-from == 16 || from-to == 16 {
-			p.setEnPassant((from+to)/2, to)
+			p.halfmove = 0
 		}
-	case King:
 		p.relocate(from, to)
-		switch int(to) - int(from) {
-		case 2:
-			p.relocate(to+1, to-1)
-		case -2:
-			p.relocate(to-2, to+1)
+		if pc.Type() == Pawn {
+			p.halfmove = 0
+			if to == oldEP {
+				p.remove(to ^ 8) // the captured pawn stands beside, on the from rank
+			}
+			if promo := m.Promotion(); promo != NoPieceType {
+				p.remove(to)
+				p.put(to, NewPiece(us, promo))
+			} else if to-from == 16 || from-to == 16 {
+				p.setEnPassant((from+to)/2, to)
+			}
 		}
-	default:
-		p.relocate(from, to)
 	}
-	if lost := p.castle & (castleLoss[from] | castleLoss[to]); lost != 0 {
-		p.hash ^= zobCastle[p.castle] ^ zobCastle[p.castle&^lost]
-		p.castle &^= lost
+	if p.castle != 0 {
+		if lost := p.castle & castlingLoss(us, pc.Type(), from, to); lost != 0 {
+			p.hash ^= castlingHash(lost)
+			p.castle &^= lost
+		}
 	}
 	if us == Black {
 		p.fullmove++
@@ -232,14 +248,18 @@ func (p *Position) pseudoLegal(m Move) bool {
 		return false
 	}
 	if t := p.board[to]; t != NoPiece && t.Color() == p.turn {
-		return false
+		// Only castling lands on an own piece: the king on its rook.
+		return m == newCastling(from, to) && pc.Type() == King &&
+			p.castle&castlingRightOf[to]&(0xff<<(8*p.turn)) != 0 && p.castlingLegal(from, to)
 	}
+	// From here on m is not castling: m>>12 == 0 says neither castling nor
+	// a promotion.
 	promo := m.Promotion()
 	occ := p.occupied()
 	switch pc.Type() {
 	case Pawn:
 		last := to.Rank() == 7 || to.Rank() == 0
-		if last != (promo != NoPieceType) || promo == Pawn || promo == King {
+		if last != (promo != NoPieceType) || promo == Pawn || promo == King || m.IsCastling() {
 			return false
 		}
 		fwd, startRank := Square(8), 1
@@ -256,55 +276,40 @@ func (p *Position) pseudoLegal(m Move) bool {
 		}
 		return false
 	case Knight:
-		return promo == NoPieceType && knightAttacks[from]&to.bb() != 0
+		return m>>12 == 0 && knightAttacks[from]&to.bb() != 0
 	case Bishop:
-		return promo == NoPieceType && bishopAttacks(from, occ)&to.bb() != 0
+		return m>>12 == 0 && bishopAttacks(from, occ)&to.bb() != 0
 	case Rook:
-		return promo == NoPieceType && rookAttacks(from, occ)&to.bb() != 0
+		return m>>12 == 0 && rookAttacks(from, occ)&to.bb() != 0
 	case Queen:
-		return promo == NoPieceType && (bishopAttacks(from, occ)|rookAttacks(from, occ))&to.bb() != 0
+		return m>>12 == 0 && (bishopAttacks(from, occ)|rookAttacks(from, occ))&to.bb() != 0
 	case King:
-		if promo != NoPieceType {
-			return false
-		}
-		if kingAttacks[from]&to.bb() != 0 {
-			return true
-		}
-		return p.castlingLegal(from, to)
+		return m>>12 == 0 && kingAttacks[from]&to.bb() != 0
 	}
 	return false
 }
 
-// castlingLegal checks castling from the king's square to its destination:
-// the right is held, the squares between king and rook are empty, and the
-// king is not in check and does not pass or land on an attacked square.
-func (p *Position) castlingLegal(from, to Square) bool {
-	var right uint8
-	var rook Square
-	switch {
-	case p.turn == White && from == E1 && to == G1:
-		right, rook = castleWK, H1
-	case p.turn == White && from == E1 && to == C1:
-		right, rook = castleWQ, A1
-	case p.turn == Black && from == E8 && to == G8:
-		right, rook = castleBK, H8
-	case p.turn == Black && from == E8 && to == C8:
-		right, rook = castleBQ, A8
-	default:
-		return false
-	}
-	occ := p.occupied()
-	if p.castle&right == 0 || between[from][rook]&occ != 0 {
+// castlingLegal checks castling of the king on king with the rook on rook,
+// whose right the caller has checked. Every square the king and the rook
+// cross or land on is empty but for the two of them, and the king is not
+// in check, crosses no attacked square and does not land on one (after
+// the rook moved: the rook may have shielded the king's destination). This
+// is the Chess960 rule; standard castling is the case king e1, rook h1/a1.
+func (p *Position) castlingLegal(king, rook Square) bool {
+	m := newCastling(king, rook)
+	kingTo, rookTo := m.CastlingSquares()
+	kb, rb := king.bb(), rook.bb()
+	occ := p.occupied() ^ kb ^ rb
+	if occ&(between[king][kingTo]|kingTo.bb()|between[rook][rookTo]|rookTo.bb()) != 0 {
 		return false
 	}
 	them := p.turn.Other()
-	step := (to - from) / 2
-	for s := from; s != to+step; s += step {
-		if p.attacked(s, them, occ) {
+	for path := between[king][kingTo] | kb; path != 0; path &= path - 1 {
+		if p.attacked(lsb(path), them, occ|rb) {
 			return false
 		}
 	}
-	return true
+	return !p.attacked(kingTo, them, occ|rookTo.bb())
 }
 
 // legal reports whether the pseudo-legal move m leaves the own king safe.
@@ -314,7 +319,7 @@ func (p *Position) legal(m Move) bool {
 	them := p.byColor[us.Other()]
 	occ := p.occupied()
 	if p.board[from].Type() == King {
-		if p.isCastling(m) {
+		if m.IsCastling() {
 			return true // castlingLegal already checked every square
 		}
 		return p.attackers(to, occ&^from.bb())&them == 0

@@ -125,29 +125,70 @@ func ParseSquare(name string) (Square, error) {
 func (s Square) bb() uint64 { return 1 << uint(s) }
 
 // Move is a move of the side to move: from, to and the promotion piece.
-// Castling is the king's move of two squares (e1g1); ParseUCI also accepts
-// the king-to-rook form (e1h1). The zero value is NoMove.
+// Castling is the king taking its own rook (e1h1): from is the king's
+// square, to the rook's. That form says which rook castles, the only way
+// to say it in Chess960, where the king may start anywhere between its
+// rooks and may not move at all. The zero value is NoMove.
 type Move uint16
 
 // NoMove is the absence of a move.
 const NoMove Move = 0
 
-// NewMove returns the move from, to, promoting to promo (NoPieceType if none).
+// castlingFlag marks castling; to is then the rook's square.
+const castlingFlag Move = 1 << 15
+
+// NewMove returns the move from, to, promoting to promo (NoPieceType if
+// none). It is never castling: ParseUCI, ParseSAN and LegalMoves make
+// castling moves.
 func NewMove(from, to Square, promo PieceType) Move {
 	return Move(uint16(from) | uint16(to)<<6 | uint16(promo)<<12)
 }
 
-// From returns the square the piece leaves.
+// newCastling returns castling of the king on king with the rook on rook.
+func newCastling(king, rook Square) Move {
+	return NewMove(king, rook, NoPieceType) | castlingFlag
+}
+
+// From returns the square the piece leaves (for castling, the king's).
 func (m Move) From() Square { return Square(m & 63) }
 
-// To returns the square the piece arrives on (for castling, the king's).
+// To returns the square the piece arrives on; for castling, the square of
+// the rook the king castles with (see CastlingSquares for where they go).
 func (m Move) To() Square { return Square(m >> 6 & 63) }
 
 // Promotion returns the piece a pawn promotes to, or NoPieceType.
 func (m Move) Promotion() PieceType { return PieceType(m >> 12 & 7) }
 
-// UCI returns the move in UCI notation with standard castling (e1g1).
+// IsCastling reports whether m is castling.
+func (m Move) IsCastling() bool { return m&castlingFlag != 0 }
+
+// CastlingSquares returns where the king and the rook of the castling
+// move m stand afterwards: g and f (rook beyond the king on the h-side),
+// or c and d, on their back rank, in standard chess and Chess960 alike.
+func (m Move) CastlingSquares() (king, rook Square) {
+	base := m.From() &^ 7
+	if m.To() > m.From() {
+		return base + 6, base + 5
+	}
+	return base + 2, base + 3
+}
+
+// UCI returns the move in UCI notation as standard chess writes it:
+// castling from e1 or e8 with a rook in the corner as the king's
+// two-square move (e1g1), every other castling as the king taking its
+// rook (b1a1). A Chess960 engine wants UCIChess960.
 func (m Move) UCI() string {
+	if m.IsCastling() && m.From().File() == 4 && (m.To().File() == 0 || m.To().File() == 7) {
+		k, _ := m.CastlingSquares()
+		return NewMove(m.From(), k, NoPieceType).UCIChess960()
+	}
+	return m.UCIChess960()
+}
+
+// UCIChess960 returns the move in UCI notation with castling always as
+// the king taking its own rook (e1h1): the form of UCI_Chess960 engines,
+// and one that Lichess accepts in every game.
+func (m Move) UCIChess960() string {
 	if m == NoMove {
 		return "0000"
 	}
@@ -162,3 +203,25 @@ func (m Move) UCI() string {
 }
 
 func (m Move) String() string { return m.UCI() }
+
+// Variant is the set of rules a position is played under. The repetition
+// rule is the same in both; they differ in where the pieces start and so
+// in how castling is written and which castling rights a FEN can give.
+type Variant uint8
+
+const (
+	// Standard is standard chess: castling rights only with the king on e1
+	// or e8 and a rook in a corner.
+	Standard Variant = iota
+	// Chess960 is Fischer random chess (Freestyle): the king between its
+	// rooks anywhere on the back rank, castling rights held per rook.
+	Chess960
+)
+
+// String returns "standard" or "chess960".
+func (v Variant) String() string {
+	if v == Chess960 {
+		return "chess960"
+	}
+	return "standard"
+}

@@ -244,14 +244,9 @@ func (g *Game) play(u string) error {
 	if err != nil {
 		return err
 	}
-	out := m.UCI()
-	if pc := pos.PieceAt(m.From()); pc.Type() == rules.King && !g.s.opts.LegacyCastling {
-		d := int(m.To()) - int(m.From())
-		if d == 2 {
-			out = m.From().String() + rules.NewSquare(7, m.From().Rank()).String()
-		} else if d == -2 {
-			out = m.From().String() + rules.NewSquare(0, m.From().Rank()).String()
-		}
+	out := m.UCIChess960() // castling as the king onto its rook, as Lichess streams it
+	if g.s.opts.LegacyCastling {
+		out = m.UCI()
 	}
 	if err := g.rg.Play(m); err != nil {
 		return err
