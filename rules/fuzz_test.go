@@ -164,7 +164,7 @@ func TestChess960RandomGames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 960))
 	starts, plies := 960, 80
 	if testing.Short() || raceEnabled {
-		starts = 120
+		starts = 24 // all 960 without -race
 	}
 	castlings := 0
 	for i := 0; i < starts; i++ {
@@ -187,7 +187,7 @@ func TestChess960RandomGames(t *testing.T) {
 			p.Play(m)
 		}
 	}
-	if castlings < starts/2 {
+	if castlings < starts/3 {
 		t.Errorf("only %d castling moves in %d games", castlings, starts)
 	}
 }
