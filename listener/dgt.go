@@ -687,10 +687,7 @@ func (s *dgtSession) settleDue() error {
 func (s *dgtSession) take(b *dgtBoard) error {
 	f := b.pending
 	b.pending = nil
-	start := f.Start
-	if start == rules.StartFEN || strings.TrimSpace(start) == "" {
-		start = ""
-	}
+	start := normalStart(f.Start)
 	san := f.SAN
 	g := b.game
 	newGame := false
@@ -738,6 +735,19 @@ func (s *dgtSession) take(b *dgtBoard) error {
 	}
 	s.save()
 	return s.emitGame(b, g)
+}
+
+// normalStart is the start a feed gives, "" for the standard start however
+// it is written (without clocks, say).
+func normalStart(fen string) string {
+	fen = strings.TrimSpace(fen)
+	if fen == "" {
+		return ""
+	}
+	if p, err := rules.ParseStart(fen); err == nil && p.FEN() == rules.StartFEN {
+		return ""
+	}
+	return fen
 }
 
 // askRoster starts a read of LiveChess's tournaments, unless one is under

@@ -303,6 +303,7 @@ func TestDGTNewGames(t *testing.T) {
 		{"the board back at the start", "", "", anandMoves[:20], []string{}, false},
 		{"another game begun while unseen", "", "", anandMoves[:20], []string{"d4", "d5"}, false},
 		{"a set-up position", "", setUp, []string{"e4"}, []string{"Kd2"}, false},
+		{"the standard start written without clocks", "", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", anandMoves[:4], anandMoves[:6], true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
