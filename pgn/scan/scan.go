@@ -1,0 +1,130 @@
+// Package scan is the analysis behind threefold scan: every repetition of every game of PGN files.
+//
+// Analyse replays one game and says what the rule says about it (Report,
+// the JSON of scan --json); Run reads files in order, analyses their games
+// on several goroutines and hands the reports back in input order; Writer
+// writes them as JSON lines or readable text and counts them.
+package scan
+
+import (
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// Report is what scan says about one game; its JSON form is one line of
+// scan --json. The first block of fields is the contract shared with the
+// reference annotations (README, "scan --json"); the rest is extra.
+type Report struct {
+	File           string  `json:"file"`
+	ID             int     `json:"id"`
+	Plies          int     `json:"plies"`
+	MaxOccurrences int     `json:"max_occurrences"`
+	ThreefoldPlies []int   `json:"threefold_plies"`
+	FivefoldPly    *int    `json:"fivefold_ply"`
+	ClaimablePlies []int   `json:"claimable_plies"`
+	FinalFEN       string  `json:"final_fen"`
+	StartFEN       *string `json:"start_fen"`
+	Error          string  `json:"error,omitempty"`
+
+	Line                int         `json:"line"`
+	White               string      `json:"white,omitempty"`
+	Black               string      `json:"black,omitempty"`
+	Event               string      `json:"event,omitempty"`
+	Date                string      `json:"date,omitempty"`
+	Result              string      `json:"result,omitempty"`
+	FirstThreefold      *Repetition `json:"first_threefold,omitempty"`
+	FirstClaim          *Repetition `json:"first_claim,omitempty"`
+	FiftyMovesPly       *int        `json:"fifty_moves_ply"`
+	SeventyFiveMovesPly *int        `json:"seventy_five_moves_ply"`
+	PliesAfterFivefold  int         `json:"plies_after_fivefold,omitempty"`
+	FinalStatus         string      `json:"final_status,omitempty"`
+	Notes               []string    `json:"notes,omitempty"`
+	start               rules.Position
+	moves               []string
+}
+
+// Repetition is the proof of one claim: where, by whom, under which rule.
+type Repetition struct {
+	Ply         int      `json:"ply"`
+	Claimant    string   `json:"claimant"`
+	Rule        string   `json:"rule"`                  // "9.2.2" (has occurred) or "9.2.1" (declared move)
+	Occurrences []int    `json:"occurrences,omitempty"` // 9.2.2: the plies of the position
+	Moves       []string `json:"moves,omitempty"`       // 9.2.1: SAN of the moves that may be declared
+}
+
+// Analyse replays one game of file and records everything scan reports.
+func Analyse(g *pgn.Game, file string) *Report {
+	r := &Report{
+		File: file, ID: g.Index, Line: g.Line, ThreefoldPlies: []int{}, ClaimablePlies: []int{},
+		MaxOccurrences: 1, moves: g.Moves,
+	}
+	r.White, _ = g.Tag("White")
+	r.Black, _ = g.Tag("Black")
+	r.Event, _ = g.Tag("Event")
+	r.Date, _ = g.Tag("Date")
+	r.Result = g.Result
+	if fen, ok := g.StartFEN(); ok {
+		r.StartFEN = &fen
+		if _, notes, err := rules.ParseFENNotes(fen); err == nil {
+			r.Notes = notes
+		}
+	}
+	check := func(ply int, t *rules.Game) {
+		c := t.Count()
+		if c > r.MaxOccurrences {
+			r.MaxOccurrences = c
+		}
+		if c >= 3 {
+			r.ThreefoldPlies = append(r.ThreefoldPlies, ply)
+			if r.FirstThreefold == nil {
+				r.FirstThreefold = &Repetition{Ply: ply, Claimant: t.Turn().String(), Rule: "9.2.2", Occurrences: t.Occurrences()}
+			}
+		}
+		if c >= 3 || t.CanClaimRepetition() {
+			r.ClaimablePlies = append(r.ClaimablePlies, ply)
+			if r.FirstClaim == nil {
+				p := t.Position()
+				rep := &Repetition{Ply: ply, Claimant: p.Turn().String(), Rule: "9.2.2", Occurrences: t.Occurrences()}
+				if c < 3 {
+					rep.Rule, rep.Occurrences = "9.2.1", nil
+					for _, m := range t.ClaimMoves(nil) {
+						rep.Moves = append(rep.Moves, p.SAN(m))
+					}
+				}
+				r.FirstClaim = rep
+			}
+		}
+		if hm := t.HalfmoveClock(); hm >= 99 {
+			if (r.FiftyMovesPly == nil || ply < *r.FiftyMovesPly) && t.Verdict().FiftyMoves {
+				r.FiftyMovesPly = intp(ply)
+			}
+			if p := t.Position(); hm >= 150 && (r.SeventyFiveMovesPly == nil || ply < *r.SeventyFiveMovesPly) && p.Status() != rules.Checkmate {
+				r.SeventyFiveMovesPly = intp(ply)
+			}
+		}
+	}
+	tracker, err := g.Replay(func(ply int, _ string, t *rules.Game) { check(ply, t) })
+	if tracker != nil {
+		// Ply 0 too: a [FEN] may start with the 50-move count already run out.
+		check(0, rules.NewGame(tracker.Start()))
+		r.Plies = tracker.Ply()
+		p := tracker.Position()
+		r.start = tracker.Start()
+		r.FinalFEN = p.FEN()
+		if st := p.Status(); st != rules.Ongoing {
+			r.FinalStatus = st.String()
+		}
+		if f := tracker.FivefoldPly(); f >= 0 {
+			r.FivefoldPly = intp(f)
+			r.PliesAfterFivefold = r.Plies - f
+		}
+	}
+	if err != nil {
+		r.Error = err.Error()
+	} else if g.Err != nil {
+		r.Error = g.Err.Error()
+	}
+	return r
+}
+
+func intp(i int) *int { return &i }
