@@ -138,14 +138,35 @@ type chatAPI interface {
 	Chat(ctx context.Context, gameID, room, text string) error
 }
 
-type chatMsg struct {
-	room, text string
+// Validity of a notice (chatter.say's until): how long what it says holds.
+const (
+	// WhileGameRuns: the notice holds until the game ends or a takeback
+	// removes the ply it is about (a second occurrence, a greeting).
+	WhileGameRuns = -1
+)
+
+// notice is one line waiting to be sent, with what makes it still true.
+type notice struct {
+	key, room, text string
+	epoch           int  // the game's epoch when said (a takeback starts a new one)
+	until           int  // the last ply at which it holds, or WhileGameRuns
+	final           bool // the goodbye: said once the game is over
 }
 
-// chatter writes one game's notices: each event at most once (by key),
-// at least MinInterval apart, from its own goroutine so a slow or paused
-// Lichess never holds up a move. Lines that do not fit its queue are
-// dropped and logged.
+// chatState is the game as the chatter must know it to tell whether a
+// notice still holds.
+type chatState struct {
+	ply, epoch int
+	over       bool
+}
+
+// chatter writes one game's notices from its own goroutine, so a slow or
+// paused Lichess never holds up a move. Each event is said at most once
+// (by key); each room gets at most one line per interval; and a line is
+// sent only while what it says still holds: none after the game ended
+// but the goodbye (which says how it ended), none about a ply a takeback
+// removed, and a notice about a claim that could be made only at one ply
+// is dropped once the game moved on. What is dropped is logged.
 type chatter struct {
 	api      chatAPI
 	gameID   string
@@ -153,21 +174,37 @@ type chatter struct {
 	interval time.Duration
 	log      *slog.Logger
 
-	mu     sync.Mutex
-	sent   map[string]bool
-	queue  chan chatMsg
-	closed bool
-	done   chan struct{}
+	mu      sync.Mutex
+	sent    map[string]bool
+	pending []notice
+	state   chatState
+	closed  bool
+	wake    chan struct{}
+	done    chan struct{}
 }
 
 func newChatter(api chatAPI, gameID string, clock clock.Clock, interval time.Duration, log *slog.Logger) *chatter {
 	return &chatter{api: api, gameID: gameID, clock: clock, interval: interval, log: log,
-		sent: map[string]bool{}, queue: make(chan chatMsg, 16), done: make(chan struct{})}
+		sent: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
-// say queues the line for the event key unless that key was said before.
-// It reports whether the line was queued.
-func (c *chatter) say(key string, line ChatLine, v ChatVars) bool {
+// maxPending bounds the lines waiting; more are dropped and logged.
+const maxPending = 16
+
+// say queues the line for the event key unless that key was said before
+// or the line no longer holds; until is the last ply at which it holds
+// (WhileGameRuns: as long as the game). It reports whether the line was
+// queued.
+func (c *chatter) say(key string, line ChatLine, v ChatVars, until int) bool {
+	return c.queue(key, line, v, until, false)
+}
+
+// sayFinal queues the goodbye: it is sent after the end of the game.
+func (c *chatter) sayFinal(key string, line ChatLine, v ChatVars) bool {
+	return c.queue(key, line, v, WhileGameRuns, true)
+}
+
+func (c *chatter) queue(key string, line ChatLine, v ChatVars, until int, final bool) bool {
 	if line.Room == "none" || line.Room == "" || line.Text == "" {
 		return false
 	}
@@ -186,57 +223,124 @@ func (c *chatter) say(key string, line ChatLine, v ChatVars) bool {
 		rooms = []string{lichess.RoomPlayer, lichess.RoomSpectator}
 	}
 	for _, room := range rooms {
-		select {
-		case c.queue <- chatMsg{room: room, text: text}:
-		default:
-			c.log.Warn("chat queue full, line dropped", "game", c.gameID, "room", room, "text", text)
+		n := notice{key: key, room: room, text: text, epoch: c.state.epoch, until: until, final: final}
+		if !c.holds(n) {
+			c.log.Info("chat line dropped: no longer true", "game", c.gameID, "room", room, "text", text)
+			continue
 		}
+		if len(c.pending) >= maxPending {
+			c.log.Warn("chat queue full, line dropped", "game", c.gameID, "room", room, "text", text)
+			continue
+		}
+		c.pending = append(c.pending, n)
 	}
+	c.poke()
 	return true
 }
 
-// run sends the queued lines until the queue is closed and drained, or
-// ctx ends.
-func (c *chatter) run(ctx context.Context) {
-	defer close(c.done)
-	var last time.Time
-	for {
-		var m chatMsg
-		var ok bool
-		select {
-		case m, ok = <-c.queue:
-			if !ok {
-				return
-			}
-		case <-ctx.Done():
-			return
-		}
-		if !last.IsZero() && c.interval > 0 {
-			if wait := c.interval - c.clock.Now().Sub(last); wait > 0 {
-				t := c.clock.NewTimer(wait)
-				select {
-				case <-t.C():
-				case <-ctx.Done():
-					t.Stop()
-					return
-				}
-			}
-		}
-		if err := c.api.Chat(ctx, c.gameID, m.room, m.text); err != nil {
-			c.log.Warn("chat failed", "game", c.gameID, "room", m.room, "err", err)
-		} else {
-			c.log.Info("chat", "game", c.gameID, "room", m.room, "text", m.text)
-		}
-		last = c.clock.Now()
+// update tells the chatter where the game is; lines that no longer hold
+// are dropped before they are sent.
+func (c *chatter) update(ply, epoch int, over bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.state = chatState{ply: ply, epoch: epoch, over: over}
+	c.poke()
+}
+
+// holds (mu held) reports whether n is still true.
+func (c *chatter) holds(n notice) bool {
+	if n.final {
+		return true
+	}
+	st := c.state
+	return !st.over && n.epoch == st.epoch && (n.until == WhileGameRuns || st.ply <= n.until)
+}
+
+func (c *chatter) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
 	}
 }
 
-// close stops accepting lines; run returns once the queue is drained.
+// next (mu held) drops what no longer holds and returns the first line
+// whose room may speak now, or how long until one may.
+func (c *chatter) next(last map[string]time.Time) (notice, bool, time.Duration) {
+	kept := c.pending[:0]
+	for _, n := range c.pending {
+		if c.holds(n) {
+			kept = append(kept, n)
+		} else {
+			c.log.Info("chat line dropped: no longer true", "game", c.gameID, "room", n.room, "text", n.text)
+		}
+	}
+	clear(c.pending[len(kept):])
+	c.pending = kept
+	now := c.clock.Now()
+	wait := time.Duration(-1)
+	for i, n := range c.pending {
+		w := time.Duration(0)
+		if at, ok := last[n.room]; ok && c.interval > 0 {
+			w = c.interval - now.Sub(at)
+		}
+		if w <= 0 {
+			c.pending = append(c.pending[:i], c.pending[i+1:]...)
+			return n, true, 0
+		}
+		if wait < 0 || w < wait {
+			wait = w
+		}
+	}
+	return notice{}, false, wait
+}
+
+// run sends the lines until the chatter is closed and nothing is left to
+// send, or ctx ends.
+func (c *chatter) run(ctx context.Context) {
+	defer close(c.done)
+	last := map[string]time.Time{} // by room
+	for {
+		c.mu.Lock()
+		n, ok, wait := c.next(last)
+		finished := !ok && c.closed && len(c.pending) == 0
+		c.mu.Unlock()
+		if finished {
+			return
+		}
+		if ok {
+			if err := c.api.Chat(ctx, c.gameID, n.room, n.text); err != nil {
+				c.log.Warn("chat failed", "game", c.gameID, "room", n.room, "err", err)
+			} else {
+				c.log.Info("chat", "game", c.gameID, "room", n.room, "text", n.text)
+			}
+			last[n.room] = c.clock.Now()
+			continue
+		}
+		var t clock.Timer
+		var timerC <-chan time.Time
+		if wait > 0 {
+			t = c.clock.NewTimer(wait)
+			timerC = t.C()
+		}
+		select {
+		case <-c.wake:
+		case <-timerC:
+		case <-ctx.Done():
+		}
+		if t != nil {
+			t.Stop()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// close stops accepting lines; run returns once the lines that still hold
+// are sent.
 func (c *chatter) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.closed {
-		c.closed = true
-		close(c.queue)
-	}
+	c.closed = true
+	c.poke()
 }

@@ -112,7 +112,7 @@ type ChatConfig struct {
 	Claim    ChatLine // the bot claimed a draw by repetition
 	Fifth    ChatLine // a position occurred the fifth time
 	// MinInterval is the least time between two lines the bot writes in
-	// one game.
+	// one room (player or spectator) of a game.
 	MinInterval time.Duration
 }
 

@@ -77,9 +77,12 @@ func botChat(h *harness, id string) []string {
 }
 
 // expectedNotices computes, by replaying the game, the repetition notices
-// the bot must have written with the default templates: one per ply where
-// a position occurred the second, third or fifth time, in the room of its
-// event, plus the claims it made.
+// the bot must have written with the default templates: one "second
+// occurrence" line per repetition cycle (a run of consecutive plies whose
+// positions occurred before), at the first ply of the run. No third or
+// fifth occurrence line and no claim line: the fake, like Lichess, ends a
+// BOT's game at its first threefold, so such a line is never true by the
+// time it would be sent (the goodbye says how the game ended).
 func expectedNotices(t *testing.T, id string, st lichesstest.GameState, rec threefold.BotRecord, me, opp string) []string {
 	t.Helper()
 	chat := bot.DefaultConfig().Chat
@@ -91,6 +94,7 @@ func expectedNotices(t *testing.T, id string, st lichesstest.GameState, rec thre
 	}
 	g := replayFrom(initialFENs.get(id), nil)
 	var out []string
+	runEnd, saidInRun := -1, false
 	for i, mv := range st.Moves {
 		pos := g.Position()
 		m, err := pos.ParseUCI(mv)
@@ -103,25 +107,21 @@ func expectedNotices(t *testing.T, id string, st lichesstest.GameState, rec thre
 		}
 		_ = g.Play(m)
 		ply := i + 1
-		for _, c := range rec.Claims {
-			if c.Ply == ply {
-				occ := g.Occurrences()
-				out = append(out, chat.Claim.Room+": "+bot.RenderChat(chat.Claim.Text, bot.ChatVars{Claimant: me, Plies: joinInts(occ), Ply: ply, Count: len(occ)}))
-			}
-		}
 		n := g.Count()
 		if n < 2 {
 			continue
 		}
-		line := chat.Second
-		if n >= 5 {
-			line = chat.Fifth
-		} else if n >= 3 {
-			line = chat.Third
+		if ply != runEnd+1 {
+			saidInRun = false
 		}
+		runEnd = ply
+		if n != 2 || saidInRun {
+			continue
+		}
+		saidInRun = true
 		after := g.Position()
 		v := bot.ChatVars{Me: me, Opponent: opp, Move: label, Ply: ply, Count: n, Plies: joinInts(g.Occurrences()), Claimant: name(after.Turn())}
-		out = append(out, line.Room+": "+bot.RenderChat(line.Text, v))
+		out = append(out, chat.Second.Room+": "+bot.RenderChat(chat.Second.Text, v))
 	}
 	return out
 }
@@ -135,7 +135,8 @@ func joinInts(xs []int) string {
 }
 
 // checkNotices compares the bot's chat with the expected notices: greeting
-// first, goodbye last, the repetition notices in between, in order.
+// first, goodbye last, the repetition notices in between, in order, none
+// but the goodbye after the end of the game, each at most 140 characters.
 func checkNotices(t *testing.T, h *harness, id string, st lichesstest.GameState, rec threefold.BotRecord) {
 	t.Helper()
 	var got []string
@@ -154,6 +155,18 @@ func checkNotices(t *testing.T, h *harness, id string, st lichesstest.GameState,
 	for _, l := range got {
 		if n := len([]rune(strings.SplitN(l, ": ", 2)[1])); n > bot.ChatMaxLen || strings.Contains(l, "http") {
 			t.Errorf("bad chat line %q", l)
+		}
+	}
+	checkNoneAfterTheEnd(t, h, id)
+}
+
+// checkNoneAfterTheEnd fails if a line of the bot other than its goodbye
+// reached the fake after the game was over.
+func checkNoneAfterTheEnd(t *testing.T, h *harness, id string) {
+	t.Helper()
+	for _, m := range h.fake.Game(id).Chat() {
+		if m.User == lichesstest.BotUser && m.AfterEnd && !strings.HasPrefix(m.Text, "Good game") {
+			t.Errorf("sent after the end of the game: %s: %q", m.Room, m.Text)
 		}
 	}
 }
@@ -272,16 +285,15 @@ func TestScriptedEngineClaimsAtTheExpectedPly(t *testing.T) {
 		t.Errorf("greeting %q", got)
 	}
 	joined := strings.Join(got, "\n")
-	for _, w := range []string{
+	// The claim ended the game at once: the goodbye says it; the claim and
+	// third-occurrence lines would have come after the end.
+	want = append(want,
 		"spectator: After 2... Nb8 this position occurred the second time (plies 0, 4).",
-		"player: ThreefoldBot claims a draw by threefold repetition (plies 0, 4, 8).",
-		"spectator: After 4... Nb8 this position occurred the third time (plies 0, 4, 8): Mary may claim a draw.",
-		"player: Good game, Mary. Drawn by threefold repetition, claimed (plies 0, 4, 8).",
-	} {
-		if !strings.Contains(joined, w) {
-			t.Errorf("chat lacks %q\nchat:\n%s", w, joined)
-		}
+		"player: Good game, Mary. Drawn by threefold repetition, claimed (plies 0, 4, 8).")
+	if joined != strings.Join(want, "\n") {
+		t.Errorf("chat:\n%s\nwant:\n%s", joined, strings.Join(want, "\n"))
 	}
+	checkNoneAfterTheEnd(t, h, id)
 }
 
 func TestFullGameBuiltin(t *testing.T) {

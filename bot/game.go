@@ -77,6 +77,39 @@ type game struct {
 	// takebackPly is the ply at which the opponent's takeback proposal
 	// was answered (-1: none).
 	takebackPly int
+	// epoch counts the times the game was rebuilt (a takeback): a chat
+	// notice said in an earlier epoch no longer holds.
+	epoch int
+	// The current repetition run: consecutive plies whose position
+	// occurred before (runEnd is its last ply, -1 none), and the notice
+	// kinds said about it: one notice per kind per cycle.
+	runStart, runEnd int
+	runSaid          map[string]bool
+	// claimNotice is the chat line about the bot's own claim, said only if
+	// the claim did not end the game at once (as Lichess ends a BOT's game
+	// at the first threefold): otherwise the goodbye says it.
+	claimNotice *pendingNotice
+}
+
+// pendingNotice is a notice waiting to learn whether it will hold.
+type pendingNotice struct {
+	ply  int
+	vars ChatVars
+}
+
+// sayClaim says the pending claim notice if the game still runs at its
+// ply; a finished game drops it.
+func (g *game) sayClaim(finished bool) {
+	n := g.claimNotice
+	if n == nil || (!finished && g.t.ply() < n.ply) {
+		return
+	}
+	g.claimNotice = nil
+	if finished || g.t.ply() != n.ply {
+		g.log.Info("claim notice not said: the game ended or moved on", "ply", n.ply)
+		return
+	}
+	g.chat.say(NoticeClaim+"@"+itoa(g.epoch)+"."+itoa(n.ply), g.cfg.Chat.Claim, n.vars, n.ply)
 }
 
 func (g *game) resign() {
@@ -86,6 +119,7 @@ func (g *game) resign() {
 // init prepares the game's state before the first event.
 func (g *game) init() {
 	g.movedPly, g.claimedPly, g.failPly, g.takebackPly = -1, -1, -1, -1
+	g.runStart, g.runEnd = -1, -1
 	g.rulesUsed = map[string]int{}
 	g.started = g.clock.Now()
 	g.chat = newChatter(g.api, g.id, g.clock, g.cfg.Chat.MinInterval, g.log)
@@ -309,13 +343,19 @@ func (g *game) state(ctx context.Context, s lichess.GameState, first bool) {
 	if rebuilt {
 		g.log.Warn("move list does not extend the previous one (takeback or mismatch); rebuilt the game", "ply", g.t.ply())
 		g.movedPly = -1
+		g.epoch++
+		g.runStart, g.runEnd = -1, -1
 	}
 	if err != nil {
 		g.log.Error("move list has an illegal move; waiting for the next state", "err", err)
 	}
+	// The chat learns where the game is before anything is said about it:
+	// a notice that is already untrue (the game just ended) is never sent.
+	g.chat.update(g.t.ply(), g.epoch, lichess.Finished(s.Status))
 	if first && g.t.ply() < 2 {
-		g.chat.say(NoticeGreeting, g.cfg.Chat.Greeting, g.vars())
+		g.chat.say(NoticeGreeting, g.cfg.Chat.Greeting, g.vars(), WhileGameRuns)
 	}
+	g.sayClaim(lichess.Finished(s.Status))
 	for _, e := range events {
 		g.notice(e)
 	}
@@ -372,21 +412,36 @@ func (g *game) report(s lichess.GameState) {
 		Result: res, Finished: finished, ObservedAt: g.clock.Now(), PlyAnchor: true})
 }
 
-// notice says what a repetition at one ply means, once per event.
+// notice says what a repetition at one ply means: once per kind of event
+// (second, third, fifth occurrence) in each repetition cycle, the run of
+// consecutive plies whose positions occurred before, so that a 4-ply cycle
+// played again gives one line, not four. A third or fifth occurrence is
+// news only while it is the current position (the claim is possible only
+// then); a second one stays true while the game runs.
 func (g *game) notice(e repEvent) {
+	if g.runEnd < 0 || e.Ply != g.runEnd+1 {
+		g.runStart, g.runSaid = e.Ply, map[string]bool{}
+	}
+	g.runEnd = e.Ply
 	v := g.vars()
 	v.Ply, v.Count, v.Move = e.Ply, e.Count, e.Move
 	v.Plies = joinPlies(e.Occurrences)
 	v.Claimant = g.playerName(e.Claimant)
-	kind, line := NoticeSecond, g.cfg.Chat.Second
+	kind, line, until := NoticeSecond, g.cfg.Chat.Second, WhileGameRuns
 	switch {
 	case e.Count >= 5:
-		kind, line = NoticeFifth, g.cfg.Chat.Fifth
+		kind, line, until = NoticeFifth, g.cfg.Chat.Fifth, e.Ply
 	case e.Count >= 3:
-		kind, line = NoticeThird, g.cfg.Chat.Third
+		kind, line, until = NoticeThird, g.cfg.Chat.Third, e.Ply
 	}
-	g.log.Info("repetition", "ply", e.Ply, "count", e.Count, "occurrences", e.Occurrences, "move", e.Move, "claimant", e.Claimant.String())
-	g.chat.say(kind+"@"+itoa(e.Ply), line, v)
+	said := g.runSaid[kind]
+	g.log.Info("repetition", "ply", e.Ply, "count", e.Count, "occurrences", e.Occurrences, "move", e.Move,
+		"claimant", e.Claimant.String(), "cycle_from", g.runStart, "noticed_in_cycle", said)
+	if said {
+		return
+	}
+	g.runSaid[kind] = true
+	g.chat.say(kind+"@"+itoa(g.epoch)+"."+itoa(e.Ply), line, v, until)
 }
 
 func (g *game) ourTurn() bool { return g.t.turn() == g.color }
@@ -487,7 +542,7 @@ func (g *game) claim(ctx context.Context, d Decision) {
 		g.log.Info("claimed a draw by threefold repetition", "ply", ply, "occurrences", g.t.game.Occurrences())
 		v := g.vars()
 		v.Claimant, v.Count, v.Plies = g.playerName(g.color), g.t.game.Count(), joinPlies(g.t.game.Occurrences())
-		g.chat.say(NoticeClaim+"@"+itoa(ply), g.cfg.Chat.Claim, v)
+		g.claimNotice = &pendingNotice{ply: ply, vars: v}
 	}
 	wait := g.cfg.Policy.ClaimWait
 	if remaining, _ := g.clockFor(g.color); remaining > 0 && remaining < unlimitedMS*time.Millisecond && remaining/10 < wait {
@@ -511,6 +566,7 @@ func (g *game) onTimer(ctx context.Context) {
 	switch g.timerFor {
 	case "claim":
 		g.log.Info("the claim did not end the game; playing on", "ply", g.timerPly)
+		g.sayClaim(false)
 		g.sendMove(ctx, g.pendingDec)
 	default:
 		g.maybeMove(ctx)
@@ -542,7 +598,7 @@ func (g *game) sendMove(ctx context.Context, d Decision) {
 				g.log.Info("claimed a draw with a move producing the third occurrence", "ply", ply+1, "move", uciMove, "occurrences", occ)
 				v := g.vars()
 				v.Claimant, v.Count, v.Plies, v.Ply = g.playerName(g.color), len(occ), joinPlies(occ), ply+1
-				g.chat.say(NoticeClaim+"@"+itoa(ply+1), g.cfg.Chat.Claim, v)
+				g.claimNotice = &pendingNotice{ply: ply + 1, vars: v}
 			}
 			return
 		}
@@ -660,5 +716,5 @@ func (g *game) finish(ctx context.Context) {
 	v.Ending = endingText(term, s.Winner, occ)
 	v.Result = rec.Result
 	v.Plies = joinPlies(occ)
-	g.chat.say(NoticeGoodbye, g.cfg.Chat.Goodbye, v)
+	g.chat.sayFinal(NoticeGoodbye, g.cfg.Chat.Goodbye, v)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
@@ -232,4 +233,127 @@ func benchOverhead(b *testing.B, log *slog.Logger) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ucis)), "ns/ply")
+}
+
+// The chat transcript of a scripted game with two repetition cycles: one
+// notice per cycle (not one per repeating ply), at most one line per room
+// per interval, none after the end of the game but the goodbye, which says
+// how it ended; a notice still waiting for its room when the game ends is
+// dropped, one still true is sent late.
+func TestChatTranscriptOfARepeatingGame(t *testing.T) {
+	// Cycle A: the knights go out and back (ply 4 repeats the start, plies
+	// 5 and 6 repeat too: one cycle). e4 e5 makes every earlier position
+	// unreachable. Cycle B: the queens shuffle (ply 12 repeats ply 8, ply
+	// 14 ply 10), and ply 16 is the third occurrence of ply 8: drawn.
+	moves := strings.Fields("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 e2e4 e7e5 d1e2 d8e7 e2d1 e7d8 d1e2 d8e7 e2d1 e7d8")
+	greeting := "player: Hi Opp! I am Bot and I watch every repetition (FIDE 9.2). Good luck!"
+	cycleA := "spectator: After 2... Ng8 this position occurred the second time (plies 0, 4)."
+	cycleB := "spectator: After 6... Qd8 this position occurred the second time (plies 8, 12)."
+	goodbye := "player: Good game, Opp. Drawn by threefold repetition (plies 8, 12, 16)."
+	tests := []struct {
+		name        string
+		waitAtPly12 bool // let the interval pass after ply 12
+		want        []string
+	}{
+		// The clock moved on 2 s at ply 12: the player room is free for
+		// the goodbye at once.
+		{"a notice waiting for its room is sent while it holds", true, []string{greeting, cycleA, cycleB, goodbye}},
+		// No time passed since the greeting: the goodbye waits 2 s.
+		{"a notice still waiting at the end is dropped", false, []string{greeting, cycleA, goodbye}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			clk := clock.NewFake(time.Time{})
+			api := &chatLog{memAPI: &memAPI{}, lines: make(chan string, 32)}
+			var ms []rules.Move
+			g0 := rules.NewGame(rules.StartPosition())
+			for _, u := range moves {
+				m, err := g0.PlayUCI(u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ms = append(ms, m)
+			}
+			cfg := DefaultConfig()
+			cfg.Chat.MinInterval = 2 * time.Second
+			g := &game{id: "mem", me: "bot", api: api, cfg: &cfg, clock: clk, log: discardLogger(),
+				mover: &instantMover{moves: ms}, stop: make(chan struct{})}
+			g.init()
+			done := make(chan struct{})
+			go func() { g.chat.run(ctx); close(done) }()
+			var got []string
+			expect := func(line string) {
+				t.Helper()
+				select {
+				case l := <-api.lines:
+					got = append(got, l)
+					if l != line {
+						t.Fatalf("chat line %q, want %q (so far %q)", l, line, got)
+					}
+				case <-ctx.Done():
+					t.Fatalf("no chat line; want %q (so far %q)", line, got)
+				}
+			}
+			state := func(n int, status string) {
+				st := lichess.GameState{Moves: strings.Join(moves[:n], " "), WTime: 300000, BTime: 300000, Status: status}
+				if n == 0 {
+					ev := fullEvent(rules.White, "")
+					ev.Full.White.Name, ev.Full.Black.Name = "Bot", "Opp"
+					g.handle(ctx, ev)
+					return
+				}
+				g.handle(ctx, lichess.GameEvent{Type: lichess.GameEventState, State: &st})
+			}
+			state(0, "started")
+			expect(greeting)
+			for n := 2; n < 16; n += 2 {
+				state(n, "started")
+				if n == 4 {
+					expect(cycleA) // the spectator room was free
+				}
+				if n == 12 && tc.waitAtPly12 {
+					if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
+						t.Fatal(err)
+					}
+					clk.Advance(2 * time.Second)
+					expect(cycleB)
+				}
+			}
+			state(16, lichess.StatusDraw)
+			if !tc.waitAtPly12 { // the goodbye waits for the player room's interval
+				if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
+					t.Fatal(err)
+				}
+				clk.Advance(2 * time.Second)
+			}
+			expect(goodbye)
+			g.chat.close()
+			<-done
+			close(api.lines)
+			for l := range api.lines {
+				t.Errorf("more: %q", l)
+			}
+			for _, l := range got {
+				if n := len([]rune(l)); n > ChatMaxLen+len("spectator: ") {
+					t.Errorf("%d characters: %q", n, l)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("transcript %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// chatLog is a memAPI whose chat lines go to a channel.
+type chatLog struct {
+	*memAPI
+	lines chan string
+}
+
+func (c *chatLog) Chat(_ context.Context, _, room, text string) error {
+	c.lines <- room + ": " + text
+	return nil
 }

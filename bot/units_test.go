@@ -317,13 +317,13 @@ func TestChatterSaysEachEventOnce(t *testing.T) {
 	done := make(chan struct{})
 	go func() { ch.run(context.Background()); close(done) }()
 	line := ChatLine{Room: "both", Text: "twice at {plies}"}
-	if !ch.say("second@4", line, ChatVars{Plies: "0, 4"}) {
+	if !ch.say("second@4", line, ChatVars{Plies: "0, 4"}, WhileGameRuns) {
 		t.Fatal("first say refused")
 	}
-	if ch.say("second@4", line, ChatVars{Plies: "0, 4"}) {
+	if ch.say("second@4", line, ChatVars{Plies: "0, 4"}, WhileGameRuns) {
 		t.Fatal("second say of the same event accepted")
 	}
-	ch.say("x", ChatLine{Room: "none", Text: "never"}, ChatVars{})
+	ch.say("x", ChatLine{Room: "none", Text: "never"}, ChatVars{}, WhileGameRuns)
 	ch.close()
 	<-done
 	close(rec.lines)
@@ -440,7 +440,9 @@ func TestJSONLines(t *testing.T) {
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-func TestChatterRateLimit(t *testing.T) {
+// Each room gets at most one line per interval; another room is not held
+// up by it.
+func TestChatterRateLimitPerRoom(t *testing.T) {
 	clk := clock.NewFake(time.Time{})
 	rec := &chatRecorder{lines: make(chan string, 10)}
 	ch := newChatter(rec, "g1", clk, 2*time.Second, discardLogger())
@@ -448,13 +450,17 @@ func TestChatterRateLimit(t *testing.T) {
 	defer cancel()
 	done := make(chan struct{})
 	go func() { ch.run(ctx); close(done) }()
-	for _, key := range []string{"a", "b", "c"} {
-		ch.say(key, ChatLine{Room: "player", Text: "line " + key}, ChatVars{})
+	for _, key := range []string{"a", "b"} {
+		ch.say(key, ChatLine{Room: "player", Text: "line " + key}, ChatVars{}, WhileGameRuns)
 	}
+	ch.say("c", ChatLine{Room: "spectator", Text: "line c"}, ChatVars{}, WhileGameRuns)
 	if got := <-rec.lines; got != "player: line a" {
 		t.Fatalf("first line %q", got)
 	}
-	// The second line waits for the interval on the clock.
+	if got := <-rec.lines; got != "spectator: line c" {
+		t.Fatalf("second line %q: the spectator room waited for the player room", got)
+	}
+	// The second player line waits for the interval on the clock.
 	if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -465,15 +471,59 @@ func TestChatterRateLimit(t *testing.T) {
 	}
 	clk.Advance(2 * time.Second)
 	if got := <-rec.lines; got != "player: line b" {
-		t.Fatalf("second line %q", got)
-	}
-	if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	clk.Advance(2 * time.Second)
-	if got := <-rec.lines; got != "player: line c" {
 		t.Fatalf("third line %q", got)
 	}
 	ch.close()
 	<-done
+}
+
+// A line is sent only while what it says holds: none after the end of the
+// game but the goodbye, none about a ply a takeback removed, and a claim
+// notice only at its ply.
+func TestChatterDropsWhatNoLongerHolds(t *testing.T) {
+	clk := clock.NewFake(time.Time{})
+	rec := &chatRecorder{lines: make(chan string, 10)}
+	ch := newChatter(rec, "g1", clk, 2*time.Second, discardLogger())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	go func() { ch.run(ctx); close(done) }()
+	say := func(key string, until int) {
+		ch.say(key, ChatLine{Room: "player", Text: key}, ChatVars{}, until)
+	}
+	ch.update(10, 0, false)
+	say("first", WhileGameRuns)
+	if got := <-rec.lines; got != "player: first" {
+		t.Fatalf("first line %q", got)
+	}
+	say("second at ply 10", WhileGameRuns) // waits for the interval…
+	ch.update(9, 1, false)                 // …while a takeback removes ply 10
+	say("third at ply 9", 9)               // holds at ply 9 only
+	ch.update(10, 1, false)                // the game moved on
+	say("also true", WhileGameRuns)
+	if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(2 * time.Second)
+	if got := <-rec.lines; got != "player: also true" {
+		t.Fatalf("line %q, want the one line still true", got)
+	}
+	say("about to end", WhileGameRuns)
+	ch.update(11, 1, true) // the game ends
+	say("after the end", WhileGameRuns)
+	ch.sayFinal("goodbye", ChatLine{Room: "player", Text: "goodbye"}, ChatVars{})
+	ch.close()
+	if err := clk.WaitTimer(ctx, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(2 * time.Second)
+	<-done
+	close(rec.lines)
+	var rest []string
+	for l := range rec.lines {
+		rest = append(rest, l)
+	}
+	if !reflect.DeepEqual(rest, []string{"player: goodbye"}) {
+		t.Fatalf("after the end: %q, want the goodbye only", rest)
+	}
 }

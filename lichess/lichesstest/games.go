@@ -78,9 +78,12 @@ type GameState struct {
 	FEN   string
 }
 
-// ChatMessage is a chat line recorded by the fake.
+// ChatMessage is a chat line recorded by the fake, with the ply of the
+// game when it arrived and whether the game was over then.
 type ChatMessage struct {
 	User, Room, Text string
+	Ply              int
+	AfterEnd         bool
 }
 
 // Game is a bot game on the fake server.
@@ -584,7 +587,7 @@ func (g *Game) opponentPlay(u string) error {
 }
 
 func (g *Game) addChat(user, room, text string) {
-	g.chat = append(g.chat, ChatMessage{User: user, Room: room, Text: text})
+	g.chat = append(g.chat, ChatMessage{User: user, Room: room, Text: text, Ply: g.rg.Ply(), AfterEnd: g.over()})
 	name := user
 	if u := g.s.users[user]; u != nil {
 		name = u.Username
