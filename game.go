@@ -57,6 +57,10 @@ type GameState struct {
 // may go to arbiters and spectators, never to the players (FIDE 11.3).
 const AudienceArbiters = "arbiters"
 
+// AudienceOperator is the Audience of the bot's own games and their
+// alerts: they are for whoever runs the bot.
+const AudienceOperator = "operator"
+
 // Termination is the true reason a game ended, found by replaying it.
 // Lichess reports every draw by rule as status "draw"; these names tell
 // them apart. The values are part of the JSON contracts of the bot's

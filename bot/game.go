@@ -409,7 +409,7 @@ func (g *game) report(s lichess.GameState) {
 	g.onGame(threefold.GameState{
 		Game:     threefold.GameRef{Site: "lichess", ID: g.id, URL: g.url, White: g.playerName(rules.White), Black: g.playerName(rules.Black)},
 		StartFEN: g.t.startFEN, Notation: rules.UCI, Moves: append([]string(nil), g.t.uci...),
-		Result: res, Finished: finished, ObservedAt: g.clock.Now(), PlyAnchor: true})
+		Result: res, Finished: finished, ObservedAt: g.clock.Now(), PlyAnchor: true, Audience: threefold.AudienceOperator})
 }
 
 // notice says what a repetition at one ply means: once per kind of event

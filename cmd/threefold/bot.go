@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,8 +33,10 @@ one in a lost game, claims the win (or the draw) when the opponent left,
 answers takeback proposals by bot.takebacks (decline by default), writes
 repetition notices in the game chat, and records
 every game with the true reason it ended in <data_dir>/games.jsonl and in the
-store (store.dsn; by default <data_dir>/threefold.db), with the repetition
-alerts of its games. With http.addr set, the dashboard shows its games live.
+store (store.dsn; by default <data_dir>/threefold.db). The repetition alerts
+of its games take the routes of watch's: the store (threefold history), the
+webhooks of watch.webhooks and, with http.addr set, the dashboard, which shows
+its games live.
 
 On SIGTERM or Ctrl-C it accepts no new challenge and finishes (or, with
 bot.on_stop: resign, resigns) the games it is playing, then exits.
@@ -89,9 +92,10 @@ type botRun struct {
 	alerts  notify.Sink
 	records []bot.RecordSink
 
-	client  *lichess.Client
-	watcher *listener.Watcher
-	closers []func() // undone in reverse order at the end
+	client   *lichess.Client
+	watcher  *listener.Watcher
+	durables []*delivery.Durable
+	closers  []func() // undone in reverse order at the end
 }
 
 // run builds everything in order and plays until ctx is done.
@@ -104,7 +108,9 @@ func (r *botRun) run(ctx context.Context) error {
 		return err
 	}
 	r.connect()
-	r.buildAlertPath(ctx)
+	if err := r.buildAlertPath(ctx); err != nil {
+		return err
+	}
 	b, err := bot.New(bot.Options{API: r.client, Config: r.bc, Logger: r.log, BaseURL: r.cfg.Lichess.URL,
 		Records: r.recordSinks(), OnGame: r.onGame})
 	if err != nil {
@@ -155,10 +161,12 @@ func (r *botRun) connect() {
 	r.closers = append(r.closers, func() { r.client.Close() })
 }
 
-// buildAlertPath makes the watcher of the bot's own games: their alerts
-// are stored once (Gate) and shown on the dashboard. The bot speaks about
-// them in the game chat itself.
-func (r *botRun) buildAlertPath(ctx context.Context) {
+// buildAlertPath makes the watcher of the bot's own games. Their alerts
+// take the routes of watch's (audience: the operator): stored once (Gate),
+// then each webhook of watch.webhooks (durably: what a webhook did not
+// accept is sent again, at the next start too) and the dashboard's feed.
+// The bot speaks about them in the game chat itself.
+func (r *botRun) buildAlertPath(ctx context.Context) error {
 	if r.source == "" {
 		r.source = "lichess bot"
 	}
@@ -166,16 +174,43 @@ func (r *botRun) buildAlertPath(ctx context.Context) {
 	if r.alerts != nil {
 		sinks = append(sinks, r.alerts)
 	}
+	hooks, err := watchWebhooks(r.cfg, r.log)
+	if err != nil {
+		return err
+	}
+	// The webhooks outlive ctx: the bot finishes its games after it.
+	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
+	r.closers = append(r.closers, stopDeliver)
+	for _, h := range hooks {
+		dw, err := delivery.NewDurable(ctx, r.st, h, delivery.DurableConfig{Name: h.Name, QueueSize: r.cfg.Watch.QueueSize,
+			CatchUp: catchUpPeriod, Log: r.log})
+		if err != nil {
+			return fmt.Errorf("bot: %w", err)
+		}
+		dw.Start(deliverCtx)
+		r.durables = append(r.durables, dw)
+		sinks = append(sinks, dw)
+	}
+	r.closers = append(r.closers, func() {
+		// Deliver what is queued, but not forever: the rest goes at the
+		// next start.
+		drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for _, dw := range r.durables {
+			dw.Close(drain)
+		}
+	})
 	if r.dash != nil {
 		sinks = append(sinks, r.dash)
 	}
 	// The bot's games go on after ctx is done (it finishes or resigns
 	// them): their alerts are stored all the same.
 	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: delivery.Gate(context.WithoutCancel(ctx), r.st, r.log, func(a threefold.Alert) {
-		if err := sinks.Send(ctx, a); err != nil {
+		if err := sinks.Send(deliverCtx, a); err != nil {
 			r.log.Error("alert not written", "alert", a.ID, "err", err)
 		}
 	})})
+	return nil
 }
 
 // onGame is bot.Options.OnGame: the bot's games go to the watcher and the

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -266,6 +269,112 @@ func TestBotChallengeCommand(t *testing.T) {
 	for _, r := range fake.Requests() {
 		if r.Token != "" && !strings.HasPrefix(r.UserAgent, "threefold/") {
 			t.Errorf("User-Agent %q", r.UserAgent)
+		}
+	}
+}
+
+// A threefold in the bot's own game takes the routes of watch's alerts:
+// it is in history, reaches the webhook and the dashboard's alert feed,
+// each exactly once, for the operator.
+func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
+	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
+	fake := lichesstest.New(lichesstest.Options{})
+	defer fake.Close()
+	var mu sync.Mutex
+	var hooked []threefold.Alert
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var a threefold.Alert
+		if err := json.NewDecoder(r.Body).Decode(&a); err == nil {
+			mu.Lock()
+			hooked = append(hooked, a)
+			mu.Unlock()
+		}
+	}))
+	defer hook.Close()
+	file, _ := botConfigFile(t, fake, lichesstest.BotToken, "http:\n  addr: 127.0.0.1:0\nwatch:\n  webhooks:\n    - kind: json\n      url: "+hook.URL+"\n"+
+		"bot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(ctx, []string{"--config", file, "bot"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	}()
+	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer wcancel()
+	var base string
+	if err := poll(wctx, func() bool {
+		_, rest, ok := strings.Cut(stderr.String(), "msg=dashboard url=")
+		if ok {
+			base, _, _ = strings.Cut(rest, "?")
+			base = strings.TrimSpace(strings.TrimSuffix(strings.Fields(base)[0], "/"))
+		}
+		return ok && fake.Streams("event") > 0
+	}); err != nil {
+		t.Fatalf("no dashboard: %v\n%s", err, stderr.String())
+	}
+	// The knights have shuffled; the opponent's f6g8 makes the start
+	// position occur the third time, and Lichess draws the BOT's game.
+	g := fake.MustNewGame(lichesstest.GameSpec{White: lichesstest.BotUser, Black: lichesstest.Opponent, ClockInitial: 60000,
+		Moves:  strings.Fields("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"),
+		Script: []lichesstest.Step{{Wait: 500 * time.Millisecond}, {Move: "f6g8"}}})
+	threefolds := func(as []threefold.Alert) (n int, last threefold.Alert) {
+		for _, a := range as {
+			if a.Kind == threefold.KindThreefold {
+				n, last = n+1, a
+			}
+		}
+		return n, last
+	}
+	var feed struct {
+		Alerts []threefold.Alert `json:"alerts"`
+	}
+	err := poll(wctx, func() bool {
+		resp, err := http.Get(base + "/api/state")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		if json.NewDecoder(resp.Body).Decode(&feed) != nil {
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		n, _ := threefolds(feed.Alerts)
+		m, _ := threefolds(hooked)
+		return n > 0 && m > 0 && lichess.Finished(g.State().Status)
+	})
+	if err != nil {
+		t.Fatalf("the threefold did not reach the dashboard and the webhook: %v\n%s", err, stderr.String())
+	}
+	cancel()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit code %d\nstderr:\n%s", c, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("threefold bot did not stop")
+	}
+	var out, errb bytes.Buffer
+	if c := Main(context.Background(), []string{"--config", file, "history", "--json", "--kind", "threefold"}, strings.NewReader(""), &out, &errb); c != 0 {
+		t.Fatalf("history: exit %d: %s", c, errb.String())
+	}
+	var hist struct {
+		Alerts []threefold.Alert `json:"alerts"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &hist); err != nil {
+		t.Fatalf("history --json: %v\n%s", err, out.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, route := range []struct {
+		name   string
+		alerts []threefold.Alert
+	}{{"history", hist.Alerts}, {"webhook", hooked}, {"dashboard feed", feed.Alerts}} {
+		n, a := threefolds(route.alerts)
+		if n != 1 || a.Ply != 8 || a.Game.ID != g.ID() || a.Audience != threefold.AudienceOperator || fmt.Sprint(a.Occurrences) != "[0 4 8]" {
+			t.Errorf("%s: %d threefold alerts, the last %+v; want one at ply 8 for the operator", route.name, n, a)
 		}
 	}
 }
