@@ -14,6 +14,7 @@ import (
 type Config struct {
 	Engine    EngineConfig
 	Policy    PolicyConfig
+	Draws     DrawOfferConfig
 	Challenge ChallengeConfig
 	Chat      ChatConfig
 
@@ -86,6 +87,17 @@ type PolicyConfig struct {
 	ClaimWait time.Duration
 }
 
+// DrawOfferConfig answers the opponent's draw offers, with the evaluation
+// of the bot's own search for its move (centipawns for the bot).
+type DrawOfferConfig struct {
+	// AcceptBehind: accept when the evaluation is at or below minus this.
+	AcceptBehind int
+	// AcceptEven: accept when the evaluation is within ±AcceptEven (a dead
+	// even game), from move MinMove on; 0 never accepts on these grounds.
+	AcceptEven int
+	MinMove    int
+}
+
 // ChallengeConfig is the challenge policy.
 type ChallengeConfig struct {
 	Variants       []string      // accepted variant keys: "standard", "fromPosition"
@@ -140,6 +152,7 @@ func DefaultConfig() Config {
 			SeekTolerance: 50,
 			ClaimWait:     2 * time.Second,
 		},
+		Draws: DrawOfferConfig{AcceptBehind: 200, AcceptEven: 20, MinMove: 40},
 		Challenge: ChallengeConfig{
 			Variants:       []string{"standard", "fromPosition"},
 			MinBase:        60 * time.Second,
@@ -184,6 +197,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Policy.AheadMargin < 0 || c.Policy.BehindMargin < 0 || c.Policy.SeekTolerance < 0 {
 		bad("bot.policy: margins must not be negative")
+	}
+	if c.Draws.AcceptBehind < 0 || c.Draws.AcceptEven < 0 || c.Draws.MinMove < 0 {
+		bad("bot.draw_offers: thresholds must not be negative")
 	}
 	ch := c.Challenge
 	for _, v := range ch.Variants {

@@ -66,6 +66,9 @@ type game struct {
 	rulesUsed  map[string]int
 	resigned   bool
 	drawOffer  bool // a draw offer was pending in the last state
+	oppOffer   bool // the opponent's draw offer is pending
+	// offerPly is the ply at which the opponent's offer was answered.
+	offerPly int
 	finished   bool
 	timer      clock.Timer
 	timerFor   string // "claim" or "retry"
@@ -118,7 +121,7 @@ func (g *game) resign() {
 
 // init prepares the game's state before the first event.
 func (g *game) init() {
-	g.movedPly, g.claimedPly, g.failPly, g.takebackPly = -1, -1, -1, -1
+	g.movedPly, g.claimedPly, g.failPly, g.takebackPly, g.offerPly = -1, -1, -1, -1, -1
 	g.runStart, g.runEnd = -1, -1
 	g.rulesUsed = map[string]int{}
 	g.started = g.clock.Now()
@@ -366,6 +369,7 @@ func (g *game) state(ctx context.Context, s lichess.GameState, first bool) {
 		return
 	}
 	g.drawOffer = s.WDraw || s.BDraw
+	g.oppOffer = s.WDraw && g.color == rules.Black || s.BDraw && g.color == rules.White
 	if err != nil {
 		return
 	}
@@ -515,7 +519,51 @@ func (g *game) maybeMove(ctx context.Context) {
 		g.claim(ctx, d)
 		return
 	}
+	if g.oppOffer && g.offerPly != ply && g.answerDrawOffer(ctx, d) {
+		return
+	}
 	g.sendMove(ctx, d)
+}
+
+// answerDrawOffer answers the opponent's pending draw offer by the policy
+// (bot.draw_offers) with the evaluation of the search just made, and logs
+// why. It reports whether it accepted: the game should then end, and the
+// move is played only if it does not (after claim_wait).
+func (g *game) answerDrawOffer(ctx context.Context, d Decision) bool {
+	ply := g.t.ply()
+	g.offerPly = ply
+	pos := g.t.game.Position()
+	ans := g.cfg.Draws.AnswerDrawOffer(d.Eval, pos.FullmoveNumber())
+	if d.OfferDraw {
+		ans = DrawAnswer{true, "the policy seeks a draw itself (" + d.Rule + ")"}
+	}
+	verdict := "declined"
+	if ans.Accept {
+		verdict = "accepted"
+	}
+	g.log.Info("draw offer from the opponent "+verdict, "ply", ply, "move_number", pos.FullmoveNumber(), "eval_cp", d.Eval,
+		"by", d.By, "depth", d.Depth, "why", ans.Why)
+	if err := g.api.Draw(ctx, g.id, ans.Accept); err != nil {
+		g.log.Warn("draw offer answer failed", "ply", ply, "accept", ans.Accept, "err", err)
+		return false
+	}
+	if !ans.Accept {
+		return false
+	}
+	g.pendingDec = d
+	g.setTimer("accept", ply, g.claimWait())
+	return true
+}
+
+// claimWait is how long to wait for a claim or an accepted offer to end
+// the game before playing on: Policy.ClaimWait, at most a tenth of the
+// bot's clock.
+func (g *game) claimWait() time.Duration {
+	wait := g.cfg.Policy.ClaimWait
+	if remaining, _ := g.clockFor(g.color); remaining > 0 && remaining < unlimitedMS*time.Millisecond && remaining/10 < wait {
+		wait = remaining / 10
+	}
+	return wait
 }
 
 // thinkDeadline bounds all the searches for one move: the planned time,
@@ -544,12 +592,8 @@ func (g *game) claim(ctx context.Context, d Decision) {
 		v.Claimant, v.Count, v.Plies = g.playerName(g.color), g.t.game.Count(), joinPlies(g.t.game.Occurrences())
 		g.claimNotice = &pendingNotice{ply: ply, vars: v}
 	}
-	wait := g.cfg.Policy.ClaimWait
-	if remaining, _ := g.clockFor(g.color); remaining > 0 && remaining < unlimitedMS*time.Millisecond && remaining/10 < wait {
-		wait = remaining / 10
-	}
 	g.pendingDec = d
-	g.setTimer("claim", ply, wait)
+	g.setTimer("claim", ply, g.claimWait())
 }
 
 func (g *game) setTimer(what string, ply int, d time.Duration) {
@@ -567,6 +611,9 @@ func (g *game) onTimer(ctx context.Context) {
 	case "claim":
 		g.log.Info("the claim did not end the game; playing on", "ply", g.timerPly)
 		g.sayClaim(false)
+		g.sendMove(ctx, g.pendingDec)
+	case "accept":
+		g.log.Info("accepting the draw offer did not end the game; playing on", "ply", g.timerPly)
 		g.sendMove(ctx, g.pendingDec)
 	default:
 		g.maybeMove(ctx)

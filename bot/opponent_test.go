@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -157,3 +158,68 @@ func TestFirstMoveBeforeTheAbortDeadline(t *testing.T) {
 		t.Error("the log does not say the deadline shortened the search")
 	}
 }
+
+// The opponent offers a draw: accepted when the bot is behind, declined
+// when it is ahead or the game is even but young, each with a log line
+// that gives the evaluation and why.
+func TestDrawOffersByPolicy(t *testing.T) {
+	tests := []struct {
+		name   string
+		cp     int
+		accept bool
+		why    string
+	}{
+		{"behind: accepted", -500, true, "why=\"behind: evaluation -500 cp at or below -200\""},
+		{"ahead: declined", 500, false, "why=\"ahead: evaluation +500 cp\""},
+		{"even but early: declined", 0, false, "why=\"even, but before move 40\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpt{engine: fakeEngine(t, "cp="+itoa(tc.cp), "avoid")})
+			id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000, Script: []lichesstest.Step{
+				{Move: "e7e5"}, {OfferDraw: true, Move: "b8c6"}, {Wait: time.Hour}, {Resign: true},
+			}}, rules.White)
+			fg := h.fake.Game(id)
+			if err := h.fake.WaitFor(h.ctx, func() bool {
+				rs := h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/draw/*")
+				return len(rs) > 0 && rs[0].Status != 0
+			}); err != nil {
+				t.Fatal(err)
+			}
+			answers := h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/draw/*")
+			want := "/draw/no"
+			if tc.accept {
+				want = "/draw/yes"
+			}
+			if len(answers) != 1 || !strings.HasSuffix(answers[0].Path, want) {
+				t.Fatalf("answers %+v, want one %s", answers, want)
+			}
+			verdict := "declined"
+			if tc.accept {
+				verdict = "accepted"
+			}
+			var line string
+			for _, l := range strings.Split(h.logs.String(), "\n") {
+				if strings.Contains(l, "draw offer from the opponent "+verdict) {
+					line = l
+				}
+			}
+			if !strings.Contains(line, "eval_cp="+itoa(tc.cp)) || !strings.Contains(line, tc.why) {
+				t.Errorf("log line %q lacks the evaluation %d or %s", line, tc.cp, tc.why)
+			}
+			if !tc.accept {
+				// The game goes on: the bot moves after declining.
+				if err := h.fake.WaitFor(h.ctx, func() bool { return fg.State().Ply >= 5 }); err != nil {
+					t.Fatal(err)
+				}
+				fg.Finish(lichess.StatusResign, "white")
+			}
+			st, rec := h.waitGameOver(id)
+			if tc.accept && (st.Status != lichess.StatusDraw || rec.Termination != threefold.TermAgreement || st.Ply != 4) {
+				t.Errorf("accepted offer: game %s at ply %d, record %s", st.Status, st.Ply, rec.Termination)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -31,6 +31,29 @@ type Decision struct {
 	Avoided   int // moves ruled out when ahead
 }
 
+// DrawAnswer is the answer to the opponent's draw offer and why.
+type DrawAnswer struct {
+	Accept bool
+	Why    string
+}
+
+// AnswerDrawOffer applies the draw-offer policy: accept when behind by at
+// least AcceptBehind, or when the game is dead even (within ±AcceptEven)
+// from move MinMove on; decline otherwise, ahead above all.
+func (c DrawOfferConfig) AnswerDrawOffer(eval, move int) DrawAnswer {
+	switch {
+	case eval <= -c.AcceptBehind:
+		return DrawAnswer{true, "behind: evaluation " + itoa(eval) + " cp at or below -" + itoa(c.AcceptBehind)}
+	case c.AcceptEven > 0 && eval >= -c.AcceptEven && eval <= c.AcceptEven && move >= c.MinMove:
+		return DrawAnswer{true, "dead even: evaluation " + itoa(eval) + " cp within ±" + itoa(c.AcceptEven) + " at move " + itoa(move)}
+	case c.AcceptEven > 0 && eval >= -c.AcceptEven && eval <= c.AcceptEven:
+		return DrawAnswer{false, "even, but before move " + itoa(c.MinMove)}
+	case eval > 0:
+		return DrawAnswer{false, "ahead: evaluation +" + itoa(eval) + " cp"}
+	}
+	return DrawAnswer{false, "not far enough behind: evaluation " + itoa(eval) + " cp above -" + itoa(c.AcceptBehind)}
+}
+
 // policy is the repetition-aware move choice.
 type policy struct {
 	cfg   PolicyConfig

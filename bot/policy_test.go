@@ -202,3 +202,33 @@ func bruteGivesDraw(t *testing.T, moves string, m rules.Move) bool {
 	}
 	return false
 }
+
+func TestAnswerDrawOffer(t *testing.T) {
+	cfg := DrawOfferConfig{AcceptBehind: 200, AcceptEven: 20, MinMove: 40}
+	tests := []struct {
+		name   string
+		eval   int
+		move   int
+		accept bool
+		why    string
+	}{
+		{"far behind", -350, 12, true, "behind"},
+		{"just at the threshold", -200, 12, true, "behind"},
+		{"a little behind", -120, 50, false, "not far enough behind"},
+		{"dead even, late", 10, 45, true, "dead even"},
+		{"dead even, too early", -5, 20, false, "before move 40"},
+		{"ahead", 300, 60, false, "ahead"},
+		{"a little ahead, late", 21, 60, false, "ahead"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := cfg.AnswerDrawOffer(tc.eval, tc.move)
+			if a.Accept != tc.accept || !strings.Contains(a.Why, tc.why) {
+				t.Errorf("%+v, want accept %v because %q", a, tc.accept, tc.why)
+			}
+		})
+	}
+	if a := (DrawOfferConfig{AcceptBehind: 200}).AnswerDrawOffer(0, 100); a.Accept {
+		t.Errorf("accept_even 0 accepted an even game: %+v", a)
+	}
+}

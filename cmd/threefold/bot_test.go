@@ -151,7 +151,8 @@ func TestBotConfigDefaultsMatchPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := bot.DefaultConfig()
-	if got.Engine.Threads != want.Engine.Threads || got.Policy != want.Policy || got.Chat != want.Chat ||
+	if got.Engine.Threads != want.Engine.Threads || got.Policy != want.Policy || got.Chat != want.Chat || got.Draws != want.Draws ||
+		got.Takebacks != want.Takebacks ||
 		got.OnStop != want.OnStop || got.Challenge.MaxGames != want.Challenge.MaxGames ||
 		strings.Join(got.Challenge.Variants, ",") != strings.Join(want.Challenge.Variants, ",") {
 		t.Errorf("config section defaults differ from bot.DefaultConfig:\n%+v\n%+v", got, want)

@@ -33,6 +33,11 @@ type botConfig struct {
 		SeekTolerance int           `mapstructure:"seek_tolerance"` // centipawns a repeating move may cost when behind
 		ClaimWait     time.Duration `mapstructure:"claim_wait"`     // wait for the game to end after draw/yes before playing on
 	} `mapstructure:"policy"`
+	DrawOffers struct {
+		AcceptBehind int `mapstructure:"accept_behind"` // centipawns behind at which an offer is accepted
+		AcceptEven   int `mapstructure:"accept_even"`   // within ± this, a dead even game: accepted from min_move on
+		MinMove      int `mapstructure:"min_move"`
+	} `mapstructure:"draw_offers"`
 	Challenge struct {
 		Variants       []string      `mapstructure:"variants"`
 		MinBase        time.Duration `mapstructure:"min_base"`
@@ -76,6 +81,7 @@ func defaultBotConfig() botConfig {
 	c.Engine.Depth, c.Engine.Nodes, c.Engine.Restarts, c.Engine.Seed = e.Depth, e.Nodes, e.Restarts, e.Seed
 	p := d.Policy
 	c.Policy.AheadMargin, c.Policy.BehindMargin, c.Policy.SeekTolerance, c.Policy.ClaimWait = p.AheadMargin, p.BehindMargin, p.SeekTolerance, p.ClaimWait
+	c.DrawOffers.AcceptBehind, c.DrawOffers.AcceptEven, c.DrawOffers.MinMove = d.Draws.AcceptBehind, d.Draws.AcceptEven, d.Draws.MinMove
 	ch := d.Challenge
 	c.Challenge.Variants = append([]string(nil), ch.Variants...)
 	c.Challenge.MinBase, c.Challenge.MaxBase = ch.MinBase, ch.MaxBase
@@ -115,6 +121,7 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 	}
 	d.Policy = bot.PolicyConfig{AheadMargin: c.Policy.AheadMargin, BehindMargin: c.Policy.BehindMargin,
 		SeekTolerance: c.Policy.SeekTolerance, ClaimWait: c.Policy.ClaimWait}
+	d.Draws = bot.DrawOfferConfig{AcceptBehind: c.DrawOffers.AcceptBehind, AcceptEven: c.DrawOffers.AcceptEven, MinMove: c.DrawOffers.MinMove}
 	ch := c.Challenge
 	d.Challenge = bot.ChallengeConfig{Variants: ch.Variants, MinBase: ch.MinBase, MaxBase: ch.MaxBase,
 		MinIncrement: ch.MinIncrement, MaxIncrement: ch.MaxIncrement, Correspondence: ch.Correspondence,
