@@ -68,7 +68,7 @@ type game struct {
 	drawOffer  bool // a draw offer was pending in the last state
 	oppOffer   bool // the opponent's draw offer is pending
 	// offerPly is the ply at which the opponent's offer was answered.
-	offerPly int
+	offerPly   int
 	finished   bool
 	timer      clock.Timer
 	timerFor   string // "claim" or "retry"
