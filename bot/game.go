@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -703,7 +704,15 @@ func (g *game) doResign(ctx context.Context) {
 	}
 	g.resigned = true
 	g.log.Info("resigning: the bot is stopping")
-	if err := g.api.Resign(ctx, g.id); err != nil {
+	err := g.api.Resign(ctx, g.id)
+	var ae *lichess.APIError
+	switch {
+	case err == nil:
+	case errors.As(err, &ae) && ae.Status == http.StatusBadRequest:
+		// "This game cannot be resigned": it ended while the bot was
+		// stopping, and the stream is about to say how.
+		g.log.Info("resign refused: the game is already over", "err", err)
+	default:
 		g.log.Warn("resign failed", "err", err)
 	}
 }

@@ -357,3 +357,26 @@ func (c *chatLog) Chat(_ context.Context, _, room, text string) error {
 	c.lines <- room + ": " + text
 	return nil
 }
+
+// resigningAPI refuses a resignation as Lichess does for a game that just
+// ended.
+type resigningAPI struct {
+	*memAPI
+}
+
+func (resigningAPI) Resign(context.Context, string) error {
+	return &lichess.APIError{Op: "resign mem", Status: 400, Message: "This game cannot be resigned"}
+}
+
+// A game that ends while the bot stops is not an error: the refusal of the
+// resignation is logged as information.
+func TestResignRefusedForAGameAlreadyOver(t *testing.T) {
+	var logs strings.Builder
+	g := newMemGame(&memAPI{}, &Builtin{Seed: 1}, rules.White)
+	g.api = resigningAPI{&memAPI{}}
+	g.log = slog.New(slog.NewTextHandler(&logs, nil))
+	g.doResign(context.Background())
+	if !strings.Contains(logs.String(), "level=INFO msg=\"resign refused: the game is already over\"") || strings.Contains(logs.String(), "WARN") {
+		t.Errorf("log:\n%s", logs.String())
+	}
+}
