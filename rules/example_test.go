@@ -111,3 +111,63 @@ func ExampleChess960Start() {
 	// 518 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 	// 959 rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1
 }
+
+// The same placement with the other side to move is another position
+// (FIDE 9.2.3): the kings walk Kb1 Kg8 Kb2 Kh8 Ka1 back to where they
+// stood, but now Black has the move. Clocks and move numbers differ too,
+// which is never a reason.
+func ExampleCompare() {
+	g := rules.NewGame(mustFEN("7k/8/8/4p3/4P3/8/8/K7 w - - 0 1"))
+	for _, mv := range []string{"Kb1", "Kg8", "Kb2", "Kh8", "Ka1"} {
+		g.PlaySAN(mv)
+	}
+	a, b := g.Start(), g.Position()
+	c := rules.Compare(&a, &b)
+	fmt.Println(c.Same(), c.Diff, c.Squares, c.ClocksDiffer)
+	// Output: false side_to_move [] true
+}
+
+// A right that does not return: the rook goes to h2 and back, the black
+// knight to a6 and back. The placement is the same, the castling right is
+// not, and the game says where it was lost.
+func ExampleCompareInGame() {
+	start := mustFEN("1n2k3/4p3/8/8/8/8/4P3/4K2R w K - 0 1")
+	g := rules.NewGame(start)
+	for _, mv := range []string{"Rh2", "Na6", "Rh1", "Nb8"} {
+		g.PlaySAN(mv)
+	}
+	c, _ := rules.CompareInGame(start, g.Moves(), 0, 4)
+	fmt.Println(c.Same(), c.Diff)
+	for _, r := range c.Castling {
+		fmt.Println(r.Color, r.Rook, r.Short, "held at ply", []int{0, 4}[r.HeldIn], "lost at ply", r.LostPly, "by", r.LostMove)
+	}
+	// Output:
+	// false castling
+	// white h1 true held at ply 0 lost at ply 1 by h1h2
+}
+
+// An en passant capture possible once and not later: after 1...d5 White
+// could take exd6; after the knights went out and back, no more.
+func ExampleComparison_enPassant() {
+	start := mustFEN("1n2k3/3p4/8/4P3/8/8/8/1N2K3 b - - 0 1")
+	g := rules.NewGame(start)
+	for _, mv := range []string{"d5", "Nc3", "Nc6", "Nb1", "Nb8"} {
+		g.PlaySAN(mv)
+	}
+	c, _ := rules.CompareInGame(start, g.Moves(), 1, 5)
+	fmt.Println(c.Diff)
+	for _, e := range c.EnPassant {
+		fmt.Println("possible at ply", []int{1, 5}[e.In], e.Move)
+	}
+	// Output:
+	// en_passant
+	// possible at ply 1 e5d6
+}
+
+func mustFEN(s string) rules.Position {
+	p, err := rules.ParseFEN(s)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
