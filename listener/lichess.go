@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -367,7 +368,7 @@ func (g *gameGroup) wait(err error) error {
 
 // LichessBroadcastSource follows a Lichess broadcast round, or every round
 // of a broadcast tournament, through its PGN stream. Each game is
-// identified by its [GameURL]; the last PGN received for it replaces the
+// identified by its chapter (BroadcastGameID of its [GameURL]); the last PGN received for it replaces the
 // earlier one (a correction rebuilds the game in the watcher). Games are
 // over the board: snapshots carry threefold.AudienceArbiters and the delay of a
 // broadcast (up to an hour). A round or tournament that does not exist
@@ -405,6 +406,7 @@ func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
 		delay = LichessBroadcastDelay
 	}
 	feed := newPGNFeed("lichess", s.Name(), delay, threefold.AudienceArbiters, s.Clock, s.Limits)
+	feed.idOf = BroadcastGameID
 	n := 0
 	fn := func(text string) error {
 		n++
@@ -438,4 +440,22 @@ func observe(ctx context.Context, onState func(connected bool, err error)) conte
 		return ctx
 	}
 	return lichess.WithStreamObserver(ctx, onState)
+}
+
+// BroadcastGameID is the id of a game of a Lichess broadcast: the chapter
+// id that ends its [GameURL]
+// (https://lichess.org/broadcast/<tour>/<round>/<round id>/<chapter id>),
+// as unique on Lichess as a game id, on the configured lichess.url too. A
+// URL of another shape is its own id.
+func BroadcastGameID(gameURL string) string {
+	u, err := url.Parse(gameURL)
+	if err != nil {
+		return gameURL
+	}
+	// The base may carry a path (a mirror, the fake): look from the end.
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	if n := len(parts); n < 5 || parts[n-5] != "broadcast" || parts[n-1] == "" {
+		return gameURL
+	}
+	return parts[len(parts)-1]
 }

@@ -218,7 +218,7 @@ func TestOracleBroadcastStream(t *testing.T) {
 	if err := w.Run(context.Background(), src); err != nil {
 		t.Fatal(err)
 	}
-	log.check(t, oracle, func(i int) string { return urls[i] })
+	log.check(t, oracle, func(i int) string { return BroadcastGameID(urls[i]) })
 	for _, a := range log.all() {
 		if a.Audience != threefold.AudienceArbiters || a.DelayS != LichessBroadcastDelay.Seconds() || a.Game.Site != "lichess" {
 			t.Fatalf("broadcast alert %+v: want audience arbiters, delay 1h, site lichess", a)
@@ -246,9 +246,14 @@ func TestBroadcastLiveMoveByMoveAndCorrection(t *testing.T) {
 		}
 	}
 	c.waitFor(t, "ply 52", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 52 })
-	if k := c.kinds(url); !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
-		t.Errorf("alerts %v", k)
+	if k := c.kinds("anand001"); !slices.Equal(k[threefold.KindThreefold], []int{52}) || !slices.Equal(k[threefold.KindClaimByMove], []int{51}) {
+		t.Errorf("alerts %v: want them on game anand001, the chapter", k)
 	}
+	c.mu.Lock()
+	if g := c.snaps[0].Game; g.ID != "anand001" || g.URL != url {
+		t.Errorf("game %+v: want the chapter as id and the game's URL", g)
+	}
+	c.mu.Unlock()
 	c.mu.Lock()
 	perMove := len(c.snaps) - 1
 	c.mu.Unlock()
@@ -282,5 +287,23 @@ func TestBroadcastNotFound(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "does not exist") {
 			t.Errorf("%s: err = %v, want does not exist", src.Name(), err)
 		}
+	}
+}
+
+func TestBroadcastGameID(t *testing.T) {
+	tests := []struct{ name, url, want string }{
+		{name: "a broadcast game", url: "https://lichess.org/broadcast/tata-steel-2026/round-5/AbCdEfGh/IjKlMnOp", want: "IjKlMnOp"},
+		{name: "a mirror under a path", url: "http://127.0.0.1:8080/lichess/broadcast/t/r/live0001/anand001", want: "anand001"},
+		{name: "a trailing slash", url: "https://lichess.org/broadcast/t/r/AbCdEfGh/IjKlMnOp/", want: "IjKlMnOp"},
+		{name: "a game, not a broadcast", url: "https://lichess.org/abcdEFGH", want: "https://lichess.org/abcdEFGH"},
+		{name: "a round, not a game", url: "https://lichess.org/broadcast/t/r/AbCdEfGh", want: "https://lichess.org/broadcast/t/r/AbCdEfGh"},
+		{name: "not a URL", url: "%zz", want: "%zz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := BroadcastGameID(tt.url); got != tt.want {
+				t.Errorf("BroadcastGameID(%q) = %q, want %q", tt.url, got, tt.want)
+			}
+		})
 	}
 }

@@ -16,7 +16,7 @@ import (
 // pgnFeed turns PGN texts of games (a broadcast stream that resends each
 // game's whole PGN on every change, a relay file re-read after it changed)
 // into snapshots. A game is identified by its [GameURL] tag when it has
-// one, otherwise by fallbackID(index). The last PGN received for a game
+// one (or by idOf of it, when set), otherwise by fallbackID(index). The last PGN received for a game
 // replaces the earlier one. A resent PGN that extends the previous one is
 // appended to the move slice handed out before, so the watcher sees the
 // extension without comparing; an identical resend emits nothing.
@@ -36,6 +36,7 @@ type pgnFeed struct {
 	audience string
 	clock    clock.Clock
 	limits   pgn.Limits
+	idOf     func(gameURL string) string // the id of a game with a [GameURL]; nil: the URL
 	games    map[string]*feedGame
 	// intern holds one copy of every SAN token seen: a parsed token is a
 	// slice of its game's whole PGN text, and keeping it would keep that
@@ -121,14 +122,21 @@ func (f *pgnFeed) feedReader(rd *pgn.Reader, fallbackID func(i int) string, emit
 // feedParsed feeds the i-th game of a text, identified by its [GameURL]
 // or else by fallbackID(i).
 func (f *pgnFeed) feedParsed(i int, g *pgn.Game, fallbackID func(i int) string, emit Emit) (*feedGame, error) {
-	id, _ := g.Tag("GameURL")
-	id = strings.TrimSpace(id)
-	url := id
-	if id == "" {
+	url, _ := g.Tag("GameURL")
+	url = strings.TrimSpace(url)
+	id := f.gameID(url)
+	if url == "" {
 		id = fallbackID(i)
-		url = ""
 	}
 	return f.feedGame(id, url, g, emit)
+}
+
+// gameID is the id of the game whose [GameURL] is url.
+func (f *pgnFeed) gameID(url string) string {
+	if f.idOf == nil || url == "" {
+		return url
+	}
+	return f.idOf(url)
 }
 
 // splitPGNText cuts the text of one game into its tag section and its
@@ -204,7 +212,7 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	url := tagValue(header, "GameURL")
-	fg := f.games[url]
+	fg := f.games[f.gameID(url)]
 	if url == "" || fg == nil || !fg.cached || !fg.emitted {
 		return false, nil
 	}

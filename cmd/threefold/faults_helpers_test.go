@@ -261,7 +261,7 @@ func (r *faultRound) caughtUp(w *listener.Watcher, tick int) bool {
 		plies[s.Game.ID] = s.Ply
 	}
 	for _, b := range r.boards {
-		if p, ok := plies[b.url]; !ok || p < b.plyAt(tick) {
+		if p, ok := plies[listener.BroadcastGameID(b.url)]; !ok || p < b.plyAt(tick) {
 			return false
 		}
 	}

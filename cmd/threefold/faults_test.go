@@ -480,7 +480,7 @@ func TestBroadcastFeedRecoversAfterMalformedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range w.Status() {
-		if s.Game.ID == b.url && (s.Ply != 41 || s.Attention != nil) {
+		if s.Game.ID == listener.BroadcastGameID(b.url) && (s.Ply != 41 || s.Attention != nil) {
 			t.Errorf("%s at ply %d, attention %+v; want ply 41 and no attention\nlog:\n%s", s.Game.ID, s.Ply, s.Attention, logBuf.String())
 		}
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -460,7 +461,7 @@ watch:
 	for _, r := range rounds {
 		for _, name := range victimRounds {
 			if strings.Contains(name, r.id) {
-				victimGames[r.board.url] = true
+				victimGames[listener.BroadcastGameID(r.board.url)] = true
 			}
 		}
 	}
@@ -566,7 +567,7 @@ watch:
 	}
 	for _, r := range rounds {
 		b := r.board
-		g, err := st.Game(ctx, "lichess", b.url)
+		g, err := st.Game(ctx, "lichess", listener.BroadcastGameID(b.url))
 		if err != nil {
 			t.Errorf("%s: %v", b.chapter, err)
 			continue

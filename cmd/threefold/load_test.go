@@ -383,7 +383,7 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 		byGame := map[string][]string{}
 		want := map[string][]string{}
 		for i, cb := range cbs {
-			want[cb.url] = boards[i].kinds
+			want[listener.BroadcastGameID(cb.url)] = boards[i].kinds
 		}
 		for i := range spec {
 			want[spec[i].ID()] = games[i].kinds

@@ -23,6 +23,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
@@ -196,7 +197,7 @@ func expectedAlerts(t *testing.T, boards []*crashBoard) []expectedAlert {
 	t.Helper()
 	var out []expectedAlert
 	for _, b := range boards {
-		ref := threefold.GameRef{Site: "lichess", ID: b.url}
+		ref := threefold.GameRef{Site: "lichess", ID: listener.BroadcastGameID(b.url)}
 		g := rules.NewGame(rules.StartPosition())
 		prevFifty, prevSeventy := false, false
 		for ply := 0; ply <= len(b.san); ply++ {
@@ -533,7 +534,7 @@ func crashTest(t *testing.T, bin, dsn string) {
 	}
 	// Every game is recorded to its end.
 	for _, b := range boards {
-		g, err := st.Game(ctx, "lichess", b.url)
+		g, err := st.Game(ctx, "lichess", listener.BroadcastGameID(b.url))
 		if err != nil {
 			t.Errorf("%s: %v", b.chapter, err)
 			continue
@@ -542,7 +543,7 @@ func crashTest(t *testing.T, bin, dsn string) {
 			t.Errorf("%s stored with %d plies, finished %v, result %q, white %q; want %d, true, %q, %q",
 				b.chapter, len(g.Moves), g.Finished, g.Result, g.Game.White, len(b.san), b.result, b.white)
 		}
-		if ply, ok, err := st.LoadProgress(ctx, "lichess", b.url); err != nil || !ok || ply != len(b.san) {
+		if ply, ok, err := st.LoadProgress(ctx, "lichess", listener.BroadcastGameID(b.url)); err != nil || !ok || ply != len(b.san) {
 			t.Errorf("%s progress %d %v %v, want %d", b.chapter, ply, ok, err, len(b.san))
 		}
 	}
