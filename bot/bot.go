@@ -70,6 +70,8 @@ type Bot struct {
 	clock    clock.Clock
 	records  RecordSink
 	newMover func() Mover
+	release  func(Mover) // gives a game's mover back (to the pool) or closes it
+	pool     *enginePool // started engines for the games to come; nil without an engine
 	baseURL  string
 	onGame   func(threefold.GameState)
 
@@ -118,12 +120,25 @@ func New(opts Options) (*Bot, error) {
 	if b.records == nil && b.cfg.RecordFile != "" {
 		b.records = &JSONLines{Path: b.cfg.RecordFile}
 	}
+	b.release = func(m Mover) { m.Close() }
 	if b.newMover == nil {
 		ec := b.cfg.Engine
+		if ec.CPUBudget > 0 {
+			// One engine process per game, the threads shared out.
+			ec.Threads = max(1, ec.CPUBudget/b.cfg.Challenge.MaxGames)
+		}
 		if ec.Path == "" {
 			b.newMover = func() Mover { return &Builtin{Seed: ec.Seed} }
 		} else {
-			b.newMover = func() Mover { return NewEngineMover(ec, b.log) }
+			b.pool = newEnginePool(ec, b.cfg.Challenge.MaxGames, b.log)
+			b.newMover = func() Mover { return b.pool.get() }
+			b.release = func(m Mover) {
+				if em, ok := m.(*EngineMover); ok {
+					b.pool.put(em)
+				} else {
+					m.Close()
+				}
+			}
 		}
 	}
 	return b, nil
@@ -145,15 +160,31 @@ func (b *Bot) Run(ctx context.Context) error {
 	if b.me == "" {
 		b.me = strings.ToLower(acct.Username)
 	}
-	if b.cfg.Engine.Path != "" {
-		m := NewEngineMover(b.cfg.Engine, b.log)
+	var warmWG sync.WaitGroup
+	if b.pool != nil {
+		m := b.pool.get()
 		err := m.Start(ctx)
 		name := m.Name()
-		m.Close()
+		b.pool.put(m)
 		if err != nil {
 			return fmt.Errorf("bot: engine: %w", err)
 		}
-		b.log.Info("engine ready", "engine", name, "path", b.cfg.Engine.Path)
+		b.log.Info("engine ready", "engine", name, "path", b.cfg.Engine.Path, "threads", b.pool.cfg.Threads, "max_games", b.cfg.Challenge.MaxGames)
+		// One engine per game, started now rather than when a game needs it.
+		warmCtx, stopWarm := context.WithCancel(ctx)
+		warmWG.Add(1)
+		go func() {
+			defer warmWG.Done()
+			b.pool.warm(warmCtx, b.cfg.Challenge.MaxGames)
+			if warmCtx.Err() == nil {
+				b.log.Info("engines warm", "idle", b.pool.idleCount())
+			}
+		}()
+		defer func() {
+			stopWarm()
+			warmWG.Wait()
+			b.pool.close()
+		}()
 	}
 	b.log.Info("bot started", "account", acct.Username)
 
@@ -328,17 +359,18 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 		return
 	}
 	g := &game{
-		id:    id,
-		me:    b.me,
-		hint:  gi.Color,
-		url:   b.baseURL + "/" + id,
-		api:   b.api,
-		cfg:   &b.cfg,
-		clock: b.clock,
-		log:   b.log,
-		mover: b.newMover(),
-		sink:  b.records,
-		stop:  make(chan struct{}),
+		id:      id,
+		me:      b.me,
+		hint:    gi.Color,
+		url:     b.baseURL + "/" + id,
+		api:     b.api,
+		cfg:     &b.cfg,
+		clock:   b.clock,
+		log:     b.log,
+		mover:   b.newMover(),
+		release: b.release,
+		sink:    b.records,
+		stop:    make(chan struct{}),
 
 		onGame: b.onGame,
 

@@ -63,6 +63,10 @@ type EngineConfig struct {
 	Seed int64
 	// StartTimeout bounds the engine's start-up handshake (0: 10 s).
 	StartTimeout time.Duration
+	// CPUBudget, when above 0, is the number of threads all the engines
+	// may use together: each game's engine gets CPUBudget / max_games
+	// threads (at least 1), instead of Threads.
+	CPUBudget int
 	// Slack is added to twice the planned time of a move before a search
 	// that has not answered is stopped (0: 3 s).
 	Slack time.Duration
@@ -194,6 +198,9 @@ func (c *Config) Validate() error {
 	}
 	if e.Restarts < 0 {
 		bad("bot.engine.restarts must not be negative")
+	}
+	if e.CPUBudget < 0 {
+		bad("bot.engine.cpu_budget must not be negative")
 	}
 	if c.Policy.AheadMargin < 0 || c.Policy.BehindMargin < 0 || c.Policy.SeekTolerance < 0 {
 		bad("bot.policy: margins must not be negative")

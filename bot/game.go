@@ -33,19 +33,20 @@ type gameAPI interface {
 // the chat goroutine and the mover, and returns when the game is over (or
 // its context ends). The Bot starts it and waits for it.
 type game struct {
-	id     string
-	me     string // the bot's user id, lower case
-	hint   string // our colour from the event stream, if known
-	url    string
-	api    gameAPI
-	cfg    *Config
-	clock  clock.Clock
-	log    *slog.Logger
-	mover  Mover
-	sink   RecordSink
-	onGame func(threefold.GameState) // Options.OnGame
-	stop   chan struct{}             // closed: resign the game now
-	cancel context.CancelFunc
+	id      string
+	me      string // the bot's user id, lower case
+	hint    string // our colour from the event stream, if known
+	url     string
+	api     gameAPI
+	cfg     *Config
+	clock   clock.Clock
+	log     *slog.Logger
+	mover   Mover
+	release func(Mover) // gives the mover back when the game ends (nil: Close)
+	sink    RecordSink
+	onGame  func(threefold.GameState) // Options.OnGame
+	stop    chan struct{}             // closed: resign the game now
+	cancel  context.CancelFunc
 	// correspondence games are left running when the bot stops.
 	correspondence bool
 	stopMu         sync.Once
@@ -132,7 +133,13 @@ func (g *game) init() {
 // run plays the game to its end.
 func (g *game) run(ctx context.Context) {
 	g.init()
-	defer g.mover.Close()
+	defer func() {
+		if g.release != nil {
+			g.release(g.mover)
+		} else {
+			g.mover.Close()
+		}
+	}()
 	if s, ok := g.mover.(interface{ Start(context.Context) error }); ok {
 		// Start the engine now rather than on the first move.
 		if err := s.Start(ctx); err != nil {

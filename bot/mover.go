@@ -219,6 +219,19 @@ func (m *EngineMover) Start(ctx context.Context) error {
 	return nil
 }
 
+// reusable reports whether the engine may play another game: it runs and
+// was not given up for the built-in mover.
+func (m *EngineMover) reusable() bool {
+	return !m.gaveUp && m.eng != nil && !m.eng.Exited()
+}
+
+// reset readies a running engine for a new game: its next search starts
+// with ucinewgame, and its restarts are counted afresh.
+func (m *EngineMover) reset() {
+	m.haveStart, m.startFEN = false, ""
+	m.started = 1
+}
+
 // Name implements Mover.
 func (m *EngineMover) Name() string {
 	if m.gaveUp {

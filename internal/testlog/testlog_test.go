@@ -1,11 +1,13 @@
 package testlog
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestBufferConcurrentWriters(t *testing.T) {
@@ -42,5 +44,23 @@ func TestBufferConcurrentWriters(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestBufferWaitFor(t *testing.T) {
+	var b Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- b.WaitFor(ctx, "ready") }()
+	fmt.Fprint(&b, "not yet\n")
+	fmt.Fprint(&b, "engines ready\n")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	short, cancelShort := context.WithCancel(context.Background())
+	cancelShort()
+	if err := b.WaitFor(short, "never written"); err == nil {
+		t.Error("WaitFor returned nil for text never written")
 	}
 }

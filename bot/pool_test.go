@@ -1,0 +1,37 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// One engine process per game, started with the bot and reused by the
+// next game; the CPU budget is shared out between max_games engines.
+func TestEnginesAreStartedOnceAndReused(t *testing.T) {
+	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "cp=0", "avoid"), cfg: func(c *bot.Config) {
+		c.Challenge.MaxGames = 2
+		c.Engine.CPUBudget = 6
+	}})
+	if err := h.logs.WaitFor(h.ctx, "engines warm"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		id := h.newGame(lichesstest.GameSpec{ID: "reuse" + string(rune('a'+i)), ClockInitial: 60000,
+			Script: []lichesstest.Step{{Move: "e7e5"}, {Resign: true}}}, rules.White)
+		if st, _ := h.waitGameOver(id); st.Status != lichess.StatusResign {
+			t.Fatalf("game %d: %s", i, st.Status)
+		}
+	}
+	logs := h.logs.String()
+	if n := strings.Count(logs, "line=uci\n"); n != 2 {
+		t.Errorf("%d engines started for 3 games one after another with max_games 2, want 2", n)
+	}
+	if !strings.Contains(logs, `line="setoption name Threads value 3"`) {
+		t.Error("a CPU budget of 6 threads for 2 games did not give each engine 3 threads")
+	}
+}
