@@ -208,7 +208,8 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 			}
 		}
 		recs, _ = st.BotRecords(wctx, store.BotRecordFilter{})
-		return len(recs) == 1
+		jl, _ := bot.ReadRecords(filepath.Join(dataDir, "games.jsonl")) // written after the store
+		return len(recs) == 1 && len(jl) == 1
 	})
 	if st != nil {
 		defer st.Close()
