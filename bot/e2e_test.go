@@ -7,6 +7,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/rules"
@@ -312,7 +313,7 @@ func TestFullGameBuiltin(t *testing.T) {
 }
 
 func TestStockfish(t *testing.T) {
-	sf := stockfish(t)
+	sf := testenv.Stockfish(t)
 	t.Run("full game", func(t *testing.T) {
 		h := newHarness(t, harnessOpt{engine: sf})
 		id := h.newGame(lichesstest.GameSpec{ClockInitial: 60000, ClockIncrement: 1000}, rules.Black)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -465,27 +464,6 @@ func fakeEngine(t *testing.T, behavior, pick string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// stockfish returns the path of Stockfish, or skips when it is absent and
-// CI is unset. In CI a missing Stockfish fails the test.
-func stockfish(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("THREEFOLD_TEST_STOCKFISH"), "/usr/games/stockfish", "/usr/bin/stockfish"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-		}
-	}
-	if p, err := exec.LookPath("stockfish"); err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("Stockfish not found (apt-get install stockfish) and CI is set: this test must run in CI")
-	}
-	t.Skip("Stockfish not installed (apt-get install stockfish); skipping the Stockfish test")
-	return ""
 }
 
 // requests with their query flag.

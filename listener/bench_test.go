@@ -3,28 +3,24 @@ package listener
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
 
 // BenchmarkBroadcastRound500 is one broadcast round of 500 boards (games of
-// the reference corpus) as Lichess relays it: on every move the whole PGN
+// the shared data that repeat; $THREEFOLD_CORPUS) as Lichess relays it: on every move the whole PGN
 // of that game is resent. Each iteration processes the whole round, move by
 // move across the boards, through the same path as the broadcast source
 // (PGN parse, per-game feed, watcher). It reports ns per update (one
 // resent PGN) and the heap kept per followed game at the end of the round.
 func BenchmarkBroadcastRound500(b *testing.B) {
-	text, err := os.ReadFile(corpusPGN)
-	if err != nil {
-		b.Fatal(err)
-	}
-	all, err := pgn.ParseGames(string(text))
+	all, err := pgn.ParseGames(refgames.Repetitions(b).Text(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/pgn"
@@ -198,32 +198,27 @@ func movetext(moves []string, blackFirst bool) string {
 // reference corpus goes through the fake broadcast PGN stream and the
 // Lichess client, and every alert is compared with the reference.
 func TestOracleBroadcastStream(t *testing.T) {
-	oracle := loadOracle(t)
-	text, err := os.ReadFile(corpusPGN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	games, err := pgn.ParseGames(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, client := newLichess(t)
-	round, urls := corpusBroadcast(t, games, "corpus01")
-	b := srv.Broadcast("corpus01")
-	b.SetPGN(round)
-	b.Finish()
-	log := newAlertLog()
-	w := NewWatcher(WatcherOptions{Alert: log.add})
-	src := &LichessBroadcastSource{Client: client, RoundID: "corpus01"}
-	if err := w.Run(context.Background(), src); err != nil {
-		t.Fatal(err)
-	}
-	log.check(t, oracle, func(i int) string { return BroadcastGameID(urls[i]) })
-	for _, a := range log.all() {
-		if a.Audience != threefold.AudienceArbiters || a.DelayS != LichessBroadcastDelay.Seconds() || a.Game.Site != "lichess" {
-			t.Fatalf("broadcast alert %+v: want audience arbiters, delay 1h, site lichess", a)
+	onReferenceSets(t, func(t *testing.T, set refgames.Set) {
+		oracle := set.Annotations(t)
+		games := parseSet(t, set)
+		srv, client := newLichess(t)
+		round, urls := corpusBroadcast(t, games, "corpus01")
+		b := srv.Broadcast("corpus01")
+		b.SetPGN(round)
+		b.Finish()
+		log := newAlertLog()
+		w := NewWatcher(WatcherOptions{Alert: log.add})
+		src := &LichessBroadcastSource{Client: client, RoundID: "corpus01"}
+		if err := w.Run(context.Background(), src); err != nil {
+			t.Fatal(err)
 		}
-	}
+		log.check(t, oracle, func(i int) string { return BroadcastGameID(urls[i]) })
+		for _, a := range log.all() {
+			if a.Audience != threefold.AudienceArbiters || a.DelayS != LichessBroadcastDelay.Seconds() || a.Game.Site != "lichess" {
+				t.Fatalf("broadcast alert %+v: want audience arbiters, delay 1h, site lichess", a)
+			}
+		}
+	})
 }
 
 // TestBroadcastLiveMoveByMove follows games of the corpus as Lichess relays

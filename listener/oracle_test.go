@@ -1,55 +1,35 @@
 package listener
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
 
-// The reference annotations of ../shared/data/pgn (see its README).
-const (
-	corpusPGN    = "../../shared/data/pgn/repetitions.pgn"
-	corpusOracle = "../../shared/data/pgn/repetitions.oracle.jsonl"
-)
-
-type oracleGame struct {
-	ID             int    `json:"id"`
-	Plies          int    `json:"plies"`
-	ThreefoldPlies []int  `json:"threefold_plies"`
-	FivefoldPly    *int   `json:"fivefold_ply"`
-	ClaimablePlies []int  `json:"claimable_plies"`
-	Error          string `json:"error"`
-	Skipped        any    `json:"skipped"`
+// onReferenceSets runs f on the repository's reference games and on every
+// game of the shared data that repeats (skipped without $THREEFOLD_CORPUS
+// outside CI).
+func onReferenceSets(t *testing.T, f func(t *testing.T, set refgames.Set)) {
+	t.Run("reference", func(t *testing.T) { f(t, refgames.Reference(t)) })
+	t.Run("repetitions", func(t *testing.T) { f(t, refgames.Repetitions(t)) })
 }
 
-func loadOracle(t testing.TB) []oracleGame {
+// parseSet reads the games of a reference set.
+func parseSet(t *testing.T, set refgames.Set) []*pgn.Game {
 	t.Helper()
-	f, err := os.Open(corpusOracle)
+	games, err := pgn.ParseGames(set.Text(t))
 	if err != nil {
-		t.Fatalf("reference annotations: %v (the shared data folder must sit beside the repository)", err)
+		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []oracleGame
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var o oracleGame
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, o)
-	}
-	return out
+	return games
 }
 
 // alertLog collects alerts by game id.
@@ -93,7 +73,7 @@ func (l *alertLog) all() []threefold.Alert {
 // reference describes the record as written, but the game ends at a fifth
 // occurrence (9.6.1) or under the 75-move rule (9.6.2) and the watcher
 // raises nothing after that, so the reference is cut at that ply.
-func compareWithOracle(o oracleGame, alerts []threefold.Alert) error {
+func compareWithOracle(o refgames.Annotation, alerts []threefold.Alert) error {
 	end := -1
 	if o.FivefoldPly != nil {
 		end = *o.FivefoldPly
@@ -182,7 +162,7 @@ func nz(s []int) []int {
 	return s
 }
 
-func (l *alertLog) check(t *testing.T, oracle []oracleGame, idOf func(i int) string) {
+func (l *alertLog) check(t *testing.T, oracle []refgames.Annotation, idOf func(i int) string) {
 	t.Helper()
 	if len(l.dupes) > 0 {
 		t.Errorf("%d alert ids emitted twice, first %s", len(l.dupes), l.dupes[0])
@@ -204,59 +184,62 @@ func (l *alertLog) check(t *testing.T, oracle []oracleGame, idOf func(i int) str
 	}
 }
 
-// TestOracleFileSource reads the whole corpus through the file source, one
-// snapshot per game, and compares every alert with the reference.
+// TestOracleFileSource reads every reference game through the file source,
+// one snapshot per game, and compares every alert with the reference.
 func TestOracleFileSource(t *testing.T) {
-	oracle := loadOracle(t)
-	log := newAlertLog()
-	w := NewWatcher(WatcherOptions{Alert: log.add})
-	src := &FileSource{Path: corpusPGN, Once: true}
-	if err := w.Run(context.Background(), src); err != nil {
-		t.Fatal(err)
-	}
-	log.check(t, oracle, func(i int) string { return corpusPGN + "#" + strconv.Itoa(i+1) })
-	st := w.Status()
-	if len(st) != len(oracle) {
-		t.Errorf("watcher follows %d games, corpus has %d", len(st), len(oracle))
-	}
+	onReferenceSets(t, func(t *testing.T, set refgames.Set) {
+		oracle := set.Annotations(t)
+		log := newAlertLog()
+		w := NewWatcher(WatcherOptions{Alert: log.add})
+		src := &FileSource{Path: set.PGNPath, Once: true}
+		if err := w.Run(context.Background(), src); err != nil {
+			t.Fatal(err)
+		}
+		log.check(t, oracle, func(i int) string { return set.PGNPath + "#" + strconv.Itoa(i+1) })
+		st := w.Status()
+		if len(st) != len(oracle) {
+			t.Errorf("watcher follows %d games, the set has %d", len(st), len(oracle))
+		}
+	})
 }
 
 // TestOracleMoveByMove feeds every game one ply at a time, each snapshot the
 // whole game so far (as a broadcast resends it), interleaving the games,
 // and compares every alert with the reference.
 func TestOracleMoveByMove(t *testing.T) {
-	oracle := loadOracle(t)
-	text, err := os.ReadFile(corpusPGN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	games, err := pgn.ParseGames(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := newAlertLog()
-	w := NewWatcher(WatcherOptions{Alert: log.add})
-	for ply := 0; ; ply++ {
-		more := false
-		for i, g := range games {
-			if ply > len(g.Moves) {
-				continue
+	onReferenceSets(t, func(t *testing.T, set refgames.Set) {
+		oracle := set.Annotations(t)
+		games := parseSet(t, set)
+		log := newAlertLog()
+		w := NewWatcher(WatcherOptions{Alert: log.add})
+		for ply := 0; ; ply++ {
+			more := false
+			for i, g := range games {
+				if ply > len(g.Moves) {
+					continue
+				}
+				more = true
+				start, _ := g.StartFEN()
+				w.Apply(threefold.GameState{Game: threefold.GameRef{Site: "test", ID: strconv.Itoa(i)}, StartFEN: start,
+					Notation: rules.SAN, Moves: g.Moves[:ply]})
 			}
-			more = true
-			start, _ := g.StartFEN()
-			w.Apply(threefold.GameState{Game: threefold.GameRef{Site: "test", ID: strconv.Itoa(i)}, StartFEN: start,
-				Notation: rules.SAN, Moves: g.Moves[:ply]})
-		}
-		if !more {
-			break
-		}
-	}
-	log.check(t, oracle, strconv.Itoa)
-	for _, a := range log.all() {
-		if a.Kind == threefold.KindThreefold && a.Game.ID == "0" && a.Ply == 52 {
-			if !slices.Equal(a.Occurrences, []int{44, 48, 52}) || !slices.Equal(a.OccurrenceSAN, []string{"Qf5", "Qf5", "Qf5"}) || a.SAN != "Qf5" || a.Claimant != "white" {
-				t.Errorf("game 0 ply 52 proof: %+v", a)
+			if !more {
+				break
 			}
 		}
-	}
+		log.check(t, oracle, strconv.Itoa)
+		// Game 0 of both sets is the same game (Anand – Martin del Campo, 1985).
+		proof := false
+		for _, a := range log.all() {
+			if a.Kind == threefold.KindThreefold && a.Game.ID == "0" && a.Ply == 52 {
+				proof = true
+				if !slices.Equal(a.Occurrences, []int{44, 48, 52}) || !slices.Equal(a.OccurrenceSAN, []string{"Qf5", "Qf5", "Qf5"}) || a.SAN != "Qf5" || a.Claimant != "white" {
+					t.Errorf("game 0 ply 52 proof: %+v", a)
+				}
+			}
+		}
+		if !proof {
+			t.Error("no threefold alert for game 0 at ply 52")
+		}
+	})
 }

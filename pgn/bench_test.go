@@ -4,18 +4,19 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/notnil/chess"
+
+	"github.com/threefold-chess/threefold/internal/refgames"
 )
 
 // loadCorpus returns the shared corpus, compressed as stored and decompressed.
 func loadCorpus(b *testing.B) (compressed, plain []byte) {
 	b.Helper()
-	compressed, err := os.ReadFile(filepath.Join(sharedPGN, "corpus.pgn.gz"))
+	compressed, err := os.ReadFile(refgames.Corpus(b).PGNPath)
 	if err != nil {
-		b.Skipf("corpus not available: %v", err)
+		b.Fatal(err)
 	}
 	rc, err := NewDecompressingReader(bytes.NewReader(compressed))
 	if err != nil {

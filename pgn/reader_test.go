@@ -1,9 +1,7 @@
 package pgn
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -15,9 +13,9 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
-)
 
-const sharedPGN = "../../shared/data/pgn"
+	"github.com/threefold-chess/threefold/internal/refgames"
+)
 
 // want describes one expected game; nil fields are not checked.
 type want struct {
@@ -450,50 +448,18 @@ func TestParseGames(t *testing.T) {
 	}
 }
 
-type oracleEntry struct {
-	ID       int     `json:"id"`
-	Plies    int     `json:"plies"`
-	FinalFEN string  `json:"final_fen"`
-	StartFEN *string `json:"start_fen"`
-	Error    *string `json:"error"`
-	Skipped  any     `json:"skipped"`
-}
-
-func loadOracle(t testing.TB, path string) []oracleEntry {
-	t.Helper()
-	rc, err := Open(path, nil)
-	if err != nil {
-		t.Skipf("oracle not available: %v", err)
-	}
-	defer rc.Close()
-	var out []oracleEntry
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e oracleEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("%s line %d: %v", path, len(out)+1, err)
-		}
-		out = append(out, e)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func readFileGames(t testing.TB, path string) []*Game {
 	t.Helper()
 	rc, err := Open(path, nil)
 	if err != nil {
-		t.Skipf("data not available: %v", err)
+		t.Fatal(err)
 	}
 	defer rc.Close()
 	return readAll(t, NewReader(rc))
 }
 
 // checkAgainstOracle compares game count, start FEN and move count with the reference annotations.
-func checkAgainstOracle(t *testing.T, games []*Game, oracle []oracleEntry) {
+func checkAgainstOracle(t *testing.T, games []*Game, oracle []refgames.Annotation) {
 	t.Helper()
 	if len(games) != len(oracle) {
 		t.Fatalf("read %d games, oracle has %d", len(games), len(oracle))
@@ -518,24 +484,29 @@ func checkAgainstOracle(t *testing.T, games []*Game, oracle []oracleEntry) {
 	}
 }
 
-func TestRepetitionsFile(t *testing.T) {
-	games := readFileGames(t, filepath.Join(sharedPGN, "repetitions.pgn"))
-	if len(games) != 3244 {
-		t.Errorf("read %d games, want 3244", len(games))
+// TestReferenceGames reads real games with reference annotations — the
+// repository's set, and with $THREEFOLD_CORPUS every game of the shared data
+// that repeats and the whole corpus (gzip) — and compares every game.
+func TestReferenceGames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(testing.TB) refgames.Set
+	}{
+		{"reference", refgames.Reference},
+		{"repetitions", refgames.Repetitions},
+		{"corpus", refgames.Corpus},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "corpus" && testing.Short() {
+				t.Skip("corpus: -short")
+			}
+			set := tc.set(t)
+			games := readFileGames(t, set.PGNPath)
+			oracle := set.Annotations(t)
+			checkAgainstOracle(t, games, oracle)
+			replayAgainstOracle(t, games, oracle)
+		})
 	}
-	oracle := loadOracle(t, filepath.Join(sharedPGN, "repetitions.oracle.jsonl"))
-	checkAgainstOracle(t, games, oracle)
-	replayAgainstOracle(t, games, oracle)
-}
-
-func TestCorpusFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("corpus: -short")
-	}
-	games := readFileGames(t, filepath.Join(sharedPGN, "corpus.pgn.gz"))
-	oracle := loadOracle(t, filepath.Join(sharedPGN, "corpus.oracle.jsonl.gz"))
-	checkAgainstOracle(t, games, oracle)
-	replayAgainstOracle(t, games, oracle)
 }
 
 const twoGames = "[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"B\"]\n\n1. d4 d5 *\n"

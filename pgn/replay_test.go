@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -142,7 +143,7 @@ func TestReplayBadFiles(t *testing.T) {
 }
 
 // replayAgainstOracle replays every game and compares plies and final FEN with the reference.
-func replayAgainstOracle(t *testing.T, games []*Game, oracle []oracleEntry) {
+func replayAgainstOracle(t *testing.T, games []*Game, oracle []refgames.Annotation) {
 	t.Helper()
 	if len(games) != len(oracle) {
 		t.Fatalf("read %d games, oracle has %d", len(games), len(oracle))

@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// TestFIDECases replays every worked case of the shared FIDE case file
+// TestFIDECases replays every worked case of testdata/fide-cases.txt
 // (id|start|UCI moves|count of the final position|claimable) as a table
 // test with one named row per case.
 func TestFIDECases(t *testing.T) {
-	f, err := os.Open("../../shared/data/cases/fide-cases.txt")
+	f, err := os.Open("testdata/fide-cases.txt")
 	if err != nil {
-		t.Skipf("shared cases not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testenv"
 )
 
 func TestSQLiteContract(t *testing.T) {
@@ -21,35 +22,11 @@ func TestSQLiteContract(t *testing.T) {
 	})
 }
 
-// postgresDSN is the server the PostgreSQL tests use. They are skipped
-// only outside CI when none is given; testdata/start-postgres.sh starts one
-// and prints its DSN.
-func postgresDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("THREEFOLD_TEST_POSTGRES_DSN is not set, and CI must test PostgreSQL: " +
-				`export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)"`)
-		}
-		t.Skip("PostgreSQL tests skipped: THREEFOLD_TEST_POSTGRES_DSN is not set " +
-			`(export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)")`)
-	}
-	return dsn
-}
-
 // freshPostgres makes a schema of its own for one test in the test
-// database, so that tests and test runs in parallel cannot collide, and
-// drops it at the end.
-func freshPostgres(t *testing.T) Config {
-	postgresDSN(t)
-	return freshPostgresTB(t)
-}
-
-func postgresDSNForBench() string { return os.Getenv("THREEFOLD_TEST_POSTGRES_DSN") }
-
-func freshPostgresTB(t testing.TB) Config {
-	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
+// database (testenv.PostgresDSN), so that tests and test runs in parallel
+// cannot collide, and drops it at the end.
+func freshPostgres(t testing.TB) Config {
+	dsn := testenv.PostgresDSN(t)
 	var b [6]byte
 	rand.Read(b[:])
 	schema := "t_" + hex.EncodeToString(b[:])
@@ -76,12 +53,12 @@ func freshPostgresTB(t testing.TB) Config {
 }
 
 func TestPostgresContract(t *testing.T) {
-	postgresDSN(t)
-	runContract(t, freshPostgres)
+	testenv.PostgresDSN(t)
+	runContract(t, func(t *testing.T) Config { return freshPostgres(t) })
 }
 
 func TestPostgresBadPasswordIsRedacted(t *testing.T) {
-	dsn := postgresDSN(t)
+	dsn := testenv.PostgresDSN(t)
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(RedactDSN(err.Error()))

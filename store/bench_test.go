@@ -20,10 +20,7 @@ func benchBackends(b *testing.B, fn func(b *testing.B, s *Store)) {
 		fn(b, s)
 	})
 	b.Run("postgres", func(b *testing.B) {
-		if postgresDSNForBench() == "" {
-			b.Skip("THREEFOLD_TEST_POSTGRES_DSN is not set")
-		}
-		cfg := freshPostgresTB(b)
+		cfg := freshPostgres(b)
 		s, err := Open(context.Background(), cfg)
 		if err != nil {
 			b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testenv"
 )
 
 const (
@@ -116,7 +117,7 @@ func TestSIGKILLSQLite(t *testing.T) {
 }
 
 func TestSIGKILLPostgres(t *testing.T) {
-	postgresDSN(t)
+	testenv.PostgresDSN(t)
 	if testing.Short() {
 		t.Skip("starts a process")
 	}

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,25 +12,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testenv"
 )
 
-// browser starts headless Chromium, or skips the test when it is not
-// installed and CI is unset (in CI it must run).
+// browser starts headless Chromium (testenv.Chromium: skipped when it is not
+// installed, unless CI is set).
 func browser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
-	exe := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			exe = p
-			break
-		}
-	}
-	if exe == "" {
-		if os.Getenv("CI") == "" {
-			t.Skip("chromium is not installed (apt-get install chromium); the browser tests run whenever it is, and always in CI")
-		}
-		t.Fatal("CI is set but chromium is not installed")
-	}
+	exe := testenv.Chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("headless", true), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/threefold-chess/threefold/bot/uci"
 	"github.com/threefold-chess/threefold/bot/uci/ucitest"
+	"github.com/threefold-chess/threefold/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -152,30 +152,8 @@ func TestMissingBinary(t *testing.T) {
 	}
 }
 
-// stockfish returns the path of a Stockfish binary, or skips the test when
-// there is none and CI is unset. In CI a missing Stockfish is a failure.
-func stockfish(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("THREEFOLD_TEST_STOCKFISH"), "/usr/games/stockfish", "/usr/bin/stockfish"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("stockfish"); err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("Stockfish not found (apt-get install stockfish) and CI is set: this test must run in CI")
-	}
-	t.Skip("Stockfish not installed (apt-get install stockfish); skipping the real-engine test")
-	return ""
-}
-
 func TestStockfishMultiPVAndSearchMoves(t *testing.T) {
-	path := stockfish(t)
+	path := testenv.Stockfish(t)
 	ctx := context.Background()
 	e, err := uci.Start(ctx, uci.Config{Path: path, Options: map[string]string{"Threads": "1", "Hash": "16"}})
 	if err != nil {

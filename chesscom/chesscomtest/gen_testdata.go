@@ -1,11 +1,11 @@
 //go:build ignore
 
 // gen_testdata writes the recorded PubAPI payloads of testdata/ from real
-// game scores of ../../../shared/data/pgn/repetitions.pgn (by CorpusIndex
-// order in that file). The chess.com side (usernames, game numbers, times)
+// game scores of pgn/repetitions.pgn in the shared data folder that
+// $THREEFOLD_CORPUS names (by CorpusIndex order in that file). The chess.com side (usernames, game numbers, times)
 // is invented; the moves are real. FENs are computed with notnil/chess.
 //
-//	cd chesscom/chesscomtest && go run gen_testdata.go
+//	cd chesscom/chesscomtest && THREEFOLD_CORPUS=/path/to/shared/data go run gen_testdata.go
 package main
 
 import (
@@ -21,15 +21,13 @@ import (
 	"github.com/notnil/chess"
 )
 
-const corpus = "../../../shared/data/pgn/repetitions.pgn"
-
 type src struct {
 	headers map[string]string
 	sans    []string
 }
 
 func readCorpus() []src {
-	f, err := os.Open(corpus)
+	f, err := os.Open(filepath.Join(os.Getenv("THREEFOLD_CORPUS"), "pgn", "repetitions.pgn"))
 	if err != nil {
 		panic(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -186,21 +186,6 @@ func TestDemoFlags(t *testing.T) {
 	}
 }
 
-// chromium finds the browser, or skips the test outside CI.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "" {
-		t.Skip("chromium is not installed (apt-get install chromium); the browser test runs whenever it is, and always in CI")
-	}
-	t.Fatal("CI is set but chromium is not installed: .ci/run must install it (apt-get install -y chromium)")
-	return ""
-}
-
 func artifactDir(t *testing.T) string {
 	if d := os.Getenv("THREEFOLD_ARTIFACTS"); d != "" {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -215,7 +200,7 @@ func artifactDir(t *testing.T) string {
 // demo run, sees a board move live and an alert arrive, and the game page
 // marks the occurrences; screenshots are kept as artifacts.
 func TestDemoDashboardInBrowser(t *testing.T) {
-	exe := chromium(t)
+	exe := testenv.Chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// With a token, as on a shared network: the page must keep it for

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
@@ -351,14 +352,10 @@ func tail(s string, n int) string {
 	return s
 }
 
-// postgresDSN is a fresh schema on the test PostgreSQL, or a skip.
+// postgresDSN is a fresh schema on the test PostgreSQL (testenv.PostgresDSN).
 func postgresDSN(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		t.Skip(`THREEFOLD_TEST_POSTGRES_DSN is not set (export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)")`)
-	}
-	return freshSchema(t, dsn)
+	return freshSchema(t, testenv.PostgresDSN(t))
 }
 
 // restartPostgres restarts the cluster the DSN points at (pg_ctlcluster,

@@ -23,24 +23,11 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 )
-
-// groupTestDSN is the PostgreSQL of the group tests: skipped only when
-// THREEFOLD_TEST_POSTGRES_DSN and CI are both unset.
-func groupTestDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal(`THREEFOLD_TEST_POSTGRES_DSN is not set, and CI must test PostgreSQL: export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)"`)
-		}
-		t.Skip(`THREEFOLD_TEST_POSTGRES_DSN is not set (export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)")`)
-	}
-	return dsn
-}
 
 // groupLeaseTTL is the lease lifetime of the failover test's instances.
 const groupLeaseTTL = 2 * time.Second
@@ -103,7 +90,7 @@ func waitStatus(ctx context.Context, t *testing.T, st *store.Store, what string,
 // instance sends them; the held alert reaches the webhook twice as a raw
 // request and is accepted once.
 func TestGroupFailover(t *testing.T) {
-	pg := groupTestDSN(t)
+	pg := testenv.PostgresDSN(t)
 	bin := buildThreefold(t)
 	t.Run("quiet", func(t *testing.T) { groupFailover(t, bin, freshSchema(t, pg), false) })
 	t.Run("sending", func(t *testing.T) { groupFailover(t, bin, freshSchema(t, pg), true) })

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/pgn"
@@ -93,11 +94,7 @@ type loadGame struct {
 
 func loadCorpus(t *testing.T, n, maxPlies int) []*loadGame {
 	t.Helper()
-	data, err := os.ReadFile("/work/shared/data/pgn/repetitions.pgn")
-	if err != nil {
-		t.Skipf("shared corpus not available: %v", err)
-	}
-	parsed, err := pgn.ParseGames(string(data))
+	parsed, err := pgn.ParseGames(refgames.Repetitions(t).Text(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/notnil/chess"
+
+	"github.com/threefold-chess/threefold/internal/refgames"
 )
 
 // BenchmarkScan measures `threefold scan --json` end to end — reading,
@@ -20,10 +21,10 @@ import (
 // baseline: notnil/chess reading the same PGN, which replays each game and
 // tracks repetitions as it goes (it answers only the 9.2.2 question).
 func BenchmarkScan(b *testing.B) {
-	path := filepath.Join(sharedPGN, "corpus.pgn.gz")
+	path := refgames.Corpus(b).PGNPath
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		b.Skipf("shared corpus not available: %v", err)
+		b.Fatal(err)
 	}
 	z, err := gzip.NewReader(bytes.NewReader(raw))
 	if err != nil {

@@ -8,37 +8,40 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-const sharedPGN = "../../../shared/data/pgn/"
+	"github.com/threefold-chess/threefold/internal/refgames"
+)
 
 // oracleFields are the fields of the reference annotations that scan
 // --json must reproduce exactly.
 var oracleFields = []string{"id", "plies", "max_occurrences", "threefold_plies", "fivefold_ply", "claimable_plies", "final_fen", "start_fen"}
 
-// TestScanMatchesReferenceAnnotations runs `threefold scan --json` on every
-// shared PGN file and compares every game, field by field, with the
-// reference annotations: zero differences allowed.
+// TestScanMatchesReferenceAnnotations runs `threefold scan --json` on the
+// repository's reference games and, with $THREEFOLD_CORPUS, on the shared
+// data (every game that repeats; the whole corpus, gzip), and compares every
+// game, field by field, with the reference annotations: zero differences
+// allowed.
 func TestScanMatchesReferenceAnnotations(t *testing.T) {
-	for _, tc := range []struct{ name, pgn, oracle string }{
-		{"repetitions", "repetitions.pgn", "repetitions.oracle.jsonl"},
-		{"corpus", "corpus.pgn.gz", "corpus.oracle.jsonl.gz"},
+	for _, tc := range []struct {
+		name string
+		set  func(testing.TB) refgames.Set
+	}{
+		{"reference", refgames.Reference},
+		{"repetitions", refgames.Repetitions},
+		{"corpus", refgames.Corpus},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pgnPath := filepath.Join(sharedPGN, tc.pgn)
-			if _, err := os.Stat(pgnPath); err != nil {
-				t.Skipf("shared data not available: %v", err)
-			}
+			set := tc.set(t)
+			pgnPath := set.PGNPath
 			var stdout, stderr bytes.Buffer
 			code := Main(context.Background(), []string{"scan", "--json", pgnPath}, nil, &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
-			want := readJSONLines(t, filepath.Join(sharedPGN, tc.oracle))
+			want := readJSONLines(t, set.AnnotationsPath)
 			got := readJSONLinesFrom(t, &stdout)
 			if len(got) != len(want) {
 				t.Fatalf("%d games scanned, the reference has %d", len(got), len(want))

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
@@ -58,14 +60,7 @@ func TestWatchSurvivesSIGKILL(t *testing.T) {
 		crashTest(t, bin, "sqlite:"+filepath.Join(t.TempDir(), "threefold.db"))
 	})
 	t.Run("postgres", func(t *testing.T) {
-		dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
-		if dsn == "" {
-			if os.Getenv("CI") != "" {
-				t.Fatal(`THREEFOLD_TEST_POSTGRES_DSN is not set, and CI must test PostgreSQL: export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)"`)
-			}
-			t.Skip(`THREEFOLD_TEST_POSTGRES_DSN is not set (export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)")`)
-		}
-		crashTest(t, bin, freshSchema(t, dsn))
+		crashTest(t, bin, freshSchema(t, testenv.PostgresDSN(t)))
 	})
 }
 
@@ -118,15 +113,11 @@ type crashBoard struct {
 	start        int // plies on the board at tick 0
 }
 
-// crashBoards picks real games of the repetitions corpus that raise at
-// least two alerts and end soon after the first one.
+// crashBoards picks real games of the reference set that raise at least
+// two alerts and end soon after the first one.
 func crashBoards(t *testing.T, round string) []*crashBoard {
 	t.Helper()
-	data, err := os.ReadFile("/work/shared/data/pgn/repetitions.pgn")
-	if err != nil {
-		t.Skipf("shared corpus not available: %v", err)
-	}
-	games, err := pgn.ParseGames(string(data))
+	games, err := pgn.ParseGames(refgames.ReferencePGN())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +153,7 @@ func crashBoards(t *testing.T, round string) []*crashBoard {
 		}
 	}
 	if len(boards) < 6 {
-		t.Fatalf("only %d suitable games in the corpus", len(boards))
+		t.Fatalf("only %d suitable games in the reference set", len(boards))
 	}
 	return boards
 }

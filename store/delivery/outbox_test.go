@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -191,13 +191,7 @@ func TestRelayRunIsWokenAndStops(t *testing.T) {
 // (THREEFOLD_TEST_POSTGRES_DSN; skipped without it outside CI) and returns
 // the store config that uses it.
 func postgresGroup(t *testing.T) store.Config {
-	dsn := os.Getenv("THREEFOLD_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("THREEFOLD_TEST_POSTGRES_DSN is not set, and CI must test PostgreSQL")
-		}
-		t.Skip(`PostgreSQL test skipped: export THREEFOLD_TEST_POSTGRES_DSN="$(sh store/testdata/start-postgres.sh)"`)
-	}
+	dsn := testenv.PostgresDSN(t)
 	var b [6]byte
 	rand.Read(b[:])
 	schema := "d_" + hex.EncodeToString(b[:])

@@ -2,24 +2,20 @@ package pgnexport
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
 
 // BenchmarkWriteRepetitions exports every game of the shared file of real
-// games with repetitions (replay, verdict at every ply, PGN text).
+// games with repetitions (replay, verdict at every ply, PGN text;
+// $THREEFOLD_CORPUS).
 func BenchmarkWriteRepetitions(b *testing.B) {
-	text, err := os.ReadFile(filepath.Join(sharedPGN, "repetitions.pgn"))
-	if err != nil {
-		b.Skipf("shared corpus not available: %v", err)
-	}
-	pgs, err := pgn.ParseGames(string(text))
+	pgs, err := pgn.ParseGames(refgames.Repetitions(b).Text(b))
 	if err != nil {
 		b.Fatal(err)
 	}

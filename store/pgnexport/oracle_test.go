@@ -1,59 +1,35 @@
 package pgnexport
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
 
-const sharedPGN = "../../../shared/data/pgn"
-
-type oracle struct {
-	ID             int    `json:"id"`
-	Plies          int    `json:"plies"`
-	ThreefoldPlies []int  `json:"threefold_plies"`
-	FivefoldPly    *int   `json:"fivefold_ply"`
-	ClaimablePlies []int  `json:"claimable_plies"`
-	StartFEN       string `json:"start_fen"`
-	Error          string `json:"error"`
-	Skipped        any    `json:"skipped"`
+// TestRepetitionsAgainstOracle exports every reference game (the
+// repository's set, and with $THREEFOLD_CORPUS every game of the shared data
+// that repeats) and checks that the annotations claim exactly the plies the
+// reference says (threefold, fivefold, claimable), and that the export reads
+// back with package pgn to the same moves.
+func TestRepetitionsAgainstOracle(t *testing.T) {
+	t.Run("reference", func(t *testing.T) { exportAgainstOracle(t, refgames.Reference(t), 300, 150) })
+	t.Run("repetitions", func(t *testing.T) { exportAgainstOracle(t, refgames.Repetitions(t), 1000, 1000) })
 }
 
-// TestRepetitionsAgainstOracle exports every game of the shared file of
-// real games with repetitions and checks that the annotations claim
-// exactly the plies the reference says (threefold, fivefold, claimable),
-// and that the export reads back with package pgn to the same moves.
-func TestRepetitionsAgainstOracle(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(sharedPGN, "repetitions.pgn"))
-	if err != nil {
-		t.Skipf("shared corpus not available: %v", err)
-	}
-	of, err := os.Open(filepath.Join(sharedPGN, "repetitions.oracle.jsonl"))
-	if err != nil {
-		t.Skipf("shared corpus not available: %v", err)
-	}
-	defer of.Close()
-	var oracles []oracle
-	sc := bufio.NewScanner(of)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var o oracle
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			t.Fatal(err)
-		}
-		oracles = append(oracles, o)
-	}
-	games, err := pgn.ParseGames(string(text))
+// exportAgainstOracle checks the games of one set; at least minGames must be
+// checked, minRepeating of them with a third occurrence.
+func exportAgainstOracle(t *testing.T, set refgames.Set, minGames, minRepeating int) {
+	oracles := set.Annotations(t)
+	text := set.Text(t)
+	games, err := pgn.ParseGames(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +39,13 @@ func TestRepetitionsAgainstOracle(t *testing.T) {
 	checked, withRepetition := 0, 0
 	for i, pg := range games {
 		o := oracles[i]
-		if o.Skipped != nil || o.Error != "" || pg.Err != nil {
+		if o.Skipped != nil || o.Error != nil || pg.Err != nil {
 			continue
 		}
 		fen, _ := pg.StartFEN()
 		g := store.Game{
 			GameState: threefold.GameState{
-				Game:     threefold.GameRef{Site: "file", ID: "repetitions.pgn#" + itoa(i)},
+				Game:     threefold.GameRef{Site: "file", ID: set.Name + "#" + itoa(i)},
 				StartFEN: fen,
 				Notation: rules.SAN,
 				Moves:    pg.Moves,
@@ -127,7 +103,7 @@ func TestRepetitionsAgainstOracle(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d games checked, %d with a threefold repetition", checked, withRepetition)
-	if checked < 1000 || withRepetition < 100 {
+	if checked < minGames || withRepetition < minRepeating {
 		t.Errorf("only %d games (%d with repetitions) checked", checked, withRepetition)
 	}
 }
