@@ -243,7 +243,8 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 // termination is the true end of a finished game as far as its moves
 // show it (the bot's names): mate, stalemate, fifth occurrence, 75 moves,
 // insufficient material; "" when the moves do not say (resignation, time,
-// agreement, a claim).
+// agreement, a claim). A fifth occurrence or the 75-move rule ends the game
+// where it happens, even when the record goes on after it.
 func termination(s threefold.GameState) threefold.Termination {
 	start := rules.StartPosition()
 	if s.StartFEN != "" {
@@ -264,6 +265,12 @@ func termination(s threefold.GameState) threefold.Termination {
 		if err != nil {
 			return ""
 		}
+		if g.FivefoldPly() >= 0 {
+			return threefold.TermFivefold
+		}
+		if g.HalfmoveClock() >= 150 && g.Verdict().SeventyFiveMoves {
+			return threefold.TermSeventyFiveMoves
+		}
 	}
 	v := g.Verdict()
 	switch {
@@ -271,10 +278,6 @@ func termination(s threefold.GameState) threefold.Termination {
 		return threefold.TermCheckmate
 	case v.Stalemate:
 		return threefold.TermStalemate
-	case v.Fivefold:
-		return threefold.TermFivefold
-	case v.SeventyFiveMoves:
-		return threefold.TermSeventyFiveMoves
 	case v.InsufficientMaterial:
 		return threefold.TermInsufficient
 	}
