@@ -309,6 +309,48 @@ func TestBroadcastKeepAliveSpace(t *testing.T) {
 	_ = time.Second
 }
 
+// When a broadcast stream closes, Lichess is asked whether the round (or
+// tournament) is over. A caller that stops while that question is in
+// flight (the demo ending, Ctrl-C) has not seen a failure: no warning. The
+// question is held by the fake until the caller has stopped.
+func TestBroadcastCheckCutByStopIsQuiet(t *testing.T) {
+	tests := []struct {
+		name, check string
+		stream      func(e *env, ctx context.Context, fn func(string) error) error
+	}{
+		{"round", "/api/broadcast/-/-/round004", func(e *env, ctx context.Context, fn func(string) error) error {
+			return e.c.StreamBroadcastRound(ctx, "round004", fn)
+		}},
+		{"tour", "/api/broadcast/tour004", func(e *env, ctx context.Context, fn func(string) error) error {
+			return e.c.StreamBroadcastTour(ctx, "tour004", fn)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{})
+			b := e.fake.Broadcast("round004").SetTour("tour004")
+			b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+			hold := make(chan struct{})
+			defer close(hold)
+			e.fake.Inject(lichesstest.Fault{Path: tc.check, Hold: hold})
+			ctx, cancel := context.WithCancel(e.ctx)
+			defer cancel()
+			col := newCollector[string]()
+			done := run(t, func() error { return tc.stream(e, ctx, col.add) })
+			col.waitLen(t, 1)
+			e.fake.KillStreams("broadcast")
+			e.waitFor("the check", func() bool { return len(e.fake.RequestsTo("GET", tc.check)) == 1 })
+			cancel()
+			if err := wait(t, done); !errors.Is(err, context.Canceled) {
+				t.Errorf("stream: %v, want context.Canceled", err)
+			}
+			if logs := e.logs.String(); strings.Contains(logs, "level=WARN") {
+				t.Errorf("a stop during the check is logged as a warning:\n%s", logs)
+			}
+		})
+	}
+}
+
 // A broadcast stream Lichess closes while the round goes on is opened
 // again (and resends nothing already delivered); once the round is
 // finished, the stream ends.

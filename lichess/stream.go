@@ -117,6 +117,9 @@ func (c *Client) runStream(ctx context.Context, spec streamSpec) error {
 				if done {
 					return nil
 				}
+				if ctx.Err() != nil { // stopped during the check
+					return fmt.Errorf("lichess: stream %s: %w", spec.name, ctx.Err())
+				}
 			}
 			err = errors.New("closed by server")
 		case fatal(err):
