@@ -162,6 +162,12 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 	s.streamStarted(r)
 	timer := s.clk.NewTimer(ka.every)
 	defer timer.Stop()
+	// rearm schedules the next keep-alive ka.every after a write made at
+	// from. It counts from the write, not from when this goroutine gets
+	// round to rearming: a fake clock advanced in between must not push
+	// the keep-alive back by the advance (the tick would be lost, and a
+	// client waiting for it would wait for ever).
+	rearm := func(from time.Time) { timer.Reset(from.Add(ka.every).Sub(s.clk.Now())) }
 	dataLines := 0
 	silent := false
 	write := func(text string) bool {
@@ -191,12 +197,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 			if silent {
 				break
 			}
+			at := s.clk.Now()
 			if !write(line) {
 				return
 			}
 			dataLines++
 			if ka.idle {
-				timer.Reset(ka.every)
+				rearm(at)
 			}
 		}
 		if f != nil && f.Silent && dataLines >= f.AfterLines {
@@ -212,11 +219,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 		}
 		select {
 		case <-c.wake:
-		case <-timer.C():
+		case at := <-timer.C():
 			if !write(ka.text) {
 				return
 			}
-			timer.Reset(ka.every)
+			rearm(at)
 		case <-c.end:
 			for _, line := range c.take() {
 				if !write(line) {
