@@ -141,8 +141,13 @@ func chessComTarget(s, in string, opts ParseOptions) (Target, error) {
 }
 
 func looksLikePath(s string) bool {
+	return strings.ContainsRune(s, os.PathSeparator) || hasPGNSuffix(s)
+}
+
+// hasPGNSuffix reports whether s names a PGN file (.pgn, .pgn.gz, .pgn.zst).
+func hasPGNSuffix(s string) bool {
 	l := strings.ToLower(s)
-	return strings.ContainsRune(s, os.PathSeparator) || strings.HasSuffix(l, ".pgn") || strings.HasSuffix(l, ".pgn.gz") || strings.HasSuffix(l, ".pgn.zst")
+	return strings.HasSuffix(l, ".pgn") || strings.HasSuffix(l, ".pgn.gz") || strings.HasSuffix(l, ".pgn.zst")
 }
 
 // asURL parses s as a URL with a host, adding https:// when the scheme is
@@ -154,8 +159,8 @@ func asURL(s string) (*url.URL, bool) {
 		if !strings.Contains(first, ".") && !strings.Contains(first, ":") {
 			return nil, false
 		}
-		if _, err := os.Stat(s); err == nil {
-			return nil, false // an existing file such as games.pgn
+		if _, err := os.Stat(s); err == nil || hasPGNSuffix(s) {
+			return nil, false // a file such as games.pgn, existing or not
 		}
 		raw = "https://" + raw
 	}

@@ -66,6 +66,9 @@ func TestParseTargetErrors(t *testing.T) {
 		{"game with a bad color", "https://lichess.org/abcdEFGH/red", "/white or /black"},
 		{"bad chess.com", "https://www.chess.com/nonsense/x", "chess.com"},
 		{"missing file", "/no/such/round.pgn", "no such file"},
+		{"missing file in the current folder", "nosuch.pgn", "no such file"},
+		{"missing gzip file in the current folder", "round5.PGN.gz", "no such file"},
+		{"missing zstd file below the current folder", "relay/round5.pgn.zst", "no such file"},
 		{"words", "hello", "accepted forms"},
 	}
 	for _, tc := range tests {
@@ -76,6 +79,9 @@ func TestParseTargetErrors(t *testing.T) {
 			}
 			if tc.want == "accepted forms" && !errors.Is(err, ErrUnknownForm) {
 				t.Errorf("error %v is not ErrUnknownForm", err)
+			}
+			if tc.want == "no such file" && (errors.Is(err, ErrUnknownForm) || strings.Contains(err.Error(), "accepted forms")) {
+				t.Errorf("a missing file gets the list of forms: %v", err)
 			}
 		})
 	}
