@@ -34,7 +34,12 @@ and more; see README, "scan --json".
 
 Exit status: 0 when every game was read, 3 when some game or file could not
 be read (each is reported and the scan goes on), 2 for bad usage.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("scan: which games? give one or more PGN files (- for stdin)")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
 			cfg, err := env.loadConfig()

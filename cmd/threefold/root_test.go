@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestBadUsageExitsTwo: every way of calling threefold wrongly — a missing
+// or extra argument, an unknown command or flag — exits 2 with a message
+// that says what was wrong, as the README and --help promise.
+func TestBadUsageExitsTwo(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"scan without a file", []string{"scan"}, "scan: which games? give one or more PGN files (- for stdin)"},
+		{"unknown command", []string{"nosuchcmd"}, `unknown command "nosuchcmd" (threefold --help lists the commands)`},
+		{"misspelt command", []string{"scna"}, "did you mean scan?"},
+		{"unknown flag", []string{"scan", "--nosuchflag", "x.pgn"}, "unknown flag: --nosuchflag"},
+		{"version with an argument", []string{"version", "extra"}, "threefold: version: "},
+		{"history with an argument", []string{"history", "extra"}, "threefold: history: "},
+		{"status with an argument", []string{"status", "extra"}, "threefold: status: "},
+		{"healthcheck with an argument", []string{"healthcheck", "extra"}, "threefold: healthcheck: "},
+		{"bot with an argument", []string{"bot", "extra"}, "threefold: bot: "},
+		{"bot upgrade with an argument", []string{"bot", "upgrade", "extra"}, "threefold: bot upgrade: "},
+		{"login with an argument", []string{"login", "extra"}, "threefold: login: "},
+		{"logout with an argument", []string{"logout", "extra"}, "threefold: logout: "},
+		{"demo with an argument", []string{"demo", "extra"}, "demo takes no arguments"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := Main(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr %s", code, exitUsage, errb.String())
+			}
+			if !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("stderr %q, want it to say %q", errb.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestNoCommandPrintsHelp: threefold alone prints its help and succeeds.
+func TestNoCommandPrintsHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), nil, strings.NewReader(""), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d; stderr %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Available Commands:") {
+		t.Errorf("stdout %q is not the help", out.String())
+	}
+}
