@@ -158,6 +158,21 @@ type AlertFilter struct {
 // Alerts returns the alerts the filter selects, most recently observed
 // first.
 func (s *Store) Alerts(ctx context.Context, f AlertFilter) ([]threefold.Alert, error) {
+	w := f.where()
+	query := "SELECT id, body FROM alerts" + w.sql() + " ORDER BY observed_at DESC, seq DESC"
+	if f.Limit > 0 {
+		query += " LIMIT ?"
+		w.args = append(w.args, f.Limit)
+	}
+	return s.queryAlerts(ctx, "alerts", query, w.args...)
+}
+
+// CountAlerts returns how many alerts the filter selects, its Limit aside.
+func (s *Store) CountAlerts(ctx context.Context, f AlertFilter) (int, error) {
+	return s.count(ctx, "alerts", f.where())
+}
+
+func (f AlertFilter) where() where {
 	var w where
 	if f.Source != "" {
 		w.add("(LOWER(site) = ? OR source_key LIKE ? ESCAPE '\\')", key(f.Source), likePattern(f.Source))
@@ -177,12 +192,16 @@ func (s *Store) Alerts(ctx context.Context, f AlertFilter) ([]threefold.Alert, e
 	if !f.Since.IsZero() {
 		w.add("observed_at >= ?", nanos(f.Since))
 	}
-	query := "SELECT id, body FROM alerts" + w.sql() + " ORDER BY observed_at DESC, seq DESC"
-	if f.Limit > 0 {
-		query += " LIMIT ?"
-		w.args = append(w.args, f.Limit)
+	return w
+}
+
+// count returns the number of rows of table that w selects.
+func (s *Store) count(ctx context.Context, table string, w where) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, s.q("SELECT COUNT(*) FROM "+table+w.sql()), w.args...).Scan(&n); err != nil {
+		return 0, s.wrap(err, "count %s", table)
 	}
-	return s.queryAlerts(ctx, "alerts", query, w.args...)
+	return n, nil
 }
 
 // where builds a WHERE clause from conditions joined by AND.

@@ -295,6 +295,13 @@ func runContract(t *testing.T, fresh newDB) {
 				if !reflect.DeepEqual(alertIDs(got), alertIDs(tc.want)) {
 					t.Errorf("got %v, want %v", alertIDs(got), alertIDs(tc.want))
 				}
+				wantCount := len(tc.want)
+				if tc.f.Limit > 0 {
+					wantCount = 3 // the limit aside
+				}
+				if n, err := s.CountAlerts(ctx, tc.f); err != nil || n != wantCount {
+					t.Errorf("CountAlerts = %d, %v; want %d", n, err, wantCount)
+				}
 			})
 		}
 	})
@@ -414,6 +421,13 @@ func runContract(t *testing.T, fresh newDB) {
 				}
 				if !reflect.DeepEqual(ids(got), tc.want) {
 					t.Errorf("got %v, want %v", ids(got), tc.want)
+				}
+				wantCount := len(tc.want)
+				if tc.f.Limit > 0 {
+					wantCount = 2 // the limit aside
+				}
+				if n, err := s.CountGames(ctx, tc.f); err != nil || n != wantCount {
+					t.Errorf("CountGames = %d, %v; want %d", n, err, wantCount)
 				}
 			})
 		}

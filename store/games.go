@@ -120,28 +120,7 @@ const gameColumns = `site, game_id, source, url, white, black, event, start_fen,
 
 // Games returns the games the filter selects, most recently updated first.
 func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
-	var w where
-	if f.Site != "" {
-		w.add("site = ?", f.Site)
-	}
-	if f.ID != "" {
-		w.add("game_id = ?", f.ID)
-	}
-	if f.URL != "" {
-		w.add("url = ?", f.URL)
-	}
-	if f.Source != "" {
-		w.add("(LOWER(site) = ? OR source_key LIKE ? ESCAPE '\\')", key(f.Source), likePattern(f.Source))
-	}
-	if f.Event != "" {
-		w.add("event_key LIKE ? ESCAPE '\\'", likePattern(f.Event))
-	}
-	if f.Player != "" {
-		w.add("(white_key = ? OR black_key = ?)", key(f.Player), key(f.Player))
-	}
-	if !f.Since.IsZero() {
-		w.add("updated_at >= ?", nanos(f.Since))
-	}
+	w := f.where()
 	query := "SELECT " + gameColumns + " FROM games" + w.sql() + " ORDER BY updated_at DESC, site, game_id"
 	if f.Limit > 0 {
 		query += " LIMIT ?"
@@ -164,6 +143,37 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 		return nil, s.wrap(err, "games")
 	}
 	return out, nil
+}
+
+// CountGames returns how many games the filter selects, its Limit aside.
+func (s *Store) CountGames(ctx context.Context, f GameFilter) (int, error) {
+	return s.count(ctx, "games", f.where())
+}
+
+func (f GameFilter) where() where {
+	var w where
+	if f.Site != "" {
+		w.add("site = ?", f.Site)
+	}
+	if f.ID != "" {
+		w.add("game_id = ?", f.ID)
+	}
+	if f.URL != "" {
+		w.add("url = ?", f.URL)
+	}
+	if f.Source != "" {
+		w.add("(LOWER(site) = ? OR source_key LIKE ? ESCAPE '\\')", key(f.Source), likePattern(f.Source))
+	}
+	if f.Event != "" {
+		w.add("event_key LIKE ? ESCAPE '\\'", likePattern(f.Event))
+	}
+	if f.Player != "" {
+		w.add("(white_key = ? OR black_key = ?)", key(f.Player), key(f.Player))
+	}
+	if !f.Since.IsZero() {
+		w.add("updated_at >= ?", nanos(f.Since))
+	}
+	return w
 }
 
 // Game returns the stored game with the site and id.

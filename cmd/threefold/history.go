@@ -148,15 +148,36 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 		return enc.Encode(out)
 	}
 	if !opts.gamesOnly {
-		writeAlertTable(env.stdout, out.Alerts)
+		total := len(out.Alerts)
+		if opts.limit > 0 && total == opts.limit {
+			if total, err = st.CountAlerts(ctx, store.AlertFilter{Source: opts.source, Kind: kind, Player: opts.player, Since: since}); err != nil {
+				return err
+			}
+		}
+		writeAlertTable(env.stdout, out.Alerts, total)
 	}
 	if !opts.alertsOnly && (kind == "" || opts.gamesOnly) {
 		if !opts.gamesOnly {
 			fmt.Fprintln(env.stdout)
 		}
-		writeGameTable(env.stdout, out.Games)
+		total := len(out.Games)
+		if opts.limit > 0 && total == opts.limit {
+			if total, err = st.CountGames(ctx, store.GameFilter{Source: opts.source, Player: opts.player, Since: since}); err != nil {
+				return err
+			}
+		}
+		writeGameTable(env.stdout, out.Games, total)
 	}
 	return nil
+}
+
+// listed says how many of how many are listed: "3", or "20 of 44" with
+// the hint that --limit 0 lists them all.
+func listed(shown, total int, order string) string {
+	if total <= shown {
+		return fmt.Sprintf("%d, %s", shown, order)
+	}
+	return fmt.Sprintf("%d of %d, %s; --limit 0 lists all", shown, total, order)
 }
 
 func histKnownKind(k threefold.AlertKind) bool {
@@ -168,8 +189,8 @@ func histKnownKind(k threefold.AlertKind) bool {
 	return false
 }
 
-func writeAlertTable(w io.Writer, as []threefold.Alert) {
-	fmt.Fprintf(w, "Alerts (%d, newest first)\n", len(as))
+func writeAlertTable(w io.Writer, as []threefold.Alert, total int) {
+	fmt.Fprintf(w, "Alerts (%s)\n", listed(len(as), total, "newest first"))
 	if len(as) == 0 {
 		return
 	}
@@ -203,8 +224,8 @@ func alertSummary(a threefold.Alert) string {
 	return string(a.Kind)
 }
 
-func writeGameTable(w io.Writer, gs []store.Game) {
-	fmt.Fprintf(w, "Games (%d, most recently updated first)\n", len(gs))
+func writeGameTable(w io.Writer, gs []store.Game, total int) {
+	fmt.Fprintf(w, "Games (%s)\n", listed(len(gs), total, "most recently updated first"))
 	if len(gs) == 0 {
 		return
 	}

@@ -227,3 +227,32 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+// TestHistorySaysWhatTheLimitLeftOut: a list cut by --limit (20 by
+// default) says how many there are and how to see them all.
+func TestHistorySaysWhatTheLimitLeftOut(t *testing.T) {
+	f := newStoreFixture(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"cut", []string{"--limit", "2"}, []string{"Alerts (2 of 3, newest first; --limit 0 lists all)", "Games (2, most recently updated first)"}},
+		{"cut games", []string{"--limit", "1"}, []string{"Alerts (1 of 3, newest first; --limit 0 lists all)", "Games (1 of 2, most recently updated first; --limit 0 lists all)"}},
+		{"exactly the limit", []string{"--limit", "3"}, []string{"Alerts (3, newest first)", "Games (2, most recently updated first)"}},
+		{"all", []string{"--limit", "0"}, []string{"Alerts (3, newest first)"}},
+		{"cut, filtered", []string{"--limit", "1", "--kind", "threefold"}, []string{"Alerts (1 of 2, newest first; --limit 0 lists all)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runMain(t, append([]string{"history", "--config", f.config}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			for _, want := range tc.wants {
+				if !strings.Contains(out, want) {
+					t.Errorf("missing %q in\n%s", want, out)
+				}
+			}
+		})
+	}
+}
