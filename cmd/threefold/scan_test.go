@@ -171,7 +171,7 @@ func TestScanTextOutput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{
-		"#0 Knight - Dancer",
+		"#1 Knight - Dancer",
 		"threefold at ply 8 after 4...Ng8 (plies 0, 4, 8), White may claim",
 		"claim by declared move from ply 7: Black may declare 4...Ng8",
 		"FIFTH occurrence at ply 16 after 8...Ng8",

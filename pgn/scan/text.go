@@ -86,7 +86,7 @@ func gameLabel(r *Report) string {
 	if r.File != "" {
 		b.WriteString(r.File + " ")
 	}
-	fmt.Fprintf(&b, "#%d", r.ID)
+	fmt.Fprintf(&b, "#%d", r.ID+1) // counted from 1, as watch, history and export count; the JSON id is 0-based
 	if r.White != "" || r.Black != "" {
 		fmt.Fprintf(&b, " %s - %s", orQ(r.White), orQ(r.Black))
 	}
