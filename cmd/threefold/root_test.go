@@ -29,6 +29,8 @@ func TestBadUsageExitsTwo(t *testing.T) {
 		{"login with an argument", []string{"login", "extra"}, "threefold: login: "},
 		{"logout with an argument", []string{"logout", "extra"}, "threefold: logout: "},
 		{"demo with an argument", []string{"demo", "extra"}, "demo takes no arguments"},
+		{"scan with a config file that does not exist", []string{"scan", "--config", "/no/such/threefold.yaml", "testdata/knights.pgn"}, "config /no/such/threefold.yaml"},
+		{"scan with an unknown key in its config file", []string{"scan", "--config", "testdata/typo.yaml", "testdata/knights.pgn"}, "watch.sorces"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

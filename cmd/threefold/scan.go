@@ -41,6 +41,11 @@ be read (each is reported and the scan goes on), 2 for bad usage.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// scan uses no setting, but a config file given (or a
+			// typo in the default one) is checked like everywhere.
+			if _, err := env.loadConfig(); err != nil {
+				return err
+			}
 			opts.files = args
 			cfg, err := env.loadConfig()
 			if err != nil {
