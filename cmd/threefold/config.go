@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -121,6 +123,9 @@ func (env *environment) loadConfig() (*config, error) {
 		}
 		warnConfigPermissions(env.stderr, file, v)
 	}
+	if err := checkWebhookList(v, file); err != nil {
+		return nil, err
+	}
 	var c config
 	err := v.Unmarshal(&c, func(dc *mapstructure.DecoderConfig) {
 		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
@@ -204,4 +209,60 @@ func flattenConfig(v reflect.Value, prefix string) map[string]any {
 	out := map[string]any{}
 	configLeaves(v, prefix, func(key string, f reflect.Value) { out[key] = f.Interface() })
 	return out
+}
+
+// webhooksEnv is the environment variable of watch.webhooks: a JSON list.
+const webhooksEnv = "THREEFOLD_WATCH_WEBHOOKS"
+
+// checkWebhookList reads watch.webhooks — from $THREEFOLD_WATCH_WEBHOOKS, a
+// JSON list, when it is set, else from the file — and checks every key of
+// every entry, as checkKnownKeys does for the rest of the file; the list
+// checked is the one decoded. Errors name the entry and the key, never a
+// value: a webhook URL is a secret.
+func checkWebhookList(v *viper.Viper, file string) error {
+	var raw any
+	where := "watch.webhooks"
+	switch {
+	case os.Getenv(webhooksEnv) != "":
+		where = webhooksEnv
+		if err := json.Unmarshal([]byte(os.Getenv(webhooksEnv)), &raw); err != nil {
+			return usagef(`%s: want a JSON list of webhooks such as [{"kind":"discord","url_env":"DISCORD_HOOK"}] (%v)`, webhooksEnv, jsonProblem(err))
+		}
+	case v.InConfig("watch.webhooks"):
+		where = "config " + file + ": watch.webhooks"
+		raw = v.Get("watch.webhooks")
+	default:
+		return nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return usagef("%s: want a list of webhooks, each with kind and url or url_env", where)
+	}
+	known := configKeys(reflect.TypeOf(webhookConfig{}), "")
+	for i, e := range list {
+		entry, ok := e.(map[string]any)
+		if !ok {
+			return usagef("%s[%d]: want a map with kind and url or url_env", where, i)
+		}
+		for k := range entry {
+			if !slices.Contains(known, strings.ToLower(k)) {
+				return usagef("%s[%d]: unknown key %s (an entry has %s)", where, i, k, strings.Join(known, ", "))
+			}
+		}
+	}
+	v.Set("watch.webhooks", list)
+	return nil
+}
+
+// jsonProblem says what is wrong with a JSON text without quoting it.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("not JSON at byte %d", se.Offset)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "a " + te.Value + " where a value was expected"
+	}
+	return "not JSON"
 }

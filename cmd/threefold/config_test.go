@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -96,5 +97,62 @@ func TestConfigEnvironmentOverridesFile(t *testing.T) {
 	}
 	if cfg.ChessCom.PollInterval != time.Minute {
 		t.Fatalf("file not applied: %v", cfg.ChessCom.PollInterval)
+	}
+}
+
+// TestConfigWebhooks: an entry of watch.webhooks is checked key by key
+// like the rest of the file, and the list can be given in the environment
+// as JSON; every error names the key or the variable (never the URL, a
+// secret).
+func TestConfigWebhooks(t *testing.T) {
+	isolateConfig(t)
+	for _, tc := range []struct {
+		name, yaml, env string
+		want            string // in the error; "" for none
+		hooks           []webhookConfig
+	}{
+		{name: "in the file", yaml: "watch:\n  webhooks:\n    - kind: json\n      url: https://hooks.example/SECRET\n",
+			hooks: []webhookConfig{{Kind: "json", URL: "https://hooks.example/SECRET"}}},
+		{name: "an unknown key in an entry", yaml: "watch:\n  webhooks:\n    - kind: json\n      url: https://hooks.example/SECRET\n      extra: 1\n",
+			want: "watch.webhooks[0]: unknown key extra (an entry has kind, url, url_env)"},
+		{name: "a misspelt url", yaml: "watch:\n  webhooks:\n    - kind: slack\n    - kind: json\n      urll: https://hooks.example/SECRET\n",
+			want: "watch.webhooks[1]: unknown key urll"},
+		{name: "an entry that is no map", yaml: "watch:\n  webhooks:\n    - https://hooks.example/SECRET\n",
+			want: "watch.webhooks[0]: want a map with kind and url or url_env"},
+		{name: "from the environment", env: `[{"kind":"discord","url_env":"MY_HOOK"},{"kind":"json","url":"https://hooks.example/SECRET"}]`,
+			hooks: []webhookConfig{{Kind: "discord", URLEnv: "MY_HOOK"}, {Kind: "json", URL: "https://hooks.example/SECRET"}}},
+		{name: "the environment over the file", yaml: "watch:\n  webhooks:\n    - kind: slack\n      url: https://file.example/SECRET\n",
+			env: `[{"kind":"json","url_env":"MY_HOOK"}]`, hooks: []webhookConfig{{Kind: "json", URLEnv: "MY_HOOK"}}},
+		{name: "not JSON in the environment", env: "https://hooks.example/SECRET",
+			want: "THREEFOLD_WATCH_WEBHOOKS: want a JSON list"},
+		{name: "an unknown key in the environment", env: `[{"kind":"json","urll":"https://hooks.example/SECRET"}]`,
+			want: "THREEFOLD_WATCH_WEBHOOKS[0]: unknown key urll"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if tc.env != "" {
+				t.Setenv("THREEFOLD_WATCH_WEBHOOKS", tc.env)
+			}
+			cfg, err := (&environment{configFile: path}).loadConfig()
+			if tc.want != "" {
+				var ue usageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want a usage error saying %q", err, tc.want)
+				}
+				if strings.Contains(err.Error(), "SECRET") {
+					t.Errorf("the error shows the URL: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(cfg.Watch.Webhooks, tc.hooks) {
+				t.Errorf("webhooks %+v, want %+v", cfg.Watch.Webhooks, tc.hooks)
+			}
+		})
 	}
 }
