@@ -25,12 +25,13 @@ func newHealthcheckCmd(env *environment) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "healthcheck",
-		Short: "Exit 0 if the /healthz of a running watch or bot says every source is connected, else 1",
+		Short: "Exit 0 if the /healthz of a running watch or bot says every source is connected, 1 if not, 2 if there is none to ask",
 		Long: `healthcheck asks http://<http.addr>/healthz (or --url) with the access token
 http.token (THREEFOLD_HTTP_TOKEN), prints the answer, and exits 0 when it is 200
 (every source connected), 1 otherwise (a source down, no answer, a refused
-token). An http.addr that binds every interface (":8080", "0.0.0.0:8080") is
-asked on 127.0.0.1. It is the HEALTHCHECK of the Docker image.`,
+token), and 2 when there is nothing to ask (http.addr is not set and --url is
+not given) or for bad usage. An http.addr that binds every interface (":8080",
+"0.0.0.0:8080") is asked on 127.0.0.1. It is the HEALTHCHECK of the Docker image.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := env.loadConfig()

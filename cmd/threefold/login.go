@@ -233,7 +233,16 @@ func newLogoutCmd(env *environment) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "logout",
 		Short: "Revoke the token saved by `threefold login --for ROLE` and delete it",
-		Args:  cobra.NoArgs,
+		Long: `logout revokes at Lichess the token that threefold login --for ROLE saved
+(in <user config dir>/threefold/token-ROLE, or --token-file) and deletes the
+file. A token Lichess no longer knows (revoked or expired) is deleted all the
+same; a token Lichess could not be asked about is kept, and the error says why.
+A token given as lichess.token or THREEFOLD_LICHESS_TOKEN is not touched:
+revoke it on lichess.org (Preferences, API access tokens).
+
+Exit status: 0 logged out, 2 no saved token or bad usage, 1 Lichess could not
+be asked.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, ok := roleScopes[mode]; !ok {
 				return usagef("logout: --for must be bot or watch, not %q", mode)

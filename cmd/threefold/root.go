@@ -56,7 +56,7 @@ when the same position has appeared a third time (a draw may be claimed,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&env.configFile, "config", "", "config file (default: threefold.yaml in the user config directory, if present)")
+	root.PersistentFlags().StringVar(&env.configFile, "config", "", configFlagHelp())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newVersionCmd(env),

@@ -56,3 +56,45 @@ func TestNoCommandPrintsHelp(t *testing.T) {
 		t.Errorf("stdout %q is not the help", out.String())
 	}
 }
+
+// TestHelpTellsTheTruth: --help says what the commands do, as the README
+// does: the exit codes, the default config file, a description of every
+// command.
+func TestHelpTellsTheTruth(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		wants []string
+	}{
+		{[]string{"--help"}, []string{"config file (default " + defaultConfigFile() + ", read when it exists)"}},
+		{[]string{"scan", "--help"}, []string{"0 when every game was read", "3 when some game", "2 for bad usage", "1 when the\nscan itself failed", "numbered from 1"}},
+		{[]string{"healthcheck", "--help"}, []string{"exits 0 when", "1 otherwise", "2 when there is nothing to ask"}},
+		{[]string{"logout", "--help"}, []string{"revokes at Lichess", "deletes the file", "Exit status"}},
+		{[]string{"version", "--help"}, []string{"the Go release it was built with", `"devel"`}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errs := runMain(t, tc.args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			for _, want := range tc.wants {
+				if !strings.Contains(out, want) {
+					t.Errorf("the help lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+	// Every command says more than its one line.
+	for _, c := range newRootCmd(&environment{}).Commands() {
+		if c.Long == "" && !c.Hidden && c.Name() != "help" && c.Name() != "completion" {
+			t.Errorf("threefold %s --help has only its one-line summary", c.Name())
+		}
+	}
+}
+
+// TestHealthcheckWithoutDashboardExitsTwo: as its help says.
+func TestHealthcheckWithoutDashboardExitsTwo(t *testing.T) {
+	isolateConfig(t)
+	if code, _, errs := runMain(t, "healthcheck"); code != exitUsage || !strings.Contains(errs, "http.addr is not set") {
+		t.Errorf("exit %d, stderr %q; want 2 saying http.addr is not set", code, errs)
+	}
+}

@@ -32,8 +32,12 @@ fields of the reference annotations (id, plies, max_occurrences,
 threefold_plies, fivefold_ply, claimable_plies, final_fen, start_fen, error)
 and more; see README, "scan --json".
 
+Games are numbered from 1 in the text; the JSON "id" is 0-based, as in the
+reference annotations (#1 is id 0).
+
 Exit status: 0 when every game was read, 3 when some game or file could not
-be read (each is reported and the scan goes on), 2 for bad usage.`,
+be read (each is reported and the scan goes on), 2 for bad usage, 1 when the
+scan itself failed (for example stdout closed).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("scan: which games? give one or more PGN files (- for stdin)")
