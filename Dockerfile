@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Build: docker build -t threefold .
 # Run:   docker run --rm -v "$PWD/games:/games:ro" threefold scan /games/event.pgn
+#        docker run -v threefold-data:/data -v "$PWD/conf:/config" threefold watch URL
+#        (conf/threefold/threefold.yaml is the config file)
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -13,7 +15,11 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/threefold /usr/local/bin/threefold
 COPY config.example.yaml /etc/threefold/config.example.yaml
+# The store lives in /data. The user config directory is /config: the
+# config file read by default is /config/threefold/threefold.yaml, and
+# `threefold login` keeps its token in /config/threefold/token.
 ENV THREEFOLD_DATA_DIR=/data
+ENV XDG_CONFIG_HOME=/config
 # watch and bot serve the dashboard, /metrics and /healthz here; inside the
 # container only, so that the health check works with no token. To reach
 # the dashboard from outside, set THREEFOLD_HTTP_ADDR=0.0.0.0:8080 and
