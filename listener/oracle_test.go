@@ -68,11 +68,10 @@ func (l *alertLog) all() []threefold.Alert {
 // threefold alerts exactly at threefold_plies, claim alerts (threefold or
 // claim_by_move) exactly at claimable_plies, claim_by_move exactly at the
 // claimable plies that are not threefold plies, the first fivefold alert
-// at fivefold_ply.
-// compareWithOracle checks a game's alerts against the reference. The
-// reference describes the record as written, but the game ends at a fifth
-// occurrence (9.6.1) or under the 75-move rule (9.6.2) and the watcher
-// raises nothing after that, so the reference is cut at that ply.
+// at fivefold_ply. The reference describes the record as written, but the
+// game ends at a fifth occurrence (9.6.1) or under the 75-move rule
+// (9.6.2): the watcher raises no claim at that ply and nothing after it, so
+// the reference's claims are cut before it.
 func compareWithOracle(o refgames.Annotation, alerts []threefold.Alert) error {
 	end := -1
 	if o.FivefoldPly != nil {
@@ -84,8 +83,8 @@ func compareWithOracle(o refgames.Annotation, alerts []threefold.Alert) error {
 		}
 	}
 	if end >= 0 {
-		o.ThreefoldPlies = upTo(o.ThreefoldPlies, end)
-		o.ClaimablePlies = upTo(o.ClaimablePlies, end)
+		o.ThreefoldPlies = upTo(o.ThreefoldPlies, end-1)
+		o.ClaimablePlies = upTo(o.ClaimablePlies, end-1)
 	}
 	var three, claim, byMove, five []int
 	for _, a := range alerts {

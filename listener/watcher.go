@@ -384,15 +384,20 @@ func (w *Watcher) check(t *tracked, s *threefold.GameState) {
 	v := g.Verdict()
 	t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
 	var kinds []threefold.AlertKind
-	if v.Threefold {
+	// A fifth occurrence (9.6.1) or the 75-move rule (9.6.2) ends the game
+	// at this ply: it is drawn, and nobody may claim anything there.
+	drawn := (v.Fivefold && v.Count == 5) || (v.SeventyFiveMoves && !seventy)
+	switch {
+	case drawn:
+	case v.Threefold:
 		kinds = append(kinds, threefold.KindThreefold)
-	} else if len(v.ClaimMoves) > 0 {
+	case len(v.ClaimMoves) > 0:
 		kinds = append(kinds, threefold.KindClaimByMove)
 	}
 	if v.Fivefold && v.Count == 5 {
 		kinds = append(kinds, threefold.KindFivefold)
 	}
-	if v.FiftyMoves && !fifty {
+	if v.FiftyMoves && !fifty && !drawn {
 		kinds = append(kinds, threefold.KindFiftyMoves)
 	}
 	if v.SeventyFiveMoves && !seventy {

@@ -162,14 +162,21 @@ func TestWatcherUCIAndMoveRules(t *testing.T) {
 			moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
 			want: map[threefold.AlertKind][]int{
 				threefold.KindClaimByMove: {7},
-				threefold.KindThreefold:   {8, 9, 10, 11, 12, 13, 14, 15, 16},
-				threefold.KindFivefold:    {16},
+				// The fifth occurrence ends the game: no claim alert at it.
+				threefold.KindThreefold: {8, 9, 10, 11, 12, 13, 14, 15},
+				threefold.KindFivefold:  {16},
 			}},
 		{name: "uci king-to-rook castling", notation: rules.UCI, fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
 			moves: []string{"e1h1", "e8a8"}, want: map[threefold.AlertKind][]int{}},
 		{name: "fifty moves by declared move, then at 100", fen: "8/8/4k3/8/8/4K3/8/7R w - - 98 80", notation: rules.SAN,
 			moves: []string{"Rh2", "Kd6", "Rh3"},
 			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {1}}},
+		// The 75-move rule ends the game at the third occurrence: no claim
+		// alert at that ply.
+		{name: "seventy-five moves at a third occurrence", fen: "8/8/4k3/8/8/4K3/8/7R w - - 142 80", notation: rules.SAN,
+			moves: []string{"Rh2", "Kd6", "Rh1", "Ke6", "Rh2", "Kd6", "Rh1", "Ke6"},
+			want: map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}, threefold.KindClaimByMove: {7},
+				threefold.KindSeventyFiveMoves: {8}}},
 		{name: "seventy-five moves", fen: "8/8/4k3/8/8/4K3/8/7R w - - 149 80", notation: rules.SAN,
 			moves: []string{"Rh2", "Kd6"},
 			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}, threefold.KindSeventyFiveMoves: {1}}},

@@ -35,7 +35,10 @@ type GameView struct {
 	Count       int   `json:"count"`
 	Occurrences []int `json:"occurrences"`
 	// Threefold: the side to move may claim now (9.2.2). Fivefold: the
-	// game is drawn (9.6.1). ClaimMoves: claims by declared move (9.2.1).
+	// game is drawn (9.6.1), from its first fifth occurrence on.
+	// ClaimMoves: claims by declared move (9.2.1). In a game that is over
+	// (finished, or drawn by the fifth occurrence) nobody may claim:
+	// Threefold is false and ClaimMoves empty.
 	Threefold  bool    `json:"threefold"`
 	Fivefold   bool    `json:"fivefold"`
 	ClaimMoves []Claim `json:"claim_moves"`
@@ -172,10 +175,15 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 	v.Turn = verdict.Turn.String()
 	v.Count = verdict.Count
 	v.Occurrences = append(v.Occurrences, verdict.Occurrences...)
-	v.Threefold, v.Fivefold = verdict.Threefold, verdict.Fivefold
-	pos := t.game.Position()
-	for _, m := range verdict.ClaimMoves {
-		v.ClaimMoves = append(v.ClaimMoves, Claim{UCI: m.UCI(), SAN: pos.SAN(m), Occurrences: t.game.OccurrencesOf(m)})
+	// The game is drawn from its first fifth occurrence on, even when the
+	// record goes on; nobody may claim in a game that is over.
+	v.Fivefold = verdict.Fivefold || t.game.FivefoldPly() >= 0
+	if !u.Finished && !v.Fivefold {
+		v.Threefold = verdict.Threefold
+		pos := t.game.Position()
+		for _, m := range verdict.ClaimMoves {
+			v.ClaimMoves = append(v.ClaimMoves, Claim{UCI: m.UCI(), SAN: pos.SAN(m), Occurrences: t.game.OccurrencesOf(m)})
+		}
 	}
 	for _, k := range t.order {
 		plies := t.byKey[k]

@@ -386,3 +386,41 @@ func TestViewMarksEveryOccurrence(t *testing.T) {
 		})
 	}
 }
+
+// TestViewNoClaimOnAFinishedGame: nobody may claim in a game that is over —
+// finished at its source, or drawn by its fifth occurrence (9.6.1), even
+// when the record goes on after it — so the view offers no claim there.
+func TestViewNoClaimOnAFinishedGame(t *testing.T) {
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	var fifth []string
+	for range 4 {
+		fifth = append(fifth, shuffle...)
+	}
+	tests := []struct {
+		name                string
+		moves               []string
+		finished            bool
+		threefold, fivefold bool
+		claims              int
+	}{
+		{name: "third occurrence, playing", moves: fifth[:8], threefold: true, claims: 1},
+		{name: "third occurrence, finished", moves: fifth[:8], finished: true},
+		{name: "fifth occurrence", moves: fifth, fivefold: true},
+		{name: "moves recorded after the fifth occurrence", moves: append(slices.Clone(fifth), "Nf3", "Nf6"), fivefold: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hub := NewHub(HubOptions{})
+			ref := threefold.GameRef{Site: "file", ID: "1"}
+			hub.Update(threefold.GameState{Game: ref, Moves: tc.moves, Finished: tc.finished})
+			v, ok := hub.Game(GameKey(ref))
+			if !ok {
+				t.Fatal("no view")
+			}
+			if v.Threefold != tc.threefold || v.Fivefold != tc.fivefold || len(v.ClaimMoves) != tc.claims {
+				t.Errorf("threefold %v fivefold %v claim moves %v; want %v %v and %d claim moves",
+					v.Threefold, v.Fivefold, v.ClaimMoves, tc.threefold, tc.fivefold, tc.claims)
+			}
+		})
+	}
+}

@@ -146,7 +146,9 @@ func expectedKinds(t *testing.T, san []string) []string {
 			}
 		}
 		v := g.Verdict()
+		drawn := v.Count >= 5 || v.SeventyFiveMoves // no claim where the game ends
 		switch {
+		case drawn:
 		case v.Count >= 3:
 			out = append(out, fmt.Sprintf("%s@%d", threefold.KindThreefold, ply))
 		case len(v.ClaimMoves) > 0:
@@ -155,7 +157,7 @@ func expectedKinds(t *testing.T, san []string) []string {
 		if v.Count == 5 {
 			out = append(out, fmt.Sprintf("%s@%d", threefold.KindFivefold, ply))
 		}
-		if v.FiftyMoves && !prevFifty {
+		if v.FiftyMoves && !prevFifty && !drawn {
 			out = append(out, fmt.Sprintf("%s@%d", threefold.KindFiftyMoves, ply))
 		}
 		if v.SeventyFiveMoves && !prevSeventy {

@@ -202,7 +202,11 @@ func expectedAlerts(t *testing.T, boards []*crashBoard) []expectedAlert {
 				out = append(out, expectedAlert{id: threefold.AlertID(ref, kind, ply, move), tick: max(0, ply-b.start),
 					desc: fmt.Sprintf("%s %s@%d", b.chapter, kind, ply)})
 			}
+			// A fifth occurrence or the 75-move rule ends the game: no
+			// claim there, nothing after.
+			drawn := v.Count == 5 || (v.SeventyFiveMoves && !prevSeventy)
 			switch {
+			case drawn:
 			case v.Count >= 3:
 				add(threefold.KindThreefold, "")
 			case len(v.ClaimMoves) > 0:
@@ -211,13 +215,16 @@ func expectedAlerts(t *testing.T, boards []*crashBoard) []expectedAlert {
 			if v.Count == 5 {
 				add(threefold.KindFivefold, "")
 			}
-			if v.FiftyMoves && !prevFifty {
+			if v.FiftyMoves && !prevFifty && !drawn {
 				add(threefold.KindFiftyMoves, "")
 			}
 			if v.SeventyFiveMoves && !prevSeventy {
 				add(threefold.KindSeventyFiveMoves, "")
 			}
 			prevFifty, prevSeventy = v.FiftyMoves, v.SeventyFiveMoves
+			if drawn {
+				break
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].tick < out[j].tick })
