@@ -41,13 +41,17 @@ type LeaseStatus struct {
 	Expired bool `json:"expired"` // free or expired: any instance may take it
 }
 
-// SourceStatus is one source: its lease and its stored resume state.
+// SourceStatus is one source: its lease, its stored resume state and its
+// connection state.
 type SourceStatus struct {
 	Name           string    `json:"name"`
 	Holder         string    `json:"holder"` // "" when nobody holds it
 	ExpiresAt      time.Time `json:"expires_at,omitzero"`
 	HasState       bool      `json:"has_state"`
 	StateUpdatedAt time.Time `json:"state_updated_at,omitzero"`
+	// Health is the connection state saved by the instance following the
+	// source (SaveSourceHealth), nil when none was.
+	Health *SourceHealth `json:"health,omitempty"`
 }
 
 // SinkLag is what the outbox still owes one sink.
@@ -161,6 +165,30 @@ func (s *Store) Status(ctx context.Context, now time.Time) (GroupStatus, error) 
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return st, s.wrap(err, "status: sources")
+	}
+	rows, err = s.db.QueryContext(ctx, "SELECT source, connected, since, failures, last_error FROM source_health")
+	if err != nil {
+		return st, s.wrap(err, "status: source health")
+	}
+	for rows.Next() {
+		var h SourceHealth
+		var connected int
+		var since int64
+		if err := rows.Scan(&h.Source, &connected, &since, &h.Failures, &h.LastError); err != nil {
+			rows.Close()
+			return st, s.wrap(err, "status: source health")
+		}
+		h.Connected, h.Since = connected != 0, fromNanos(since)
+		src := sources[h.Source]
+		if src == nil {
+			src = &SourceStatus{Name: h.Source}
+			sources[h.Source] = src
+		}
+		src.Health = &h
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return st, s.wrap(err, "status: source health")
 	}
 	for _, src := range sources {
 		st.Sources = append(st.Sources, *src)

@@ -33,7 +33,9 @@ data_dir) says about the instances of threefold that share it:
   instances  each instance, alive (a heartbeat within its lease lifetime) or
              dead, when it was last seen, its budgets and what it holds;
   leases     which instance holds which source and game, and until when;
-  sources    each source, its holder and when its resume state was saved;
+  sources    each source, its holder, when its resume state was saved, and
+             its connection (Lichess streams, DGT servers): connected, or
+             down since when, after how many attempts, and why;
   outbox     per sink, the alerts not yet sent, the oldest one's age, the
              attempts and the last error;
   games      each unfinished game: the last ply processed against the last
@@ -238,13 +240,13 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 	fmt.Fprintf(w, "\nSources (%d)\n", len(gs.Sources))
 	if len(gs.Sources) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SOURCE\tHOLDER\tSTATE SAVED")
+		fmt.Fprintln(tw, "SOURCE\tHOLDER\tSTATE SAVED\tCONNECTION")
 		for _, s := range gs.Sources {
 			saved := "never"
 			if s.HasState {
 				saved = ago(now, s.StateUpdatedAt)
 			}
-			fmt.Fprint(tw, tableRow("%s\t%s\t%s\n", s.Name, histFirst(s.Holder, "nobody"), saved))
+			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%s\n", s.Name, histFirst(s.Holder, "nobody"), saved, connection(now, s.Health)))
 		}
 		tw.Flush()
 	}
@@ -329,4 +331,16 @@ func oneLine(s string) string {
 		s = string(r[:79]) + "…"
 	}
 	return s
+}
+
+// connection says whether a source is connected, or since when and why
+// not ("-" when nothing follows its connection: files, chess.com).
+func connection(now time.Time, h *store.SourceHealth) string {
+	switch {
+	case h == nil:
+		return "-"
+	case h.Connected:
+		return "connected for " + strings.TrimSuffix(ago(now, h.Since), " ago")
+	}
+	return fmt.Sprintf("DOWN for %s, %d attempts failed: %s", strings.TrimSuffix(ago(now, h.Since), " ago"), h.Failures, oneLine(h.LastError))
 }

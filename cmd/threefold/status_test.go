@@ -56,6 +56,9 @@ func groupFixture(t *testing.T) (config string, now time.Time) {
 	g := threefold.GameRef{Site: "lichess", ID: "abcdefgh"}
 	_, err = st.PutAlertOutbox(ctx, threefold.Alert{ID: threefold.AlertID(g, threefold.KindThreefold, 8, ""), Kind: threefold.KindThreefold, Ply: 8, Game: g, Source: "x"}, []string{"discord-0"})
 	must(err)
+	must(st.SaveSourceHealth(ctx, store.SourceHealth{Source: "lichess broadcast round 4Yuk2i2H", Since: histEpoch.Add(10 * time.Second),
+		Failures: 3, LastError: "lichess: stream broadcast round 4Yuk2i2H: dial tcp: lookup lichess.invalid: no such host"}))
+	must(st.SaveSourceHealth(ctx, store.SourceHealth{Source: "dgt ws://localhost:1982/api/v1.0", Connected: true, Since: histEpoch}))
 	clock = clock.Add(20 * time.Second)
 	_, err = b.Heartbeat(ctx)
 	must(err)
@@ -86,7 +89,9 @@ func TestStatusText(t *testing.T) {
 		"source chess.com player hikaru watch-b 1 in 15s",
 		"source lichess broadcast round 4Yuk2i2H watch-a (expired) 1 5s ago",
 		"chess.com player hikaru watch-b never",
-		"lichess broadcast round 4Yuk2i2H nobody 35s ago",
+		"lichess broadcast round 4Yuk2i2H nobody 35s ago DOWN for 25s, 3 attempts failed: lichess: stream broadcast round 4Yuk2i2H: dial tcp: lookup",
+		"dgt ws://localhost:1982/api/v1.0 nobody never connected for 35s",
+		"chess.com player hikaru watch-b never -",
 		"discord-0 1 0 0 35s ago 0 -",
 		"lichess/abcdefgh 4 6 2 nobody 35s ago",
 	} {
@@ -120,6 +125,11 @@ func TestStatusJSON(t *testing.T) {
 			Name     string `json:"name"`
 			Holder   string `json:"holder"`
 			HasState bool   `json:"has_state"`
+			Health   *struct {
+				Connected bool   `json:"connected"`
+				Failures  int    `json:"failures"`
+				LastError string `json:"last_error"`
+			} `json:"health"`
 		} `json:"sources"`
 		Outbox []struct {
 			Sink    string    `json:"sink"`
@@ -142,7 +152,9 @@ func TestStatusJSON(t *testing.T) {
 	if len(got.Leases) != 3 || !got.Leases[0].Expired || got.Leases[1].Holder != "watch-b" {
 		t.Errorf("leases %+v", got.Leases)
 	}
-	if len(got.Sources) != 2 || got.Sources[1].Holder != "" || !got.Sources[1].HasState {
+	if len(got.Sources) != 3 || got.Sources[2].Holder != "" || !got.Sources[2].HasState || got.Sources[0].Health != nil ||
+		!got.Sources[1].Health.Connected || got.Sources[2].Health.Connected || got.Sources[2].Health.Failures != 3 ||
+		!strings.Contains(got.Sources[2].Health.LastError, "no such host") {
 		t.Errorf("sources %+v", got.Sources)
 	}
 	if len(got.Outbox) != 1 || got.Outbox[0].Pending != 1 || !got.Outbox[0].Oldest.Equal(histEpoch) {

@@ -44,8 +44,12 @@ arbiters and spectators: telling a player about a claim breaks the Laws.
 
 Alerts go to stdout as text lines, or as JSON lines with --json, and to every
 webhook of watch.webhooks in the config file. Logs go to stderr. A source that
-fails is reported and the others keep running. Sources from watch.sources in the
-config file are followed as well.
+fails is reported and the others keep running; one that keeps failing to
+connect is logged at WARN with the reason (at its 2nd, 4th, 8th, … failed
+attempt in a row) and shown on the dashboard and by threefold status. With
+--once, a source that failed 5 times in a row without ever connecting is given
+up, and watch exits 1. Sources from watch.sources in the config file are
+followed as well.
 
 Every alert is stored (store.dsn; by default <data_dir>/threefold.db) before it
 is reported, once by its stable id: after a restart, an alert raised before is
@@ -133,6 +137,7 @@ type watchRun struct {
 	st   *store.Store
 
 	hooks      []*notify.Webhook
+	health     *sourceHealth // the sources' connection state
 	deps       listener.Deps
 	sources    []listener.Source
 	names      []string
@@ -216,8 +221,17 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 	r.deps = listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
 		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN.limits(), Logger: log}
+	// A source that keeps failing is said at WARN, shown on the dashboard
+	// and by threefold status; watch --once gives up one that never
+	// connects.
+	r.health = newSourceHealth(log, 0)
+	if r.once {
+		r.health.giveUp = onceGiveUpFailures
+	}
+	r.deps.OnSourceState = r.health.State
 	if d != nil {
-		r.deps.OnSourceState, r.deps.OnBoards = d.SourceState, d.Hub.SourceBoards
+		r.health.show = d.SourceState
+		r.deps.OnBoards = d.Hub.SourceBoards
 	}
 	for _, t := range r.targets {
 		switch t.Kind {
@@ -343,11 +357,13 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 // recorder and, in group mode, its lease.
 func (r *watchRun) wrapSources() {
 	rec := newGameRecorder(r.st, r.log)
+	r.health.setStore(r.st)
 	for i, s := range r.sources {
 		if ds, ok := s.(*listener.DGTSource); ok {
 			ds.State = rec.keeper(ds.Name()) // the games on the boards keep their ids across restarts
 		}
 		kind := group.LeaseKind(s)
+		s = r.health.watch(s)
 		if r.dash != nil {
 			s = r.dash.Tap(s)
 		}
