@@ -17,7 +17,7 @@ COPY --from=build /out/threefold /usr/local/bin/threefold
 COPY config.example.yaml /etc/threefold/config.example.yaml
 # The store lives in /data. The user config directory is /config: the
 # config file read by default is /config/threefold/threefold.yaml, and
-# `threefold login` keeps its token in /config/threefold/token.
+# `threefold login --for ROLE` keeps its token in /config/threefold/token-ROLE.
 ENV THREEFOLD_DATA_DIR=/data
 ENV XDG_CONFIG_HOME=/config
 # watch and bot serve the dashboard, /metrics and /healthz here; inside the

@@ -327,19 +327,20 @@ func TestBroadcastCheckCutByStopIsQuiet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{})
+			e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
 			b := e.fake.Broadcast("round004").SetTour("tour004")
 			b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
-			hold := make(chan struct{})
-			defer close(hold)
-			e.fake.Inject(lichesstest.Fault{Path: tc.check, Hold: hold})
 			ctx, cancel := context.WithCancel(e.ctx)
 			defer cancel()
 			col := newCollector[string]()
 			done := run(t, func() error { return tc.stream(e, ctx, col.add) })
 			col.waitLen(t, 1)
+			hold := make(chan struct{})
+			defer close(hold)
+			e.fake.Inject(lichesstest.Fault{Path: tc.check, Hold: hold})
+			checks := len(e.fake.RequestsTo("GET", tc.check))
 			e.fake.KillStreams("broadcast")
-			e.waitFor("the check", func() bool { return len(e.fake.RequestsTo("GET", tc.check)) == 1 })
+			e.waitFor("the check", func() bool { return len(e.fake.RequestsTo("GET", tc.check)) > checks })
 			cancel()
 			if err := wait(t, done); !errors.Is(err, context.Canceled) {
 				t.Errorf("stream: %v, want context.Canceled", err)

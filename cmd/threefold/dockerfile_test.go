@@ -25,7 +25,7 @@ func TestDockerfileVolumesAreUsed(t *testing.T) {
 		t.Fatal("no VOLUME line")
 	}
 	t.Setenv("XDG_CONFIG_HOME", env["XDG_CONFIG_HOME"])
-	tokenFile, err := defaultTokenFile()
+	tokenFile, err := defaultTokenFile(roleBot)
 	if err != nil {
 		t.Fatal(err)
 	}

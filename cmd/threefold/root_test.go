@@ -68,7 +68,7 @@ func TestHelpTellsTheTruth(t *testing.T) {
 		{[]string{"--help"}, []string{"config file (default " + defaultConfigFile() + ", read when it exists)"}},
 		{[]string{"scan", "--help"}, []string{"0 when every game was read", "3 when some game", "2 for bad usage", "1 when the\nscan itself failed", "numbered from 1"}},
 		{[]string{"healthcheck", "--help"}, []string{"exits 0 when", "1 otherwise", "2 when there is nothing to ask"}},
-		{[]string{"logout", "--help"}, []string{"revokes at Lichess", "deletes the file", "Exit status"}},
+		{[]string{"logout", "--help"}, []string{"revokes at Lichess", "deletes the\nfile", "Exit status"}},
 		{[]string{"version", "--help"}, []string{"the Go release it was built with", `"devel"`}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
