@@ -35,6 +35,9 @@ type GameState struct {
 	SiteResult string `json:"site_result,omitempty"`
 	Finished   bool   `json:"finished"`           // the game is over; no more states of it
 	Audience   string `json:"audience,omitempty"` // AudienceArbiters for over-the-board games
+	// Tags are the tag pairs of the game's PGN record, in their order, when
+	// the source reads PGN (files, broadcasts); an export keeps them.
+	Tags []Tag `json:"tags,omitempty"`
 
 	// How the source saw it.
 	// ReadError says why the source could not read the game beyond Moves
@@ -50,6 +53,12 @@ type GameState struct {
 	// (Clocks[i] after ply i+1; nil where unknown; it may be shorter than
 	// Moves). Read-only, like Moves.
 	Clocks []*ClockReading `json:"-"`
+}
+
+// Tag is one tag pair of a PGN record: [Name "Value"].
+type Tag struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // AudienceArbiters is the Audience of games and alerts from over-the-board

@@ -51,6 +51,7 @@ type pgnFeed struct {
 type feedGame struct {
 	id, url      string
 	white, black string
+	tags         []threefold.Tag // as in the PGN text; replaced, never changed in place
 	moves        []string
 	startFEN     string
 	result       string
@@ -270,6 +271,12 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	if black != fg.black {
 		fg.black = strings.Clone(black)
 	}
+	if !sameTags(fg.tags, g.Tags) {
+		fg.tags = make([]threefold.Tag, len(g.Tags))
+		for i, t := range g.Tags {
+			fg.tags[i] = threefold.Tag{Name: strings.Clone(t.Name), Value: strings.Clone(t.Value)}
+		}
+	}
 	readErr := ""
 	if g.Err != nil {
 		readErr = g.Err.Error()
@@ -326,11 +333,25 @@ func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,
+		Tags:       fg.tags,
 	})
 	if err != nil {
 		return stopError{err}
 	}
 	return nil
+}
+
+// sameTags reports whether the tags kept for a game are those of its text.
+func sameTags(kept []threefold.Tag, tags []pgn.Tag) bool {
+	if len(kept) != len(tags) {
+		return false
+	}
+	for i, t := range tags {
+		if kept[i].Name != t.Name || kept[i].Value != t.Value {
+			return false
+		}
+	}
+	return true
 }
 
 // extends reports whether b starts with every token of a.

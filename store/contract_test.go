@@ -386,9 +386,16 @@ func runContract(t *testing.T, fresh newDB) {
 				Moves:    nil,
 				Audience: "arbiters",
 				StartFEN: "8/8/8/4k3/8/8/8/4K2R w K - 0 1",
+				Tags:     []threefold.Tag{{Name: "Event", Value: "Club Championship 2026 – Ürümqi"}, {Name: "Round", Value: "3.2"}, {Name: "WhiteElo", Value: "1987"}},
 			},
 		}
 		if err := s.PutGame(ctx, g2); err != nil {
+			t.Fatal(err)
+		}
+		// A later snapshot without tags keeps them.
+		again := g2
+		again.Tags = nil
+		if err := s.PutGame(ctx, again); err != nil {
 			t.Fatal(err)
 		}
 		ids := func(gs []Game) []string {
@@ -435,7 +442,8 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil || len(gs) != 1 {
 			t.Fatal(gs, err)
 		}
-		if gs[0].Moves == nil || len(gs[0].Moves) != 0 || gs[0].StartFEN != g2.StartFEN || gs[0].Audience != "arbiters" || gs[0].Notation != rules.SAN {
+		if gs[0].Moves == nil || len(gs[0].Moves) != 0 || gs[0].StartFEN != g2.StartFEN || gs[0].Audience != "arbiters" || gs[0].Notation != rules.SAN ||
+			!reflect.DeepEqual(gs[0].Tags, g2.Tags) {
 			t.Errorf("stored %+v", gs[0])
 		}
 	})

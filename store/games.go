@@ -20,8 +20,8 @@ type Game struct {
 }
 
 // PutGame stores g, or replaces the stored game with the same site and id.
-// Empty text fields (URL, players, source, event, audience) and a zero
-// StartedAt keep what was stored; moves, result, termination and finished
+// Empty text fields (URL, players, source, event, audience), no tags and a
+// zero StartedAt keep what was stored; moves, result, termination and finished
 // are always replaced (a broadcast correction may shorten a game).
 func (s *Store) PutGame(ctx context.Context, g Game) error {
 	return s.putGame(ctx, s.db, g)
@@ -39,11 +39,20 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	if err != nil {
 		return fmt.Errorf("store: put game %s/%s: %w", g.Game.Site, g.Game.ID, err)
 	}
+	tags := "[]" // none given: the stored ones are kept
+	if len(g.Tags) > 0 {
+		b, err := json.Marshal(g.Tags)
+		if err != nil {
+			return fmt.Errorf("store: put game %s/%s: %w", g.Game.Site, g.Game.ID, err)
+		}
+		tags = string(b)
+	}
 	_, err = db.ExecContext(ctx, s.q(`INSERT INTO games
 	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
-	 result, termination, site_result, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	 result, termination, site_result, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at, tags)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (site, game_id) DO UPDATE SET
+	tags = CASE WHEN excluded.tags = '[]' THEN games.tags ELSE excluded.tags END,
 	source = COALESCE(NULLIF(excluded.source, ''), games.source),
 	url = COALESCE(NULLIF(excluded.url, ''), games.url),
 	white = COALESCE(NULLIF(excluded.white, ''), games.white),
@@ -66,7 +75,7 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	updated_at = excluded.updated_at`),
 		text(g.Game.Site, g.Game.ID, g.Source, g.Game.URL, g.Game.White, g.Game.Black, g.Event, g.StartFEN,
 			g.Notation.String(), string(moves), len(g.Moves), g.Result, string(g.Termination), g.SiteResult, boolInt(g.Finished),
-			g.Audience, key(g.Game.White), key(g.Game.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()))...)
+			g.Audience, key(g.Game.White), key(g.Game.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()), tags)...)
 	return s.wrap(err, "put game %s/%s", g.Game.Site, g.Game.ID)
 }
 
@@ -116,7 +125,7 @@ type GameFilter struct {
 }
 
 const gameColumns = `site, game_id, source, url, white, black, event, start_fen, notation, moves,
-	result, termination, site_result, finished, audience, started_at, updated_at`
+	result, termination, site_result, finished, audience, started_at, updated_at, tags`
 
 // Games returns the games the filter selects, most recently updated first.
 func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
@@ -192,11 +201,12 @@ func scanGame(r scanner) (Game, error) {
 	var (
 		g                Game
 		notation, moves  string
+		tags             string
 		finished         int
 		started, updated int64
 	)
 	err := r.Scan(&g.Game.Site, &g.Game.ID, &g.Source, &g.Game.URL, &g.Game.White, &g.Game.Black, &g.Event,
-		&g.StartFEN, &notation, &moves, &g.Result, &g.Termination, &g.SiteResult, &finished, &g.Audience, &started, &updated)
+		&g.StartFEN, &notation, &moves, &g.Result, &g.Termination, &g.SiteResult, &finished, &g.Audience, &started, &updated, &tags)
 	if err != nil {
 		return g, err
 	}
@@ -205,6 +215,11 @@ func scanGame(r scanner) (Game, error) {
 	}
 	if err := json.Unmarshal([]byte(moves), &g.Moves); err != nil {
 		return g, fmt.Errorf("game %s/%s: stored moves: %w", g.Game.Site, g.Game.ID, err)
+	}
+	if tags != "[]" {
+		if err := json.Unmarshal([]byte(tags), &g.Tags); err != nil {
+			return g, fmt.Errorf("game %s/%s: stored tags: %w", g.Game.Site, g.Game.ID, err)
+		}
 	}
 	g.Finished = finished != 0
 	g.StartedAt = fromNanos(started)

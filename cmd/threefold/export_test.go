@@ -147,3 +147,54 @@ func TestExportErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExportKeepsTheTagsOfAPGNFile: a game watched in a PGN file is
+// exported with its own tags, in their order (Event, Site, Date, Round,
+// ratings, ...), and threefold's added after them; not with Event "file
+// ...", Site "file" and today's date.
+func TestExportKeepsTheTagsOfAPGNFile(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
+	if err := os.WriteFile(cfg, []byte("data_dir: "+t.TempDir()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pgnPath := "../../examples/lichess-repetitions.pgn"
+	if code, _, errs := runMain(t, "watch", "--once", "--config", cfg, pgnPath); code != 0 {
+		t.Fatalf("watch: exit %d: %s", code, errs)
+	}
+	code, out, errs := runMain(t, "export", "--config", cfg, "file/"+pgnPath+"#5")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	games, err := pgn.ParseGames(out)
+	if err != nil || len(games) != 1 {
+		t.Fatalf("%d games, %v:\n%s", len(games), err, out)
+	}
+	text, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	originals, err := pgn.ParseGames(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := originals[4] // zacnick - klut: game #5
+	var want []pgn.Tag
+	for _, tag := range orig.Tags {
+		want = append(want, tag)
+	}
+	got := games[0].Tags
+	if len(got) < len(want) {
+		t.Fatalf("tags %v, want the original %v first", got, want)
+	}
+	for i, tag := range want {
+		if got[i] != tag {
+			t.Errorf("tag %d is %v, the original %v", i+1, got[i], tag)
+		}
+	}
+	if ann, _ := games[0].Tag("Annotator"); ann != "threefold" {
+		t.Errorf("Annotator %q, want threefold added", ann)
+	}
+	if !strings.Contains(out, "{Termination: fivefold}") {
+		t.Errorf("no termination in the export:\n%s", out)
+	}
+}

@@ -211,6 +211,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 			GameState: threefold.GameState{
 				Game:        s.Game,
 				Source:      source,
+				Event:       s.Event,
 				StartFEN:    s.StartFEN,
 				Notation:    s.Notation,
 				Moves:       s.Moves,
@@ -219,6 +220,7 @@ func (r *gameRecorder) record(ctx context.Context, source string, s threefold.Ga
 				SiteResult:  s.SiteResult,
 				Finished:    s.Finished,
 				Audience:    s.Audience,
+				Tags:        s.Tags,
 			},
 		}
 		if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, store.ErrNotFound) {

@@ -70,24 +70,7 @@ func Write(w io.Writer, g store.Game) error {
 	if replayErr != nil {
 		result = "*"
 	}
-	event := firstOf(g.Event, g.Source, "?")
-	site := firstOf(g.Game.URL, g.Game.Site, "?")
-	date := "????.??.??"
-	if !g.StartedAt.IsZero() {
-		date = g.StartedAt.UTC().Format("2006.01.02")
-	}
-	tag(bw, "Event", event)
-	tag(bw, "Site", site)
-	tag(bw, "Date", date)
-	tag(bw, "Round", "?")
-	tag(bw, "White", firstOf(g.Game.White, "?"))
-	tag(bw, "Black", firstOf(g.Game.Black, "?"))
-	tag(bw, "Result", result)
-	if startFEN := start.FEN(); startFEN != rules.StartFEN {
-		tag(bw, "SetUp", "1")
-		tag(bw, "FEN", startFEN)
-	}
-	tag(bw, "Annotator", "threefold")
+	writeTags(bw, g, result, start)
 	bw.WriteString("\n")
 
 	var words []string
@@ -232,6 +215,60 @@ func firstOf(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// writeTags writes the tag pairs of g: the Seven Tag Roster, SetUp and FEN
+// for another start, and [Annotator "threefold"]. A game read from PGN
+// keeps its own tags, in their order, with threefold's added after them;
+// only Result (the one of the movetext), SetUp and FEN (the start replayed)
+// are threefold's, and a roster tag it lacks is written first.
+func writeTags(bw *bufio.Writer, g store.Game, result string, start rules.Position) {
+	date := "????.??.??"
+	if !g.StartedAt.IsZero() {
+		date = g.StartedAt.UTC().Format("2006.01.02")
+	}
+	roster := [][2]string{
+		{"Event", firstOf(g.Event, g.Source, "?")},
+		{"Site", firstOf(g.Game.URL, g.Game.Site, "?")},
+		{"Date", date},
+		{"Round", "?"},
+		{"White", firstOf(g.Game.White, "?")},
+		{"Black", firstOf(g.Game.Black, "?")},
+		{"Result", result},
+	}
+	startFEN := start.FEN()
+	setUp := startFEN != rules.StartFEN
+	has := map[string]bool{}
+	for _, t := range g.Tags {
+		has[t.Name] = true
+	}
+	for _, r := range roster {
+		if !has[r[0]] {
+			tag(bw, r[0], r[1])
+		}
+	}
+	annotator := "threefold"
+	for _, t := range g.Tags {
+		switch t.Name {
+		case "Result":
+			tag(bw, "Result", result)
+		case "SetUp", "FEN":
+			if setUp {
+				tag(bw, "SetUp", "1")
+				tag(bw, "FEN", startFEN)
+				setUp = false
+			}
+		case "Annotator":
+			annotator = t.Value + "; threefold"
+		default:
+			tag(bw, t.Name, t.Value)
+		}
+	}
+	if setUp {
+		tag(bw, "SetUp", "1")
+		tag(bw, "FEN", startFEN)
+	}
+	tag(bw, "Annotator", annotator)
 }
 
 // tag writes one PGN tag pair, escaping the value as PGN requires.

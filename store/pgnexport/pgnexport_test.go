@@ -228,3 +228,41 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteKeepsTheGamesTags: a game read from PGN is written with its own
+// tags in their order and threefold's after them; Result is the
+// movetext's, SetUp and FEN the start replayed, a roster tag missing from
+// the original is written first, and an Annotator of its own is kept.
+func TestWriteKeepsTheGamesTags(t *testing.T) {
+	g := store.Game{GameState: threefold.GameState{
+		Game:     threefold.GameRef{Site: "file", ID: "round.pgn#3", White: "Anand", Black: "Kramnik"},
+		Source:   "file round.pgn",
+		StartFEN: "4k3/8/8/8/8/8/8/4K1NR w K - 0 1",
+		Moves:    []string{"Nf3", "Kd8", "Ng1", "Ke8"},
+		Result:   "*",
+		Tags: []threefold.Tag{{Name: "Event", Value: "Candidates"}, {Name: "Site", Value: "Toronto"}, {Name: "Round", Value: "7.1"},
+			{Name: "White", Value: "Anand"}, {Name: "Black", Value: "Kramnik"}, {Name: "Result", Value: "1-0"},
+			{Name: "WhiteElo", Value: "2770"}, {Name: "SetUp", Value: "1"}, {Name: "FEN", Value: "4k3/8/8/8/8/8/8/4K1NR w KQ - 0 1"},
+			{Name: "Annotator", Value: "GM Someone"}, {Name: "ECO", Value: "C42"}},
+	}}
+	var b strings.Builder
+	if err := Write(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(b.String(), "\n\n")
+	want := `[Date "????.??.??"]
+[Event "Candidates"]
+[Site "Toronto"]
+[Round "7.1"]
+[White "Anand"]
+[Black "Kramnik"]
+[Result "*"]
+[WhiteElo "2770"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/8/4K1NR w K - 0 1"]
+[ECO "C42"]
+[Annotator "GM Someone; threefold"]`
+	if header != want {
+		t.Errorf("tags:\n%s\nwant:\n%s", header, want)
+	}
+}
