@@ -18,8 +18,7 @@ import (
 // game of the shared data that repeats (skipped without $THREEFOLD_CORPUS
 // outside CI).
 func onReferenceSets(t *testing.T, f func(t *testing.T, set refgames.Set)) {
-	t.Run("reference", func(t *testing.T) { f(t, refgames.Reference(t)) })
-	t.Run("repetitions", func(t *testing.T) { f(t, refgames.Repetitions(t)) })
+	refgames.Run(t, refgames.All[:2], f)
 }
 
 // parseSet reads the games of a reference set.

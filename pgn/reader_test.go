@@ -488,25 +488,15 @@ func checkAgainstOracle(t *testing.T, games []*Game, oracle []refgames.Annotatio
 // repository's set, and with $THREEFOLD_CORPUS every game of the shared data
 // that repeats and the whole corpus (gzip) — and compares every game.
 func TestReferenceGames(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		set  func(testing.TB) refgames.Set
-	}{
-		{"reference", refgames.Reference},
-		{"repetitions", refgames.Repetitions},
-		{"corpus", refgames.Corpus},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.name == "corpus" && testing.Short() {
-				t.Skip("corpus: -short")
-			}
-			set := tc.set(t)
-			games := readFileGames(t, set.PGNPath)
-			oracle := set.Annotations(t)
-			checkAgainstOracle(t, games, oracle)
-			replayAgainstOracle(t, games, oracle)
-		})
-	}
+	refgames.Run(t, refgames.All, func(t *testing.T, set refgames.Set) {
+		if set.Name == "corpus" && testing.Short() {
+			t.Skip("corpus: -short")
+		}
+		games := readFileGames(t, set.PGNPath)
+		oracle := set.Annotations(t)
+		checkAgainstOracle(t, games, oracle)
+		replayAgainstOracle(t, games, oracle)
+	})
 }
 
 const twoGames = "[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"B\"]\n\n1. d4 d5 *\n"

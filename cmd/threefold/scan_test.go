@@ -25,69 +25,48 @@ var oracleFields = []string{"id", "plies", "max_occurrences", "threefold_plies",
 // game, field by field, with the reference annotations: zero differences
 // allowed.
 func TestScanMatchesReferenceAnnotations(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		set  func(testing.TB) refgames.Set
-	}{
-		{"reference", refgames.Reference},
-		{"repetitions", refgames.Repetitions},
-		{"corpus", refgames.Corpus},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			set := tc.set(t)
-			pgnPath := set.PGNPath
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), []string{"scan", "--json", pgnPath}, nil, &stdout, &stderr)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr.String())
+	refgames.Run(t, refgames.All, func(t *testing.T, set refgames.Set) {
+		pgnPath := set.PGNPath
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), []string{"scan", "--json", pgnPath}, nil, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		var want []map[string]any
+		for _, line := range set.AnnotationLines(t) {
+			var m map[string]any
+			if err := json.Unmarshal(line, &m); err != nil {
+				t.Fatal(err)
 			}
-			want := readJSONLines(t, set.AnnotationsPath)
-			got := readJSONLinesFrom(t, &stdout)
-			if len(got) != len(want) {
-				t.Fatalf("%d games scanned, the reference has %d", len(got), len(want))
+			want = append(want, m)
+		}
+		got := readJSONLinesFrom(t, &stdout)
+		if len(got) != len(want) {
+			t.Fatalf("%d games scanned, the reference has %d", len(got), len(want))
+		}
+		diffs := 0
+		for i := range want {
+			if skipped, _ := want[i]["skipped"].(bool); skipped {
+				continue
 			}
-			diffs := 0
-			for i := range want {
-				if skipped, _ := want[i]["skipped"].(bool); skipped {
-					continue
-				}
-				for _, f := range oracleFields {
-					if !reflect.DeepEqual(got[i][f], want[i][f]) {
-						diffs++
-						if diffs <= 10 {
-							t.Errorf("game %d: %s = %v, reference %v", i, f, got[i][f], want[i][f])
-						}
+			for _, f := range oracleFields {
+				if !reflect.DeepEqual(got[i][f], want[i][f]) {
+					diffs++
+					if diffs <= 10 {
+						t.Errorf("game %d: %s = %v, reference %v", i, f, got[i][f], want[i][f])
 					}
 				}
-				if _, hasErr := got[i]["error"]; hasErr != (want[i]["error"] != nil) {
-					diffs++
-					t.Errorf("game %d: error = %v, reference %v", i, got[i]["error"], want[i]["error"])
-				}
 			}
-			if diffs > 0 {
-				t.Fatalf("%d differences in %d games", diffs, len(want))
+			if _, hasErr := got[i]["error"]; hasErr != (want[i]["error"] != nil) {
+				diffs++
+				t.Errorf("game %d: error = %v, reference %v", i, got[i]["error"], want[i]["error"])
 			}
-			t.Logf("%d games, zero differences; %s", len(want), strings.TrimSpace(stderr.String()))
-		})
-	}
-}
-
-func readJSONLines(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
 		}
-		r = z
-	}
-	return readJSONLinesFrom(t, r)
+		if diffs > 0 {
+			t.Fatalf("%d differences in %d games", diffs, len(want))
+		}
+		t.Logf("%d games, zero differences; %s", len(want), strings.TrimSpace(stderr.String()))
+	})
 }
 
 func readJSONLinesFrom(t *testing.T, r io.Reader) []map[string]any {

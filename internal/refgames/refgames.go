@@ -91,6 +91,23 @@ func Corpus(t testing.TB) Set {
 		AnnotationsPath: testenv.Corpus(t, "pgn/corpus.oracle.jsonl.gz")}
 }
 
+// Source makes a set by name: Reference, Repetitions or Corpus.
+type Source struct {
+	Name string
+	Set  func(testing.TB) Set
+}
+
+// All are the three sets, smallest first; All[:2] leaves the corpus out.
+var All = []Source{{"reference", Reference}, {"repetitions", Repetitions}, {"corpus", Corpus}}
+
+// Run runs f as a subtest on each set of sources, named after it.
+func Run(t *testing.T, sources []Source, f func(t *testing.T, set Set)) {
+	t.Helper()
+	for _, src := range sources {
+		t.Run(src.Name, func(t *testing.T) { f(t, src.Set(t)) })
+	}
+}
+
 // Text is the set's PGN, decompressed.
 func (s Set) Text(t testing.TB) string {
 	t.Helper()
