@@ -30,14 +30,15 @@ import (
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
 
-// specEnv names the official Lichess API description (OpenAPI 3.1, the
+// specFile is the official Lichess API description (OpenAPI 3.1, the
 // lichess-api.yaml of lichess-org/api, which refers to its tags/, schemas/
-// and examples/ folders). It is AGPL test data kept outside the repository:
-// .ci/run points this variable at it.
-const specEnv = "THREEFOLD_LICHESS_API_SPEC"
+// and examples/ folders) in the shared data folder of $THREEFOLD_CORPUS. It
+// is AGPL test data kept outside the repository.
+const specFile = "lichess-api/specs/lichess-api.yaml"
 
 // contract checks traffic between the client and the fake against the
 // official description, through libopenapi-validator: every request the
@@ -58,19 +59,13 @@ type contract struct {
 }
 
 // loadContract reads the description, or skips the test where it is
-// absent (fails in CI, where it must be present).
+// absent (testenv.Corpus: fails in CI, where it must be present).
 func loadContract(t *testing.T) *contract {
 	t.Helper()
-	spec := os.Getenv(specEnv)
-	if spec == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not set: CI must check the client and the fake against the official Lichess API description", specEnv)
-		}
-		t.Skipf("%s is not set: no official Lichess API description to check against (.ci/run sets it to ../shared/data/lichess-api/specs/lichess-api.yaml)", specEnv)
-	}
+	spec := testenv.Corpus(t, specFile)
 	data, err := os.ReadFile(spec)
 	if err != nil {
-		t.Fatalf("%s: %v", specEnv, err)
+		t.Fatal(err)
 	}
 	doc, err := libopenapi.NewDocumentWithConfiguration(data, &datamodel.DocumentConfiguration{
 		BasePath: filepath.Dir(spec), AllowFileReferences: true, ExtractRefsSequentially: true,

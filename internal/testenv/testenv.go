@@ -94,7 +94,7 @@ func Corpus(t testing.TB, name string) string {
 	t.Helper()
 	dir := os.Getenv(CorpusVar)
 	if dir == "" {
-		Unavailable(t, "the big reference corpus", CorpusVar+" is not set: set it to the shared data folder that holds pgn/corpus.pgn.gz")
+		Unavailable(t, name+" of the shared reference data", CorpusVar+" is not set: set it to the shared data folder, the one with pgn/ and lichess-api/")
 	}
 	path := filepath.Join(dir, filepath.FromSlash(name))
 	if _, err := os.Stat(path); err != nil {
