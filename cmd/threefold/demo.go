@@ -107,7 +107,9 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	cfg.DataDir, cfg.Lichess.URL = dir, fake.URL
 	cfg.HTTP = httpConfig{Addr: o.addr, Token: o.token}
 	cfg.Watch.Webhooks = []webhookConfig{{Kind: string(notify.JSON), URL: hook.URL}}
-	st, err := openStore(ctx, &cfg, storeOptions{})
+	// Opening the store (its migrations) is not part of the demo's
+	// duration: a short --duration on a busy machine must not cut it.
+	st, err := openStore(parent, &cfg, storeOptions{})
 	if err != nil {
 		return fmt.Errorf("demo: store: %w", err)
 	}
