@@ -1,4 +1,4 @@
--- 0003: the connection state of each source, as the instance following it
+-- 0004: the connection state of each source, as the instance following it
 -- last saw it: connected or not, since when, the reason and how many
 -- attempts in a row failed. threefold status shows it. Times are BIGINT
 -- nanoseconds since the Unix epoch, UTC.
