@@ -45,11 +45,6 @@ scan itself failed (for example stdout closed).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// scan uses no setting, but a config file given (or a
-			// typo in the default one) is checked like everywhere.
-			if _, err := env.loadConfig(); err != nil {
-				return err
-			}
 			opts.files = args
 			cfg, err := env.loadConfig()
 			if err != nil {
