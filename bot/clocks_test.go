@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/lichesstest"
 	"github.com/threefold-chess/threefold/rules"
@@ -99,6 +100,7 @@ func (tg timedGames) run(t *testing.T) {
 // time, and the engine is told its time divided by the same factor.
 func TestNoLossOnTime(t *testing.T) {
 	builtin := func(t *testing.T) string { return "" }
+	stockfish := func(t *testing.T) string { return testenv.Stockfish(t) }
 	opponent := func(resignPly int) func(i int) func(*rules.Game) string {
 		return func(i int) func(*rules.Game) string { return builtinOpponent(int64(100+i), resignPly) }
 	}
