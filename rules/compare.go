@@ -145,24 +145,15 @@ func Compare(a, b *Position) Comparison {
 			if b.castle&(1<<bit) != 0 {
 				held, holder = 1, b
 			}
-			col := Color(bit / 8)
-			rook := NewSquare(bit%8, 7*int(col))
-			c.Castling = append(c.Castling, CastlingRight{
-				Color: col, Rook: rook, HeldIn: held,
-				Short: rook.File() > holder.kingSquare(col).File(),
-			})
+			r := holder.castlingRight(bit)
+			r.HeldIn = held
+			c.Castling = append(c.Castling, r)
 		}
 	}
 	if c.Diff.Has(DiffEnPassant) {
 		for i, p := range []*Position{a, b} {
-			if p.ep == NoSquare {
-				continue
-			}
-			var buf [256]Move
-			for _, m := range p.LegalMoves(buf[:0]) {
-				if m.To() == p.ep && p.board[m.From()].Type() == Pawn {
-					c.EnPassant = append(c.EnPassant, EnPassantCapture{In: i, Move: m})
-				}
+			for _, m := range p.EnPassantCaptures() {
+				c.EnPassant = append(c.EnPassant, EnPassantCapture{In: i, Move: m})
 			}
 		}
 	}
@@ -216,4 +207,40 @@ func CompareInGame(start Position, moves []Move, a, b int) (Comparison, error) {
 		}
 	}
 	return c, nil
+}
+
+// CastlingRights returns the castling rights the position holds, White's
+// first, each from the a-file to the h-file (HeldIn 0, no loss). A right
+// held says nothing about whether castling is possible now: a piece
+// between, a check or an attacked square may prevent it.
+func (p *Position) CastlingRights() []CastlingRight {
+	var out []CastlingRight
+	for x := p.castle; x != 0; x &= x - 1 {
+		out = append(out, p.castlingRight(int(lsb(uint64(x)))))
+	}
+	return out
+}
+
+// castlingRight describes the right of bit (see castlingRightOf), which
+// p holds.
+func (p *Position) castlingRight(bit int) CastlingRight {
+	col := Color(bit / 8)
+	rook := NewSquare(bit%8, 7*int(col))
+	return CastlingRight{Color: col, Rook: rook, Short: rook.File() > p.kingSquare(col).File()}
+}
+
+// EnPassantCaptures returns the legal en passant captures of the side to
+// move (none, one or two), in the order of LegalMoves.
+func (p *Position) EnPassantCaptures() []Move {
+	if p.ep == NoSquare {
+		return nil
+	}
+	var buf [256]Move
+	var out []Move
+	for _, m := range p.LegalMoves(buf[:0]) {
+		if m.To() == p.ep && p.board[m.From()].Type() == Pawn {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -214,31 +215,6 @@ func countNear(start rules.Position, moves []rules.Move) int {
 	return n
 }
 
-// randomShuffleGame plays a random game that often undoes the mover's
-// previous move, so that placements recur, around double pushes and
-// castling-right losses.
-func randomShuffleGame(rng *rand.Rand, start rules.Position, plies int) []rules.Move {
-	var moves []rules.Move
-	p := start
-	for len(moves) < plies {
-		legal := p.LegalMoves(nil)
-		if len(legal) == 0 {
-			break
-		}
-		m := legal[rng.IntN(len(legal))]
-		if n := len(moves); n >= 2 && rng.IntN(3) > 0 {
-			prev := moves[n-2]
-			back := rules.NewMove(prev.To(), prev.From(), rules.NoPieceType)
-			if !prev.IsCastling() && prev.Promotion() == rules.NoPieceType && p.IsLegal(back) {
-				m = back
-			}
-		}
-		p.Play(m)
-		moves = append(moves, m)
-	}
-	return moves
-}
-
 // TestCompareRandomGames: the same property on generated games, standard
 // and Chess960, that repeat placements often.
 func TestCompareRandomGames(t *testing.T) {
@@ -252,7 +228,7 @@ func TestCompareRandomGames(t *testing.T) {
 		if i%3 == 2 {
 			start, _ = rules.Chess960Start(rng.IntN(960))
 		}
-		moves := randomShuffleGame(rng, start, 60+rng.IntN(100))
+		moves := randgame.Shuffle(rng, start, 60+rng.IntN(100))
 		checkGame(t, "random game", start, moves, rng)
 		near += countNear(start, moves)
 	}

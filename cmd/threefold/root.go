@@ -61,6 +61,7 @@ when the same position has appeared a third time (a draw may be claimed,
 	root.AddCommand(
 		newVersionCmd(env),
 		newScanCmd(env),
+		newExplainCmd(env),
 		newWatchCmd(env),
 		newBotCmd(env),
 		newDemoCmd(env),

@@ -1,0 +1,38 @@
+// Package randgame plays random games whose placements recur, for tests.
+//
+// Shuffle often takes back the mover's previous move, so the same
+// placement comes back around double pushes and castling-right losses:
+// the near repetitions (same placement and side to move, another position)
+// that random legal moves alone almost never produce. It is for tests only.
+package randgame
+
+import (
+	"math/rand/v2"
+
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// Shuffle plays up to plies random legal moves from start (fewer if the
+// game ends), two in three of them, where legal, the move that takes back
+// the mover's previous one.
+func Shuffle(rng *rand.Rand, start rules.Position, plies int) []rules.Move {
+	var moves []rules.Move
+	p := start
+	for len(moves) < plies {
+		legal := p.LegalMoves(nil)
+		if len(legal) == 0 {
+			break
+		}
+		m := legal[rng.IntN(len(legal))]
+		if n := len(moves); n >= 2 && rng.IntN(3) > 0 {
+			prev := moves[n-2]
+			back := rules.NewMove(prev.To(), prev.From(), rules.NoPieceType)
+			if !prev.IsCastling() && prev.Promotion() == rules.NoPieceType && p.IsLegal(back) {
+				m = back
+			}
+		}
+		p.Play(m)
+		moves = append(moves, m)
+	}
+	return moves
+}
