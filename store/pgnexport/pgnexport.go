@@ -6,7 +6,8 @@
 // later with who may claim (FIDE 9.2.2), the fifth with the draw (9.6.1), the
 // positions where a claim by declaring a move is possible with that move
 // (9.2.1), and the plies where the 50- and 75-move rules start to apply (9.3,
-// 9.6.2). The annotations come from replaying the game with package rules,
+// 9.6.2). Moves played after the game was drawn (9.6) are marked once and
+// not annotated: nothing can be claimed in a game that is over. The annotations come from replaying the game with package rules,
 // not from stored alerts, so they are right for any stored game. Any PGN
 // viewer shows them as comments.
 package pgnexport
@@ -129,16 +130,32 @@ func replay(g store.Game, start string) ([]ply, *MoveError) {
 		bad = &MoveError{Site: g.Game.Site, ID: g.Game.ID, Ply: re.Ply, Token: re.Token, Err: re.Err}
 	}
 
+	// The game is drawn at a fifth occurrence (9.6.1) or after 75 moves of
+	// each side without pawn move or capture (9.6.2): moves played after
+	// that are not part of the game, so nothing after it is claimed.
+	drawnAt := len(verdicts)
+	for i, v := range verdicts {
+		if v.Fivefold || v.SeventyFiveMoves {
+			drawnAt = i
+			break
+		}
+	}
 	// The first occurrence of a position that occurs three times or more
 	// is marked too, with the plies where it comes back.
 	repeatsAt := map[int][]int{}
-	for _, v := range verdicts {
+	for _, v := range verdicts[:min(drawnAt+1, len(verdicts))] {
 		if v.Count >= 3 {
 			repeatsAt[v.Occurrences[0]] = v.Occurrences[1:]
 		}
 	}
 	for i, v := range verdicts {
 		var cs []string
+		if i > drawnAt {
+			if i == drawnAt+1 {
+				plies[i].comments = []string{fmt.Sprintf("played after the game was drawn at ply %d: not annotated", drawnAt)}
+			}
+			continue
+		}
 		claimant := "White"
 		if v.Turn == rules.Black {
 			claimant = "Black"

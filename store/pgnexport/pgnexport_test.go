@@ -116,6 +116,24 @@ func TestWrite(t *testing.T) {
 				"Date": "2026.11.29", "White": "Alice", "Black": "Bob", "Result": "1/2-1/2"},
 		},
 		{
+			name: "moves played after the fivefold are not annotated",
+			game: store.Game{
+				GameState: threefold.GameState{
+					Game:        threefold.GameRef{Site: "lichess", ID: "after5th", White: "Alice", Black: "Bob"},
+					Notation:    rules.SAN,
+					Moves:       knights(5),
+					Result:      "1/2-1/2",
+					Termination: "fivefold",
+				},
+			},
+			contains: []string{
+				"{5th occurrence: plies 0, 4, 8, 12, 16; drawn (9.6.1)}",
+				"9. Nf3 {played after the game was drawn at ply 16: not annotated} 9... Nf6 10. Ng1 Ng8 {Termination: fivefold}",
+			},
+			absent: []string{"6th occurrence", "plies 1, 5, 9, 13, 17", "repeated at plies 4, 8, 12, 16, 20"},
+			tags:   map[string]string{"White": "Alice", "Black": "Bob", "Result": "1/2-1/2"},
+		},
+		{
 			name: "UCI from a FEN with Black to move",
 			game: store.Game{
 				GameState: threefold.GameState{
