@@ -30,7 +30,7 @@ import (
 // the Lichess client's clock, shared with the fake Lichess so that
 // backoff, 429 pauses, keep-alives and the watchdog run on fake time, and
 // the webhook's HTTP timeout and retry sleep. Everything else is the code
-// runWatch runs (delivery.Durable, newGameRecorder, delivery.Gate,
+// runWatch runs (delivery.Durable, store.Recorder, delivery.Gate,
 // notify.Queue, listener.Sources).
 
 // wiring is one run of the watch wiring against one broadcast round.
@@ -101,9 +101,9 @@ func (wc wiring) run(ctx context.Context) error {
 	if wc.started != nil {
 		wc.started(w, st)
 	}
-	rec := newGameRecorder(st, log)
+	rec := store.NewRecorder(st, log)
 	for i, src := range sources {
-		sources[i] = rec.wrap(src)
+		sources[i] = &recordingSource{src: src, rec: rec}
 	}
 	runErr := w.Run(ctx, sources...)
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/threefold-chess/threefold/internal/safetext"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/threefold-chess/threefold/internal/safetext"
 
 	"github.com/spf13/cobra"
 )

@@ -39,7 +39,7 @@ import (
 // source would emit them). The broadcast is one stream (the 500 boards).
 //
 // It lives in package main, not a package of its own, because it runs the
-// wiring of runWatch (delivery.Durable, newGameRecorder), which a load
+// wiring of runWatch (delivery.Durable, store.Recorder), which a load
 // test outside the command could only imitate.
 //
 //	THREEFOLD_LOADTEST=1 go test -run TestLoad -v -timeout 20m ./cmd/threefold/

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -73,7 +72,7 @@ func runStatus(ctx context.Context, env *environment, opts statusOptions, now ti
 	if err != nil {
 		return err
 	}
-	boards, err := sourceBoards(ctx, st, gs.Sources)
+	boards, err := st.SourceBoards(ctx, gs.Sources)
 	if err != nil {
 		return err
 	}
@@ -87,42 +86,8 @@ func runStatus(ctx context.Context, env *environment, opts statusOptions, now ti
 	return nil
 }
 
-// sourceBoard is one e-board in the status, with its source and when the
-// source kept what is shown.
-type sourceBoard struct {
-	Source string    `json:"source"`
-	AsOf   time.Time `json:"as_of"`
-	threefold.BoardStatus
-}
-
-// sourceBoards reads the boards' health that sources keep in their state
-// (sourceState.Kept, under "boards").
-func sourceBoards(ctx context.Context, st *store.Store, sources []store.SourceStatus) ([]sourceBoard, error) {
-	var out []sourceBoard
-	for _, src := range sources {
-		if !src.HasState {
-			continue
-		}
-		data, ok, err := st.LoadSourceState(ctx, src.Name)
-		if err != nil {
-			return nil, err
-		}
-		var state sourceState
-		var kept struct {
-			Boards []threefold.BoardStatus `json:"boards"`
-		}
-		if !ok || json.Unmarshal(data, &state) != nil || len(state.Kept) == 0 || json.Unmarshal(state.Kept, &kept) != nil {
-			continue
-		}
-		for _, b := range kept.Boards {
-			out = append(out, sourceBoard{Source: src.Name, AsOf: src.StateUpdatedAt, BoardStatus: b})
-		}
-	}
-	return out, nil
-}
-
 // writeBoards lists the e-boards, failing ones first.
-func writeBoards(w io.Writer, boards []sourceBoard, now time.Time) {
+func writeBoards(w io.Writer, boards []store.SourceBoard, now time.Time) {
 	failing := 0
 	for _, b := range boards {
 		if !b.Healthy() {
@@ -134,7 +99,7 @@ func writeBoards(w io.Writer, boards []sourceBoard, now time.Time) {
 		return
 	}
 	sorted := slices.Clone(boards)
-	slices.SortStableFunc(sorted, func(a, b sourceBoard) int {
+	slices.SortStableFunc(sorted, func(a, b store.SourceBoard) int {
 		if a.Healthy() != b.Healthy() {
 			if a.Healthy() {
 				return 1
@@ -162,7 +127,7 @@ func writeBoards(w io.Writer, boards []sourceBoard, now time.Time) {
 
 // statusJSON is the --json form: the store's status with empty lists as
 // [] and the lease lifetime in seconds.
-func statusJSON(gs store.GroupStatus, boards []sourceBoard) any {
+func statusJSON(gs store.GroupStatus, boards []store.SourceBoard) any {
 	type instance struct {
 		store.InstanceStatus
 		LeaseTTLS float64 `json:"lease_ttl_s"`
@@ -180,7 +145,7 @@ func statusJSON(gs store.GroupStatus, boards []sourceBoard) any {
 		Sources   []store.SourceStatus `json:"sources"`
 		Outbox    []store.SinkLag      `json:"outbox"`
 		Games     []store.GameLag      `json:"games"`
-		Boards    []sourceBoard        `json:"boards"`
+		Boards    []store.SourceBoard  `json:"boards"`
 	}{gs.Backend, gs.Where, gs.Now, ins, orEmpty(gs.Leases), orEmpty(gs.Sources), orEmpty(gs.Outbox), orEmpty(gs.Games), orEmpty(boards)}
 }
 

@@ -356,24 +356,24 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 // wrapSources puts each source behind the dashboard's tap, the game
 // recorder and, in group mode, its lease.
 func (r *watchRun) wrapSources() {
-	rec := newGameRecorder(r.st, r.log)
+	rec := store.NewRecorder(r.st, r.log)
 	r.health.setStore(r.st)
 	for i, s := range r.sources {
 		if ds, ok := s.(*listener.DGTSource); ok {
-			ds.State = rec.keeper(ds.Name()) // the games on the boards keep their ids across restarts
+			ds.State = rec.Keeper(ds.Name()) // the games on the boards keep their ids across restarts
 		}
 		kind := group.LeaseKind(s)
 		s = r.health.watch(s)
 		if r.dash != nil {
 			s = r.dash.Tap(s)
 		}
-		r.sources[i] = rec.wrap(s)
+		r.sources[i] = &recordingSource{src: s, rec: rec}
 		if r.grp != nil {
 			r.sources[i] = r.grp.Wrap(r.sources[i], kind)
 		}
 	}
 	if r.grp != nil {
-		rec.saveState = r.grp.SaveState
+		rec.SetStateWriter(r.grp.SaveState)
 	}
 }
 

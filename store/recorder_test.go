@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+func TestMovesTermination(t *testing.T) {
+	tests := []struct {
+		name  string
+		fen   string
+		moves []string
+		want  threefold.Termination
+	}{
+		{"checkmate", "", []string{"f3", "e5", "g4", "Qh4#"}, "checkmate"},
+		{"stalemate", "7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", []string{"Qg6"}, "stalemate"},
+		{"fivefold", "", []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}, "fivefold"},
+		// The game ended at the fifth occurrence (9.6.1) though the
+		// players went on (zacnick – klut of examples/, 2 plies more).
+		{"fivefold, then moves played on", "", []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5", "Nf3"}, "fivefold"},
+		{"fivefold, then an illegal move", "", []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Ke3"}, "fivefold"},
+		{"75 moves", "8/8/8/3k4/8/8/4K3/R7 w - - 149 80", []string{"Ra2"}, "seventy_five_moves"},
+		{"75 moves, then moves played on", "8/8/8/3k4/8/8/4K3/R7 w - - 149 80", []string{"Ra2", "Kd6", "Ra3"}, "seventy_five_moves"},
+		{"74.5 moves: nothing yet", "8/8/8/3k4/8/8/4K3/R7 w - - 148 80", []string{"Ra2"}, ""},
+		{"resigned: the moves do not say", "", []string{"e4", "e5"}, ""},
+		{"bad move", "", []string{"e5"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := threefold.GameState{StartFEN: tc.fen, Notation: rules.SAN, Moves: tc.moves, Finished: true}
+			if got := MovesTermination(s); got != tc.want {
+				t.Errorf("termination = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A Recorder puts a game the first time, updates it after, writes the
+// progress with it and the source's games, and writes nothing for a state
+// it recorded already; the true termination comes with the finished game.
+func TestRecorder(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, Config{DataDir: t.TempDir()})
+	var states []string
+	r := NewRecorder(s, nil)
+	r.SetStateWriter(func(ctx context.Context, source string, state []byte) error {
+		states = append(states, source+" "+string(state))
+		return s.SaveSourceState(ctx, source, state)
+	})
+	ref := threefold.GameRef{Site: "file", ID: "r1.pgn#1", White: "A", Black: "B"}
+	tags := []threefold.Tag{{Name: "Event", Value: "Club"}, {Name: "Round", Value: "3"}}
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}
+	for _, st := range []threefold.GameState{
+		{Game: ref, Event: "Club", Tags: tags, Moves: shuffle[:4], Result: "*", ObservedAt: epoch},
+		{Game: ref, Moves: shuffle[:4], Result: "*", ObservedAt: epoch}, // the same again
+		{Game: ref, Moves: shuffle, Result: "1/2-1/2", Finished: true},
+	} {
+		r.Record(ctx, "file r1.pgn", st)
+	}
+	g, err := s.Game(ctx, "file", "r1.pgn#1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Moves) != 16 || !g.Finished || g.Termination != threefold.TermFivefold || g.Source != "file r1.pgn" || !g.StartedAt.Equal(epoch) {
+		t.Errorf("stored game %+v", g)
+	}
+	if g.Event != "Club" || !reflect.DeepEqual(g.Tags, tags) {
+		t.Errorf("stored event %q, tags %v; want the state's", g.Event, g.Tags)
+	}
+	if ply, ok, err := s.LoadProgress(ctx, "file", "r1.pgn#1"); err != nil || !ok || ply != 16 {
+		t.Errorf("progress %d %v %v, want 16", ply, ok, err)
+	}
+	if len(states) != 2 || states[1] != `file r1.pgn {"games":{"file/r1.pgn#1":16}}` {
+		t.Errorf("source states written %q, want the game when first seen and when finished", states)
+	}
+}
