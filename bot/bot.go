@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,7 @@ type API interface {
 	AcceptChallenge(ctx context.Context, challengeID string) error
 	DeclineChallenge(ctx context.Context, challengeID, reason string) error
 	gameAPI
+	matchAPI
 }
 
 // Options configure a Bot.
@@ -76,8 +78,10 @@ type Bot struct {
 	onGame   func(threefold.GameState)
 
 	me string
+	mm *matchmaker // nil unless bot.matchmaking is enabled
 
 	mu       sync.Mutex
+	ratings  map[string]int // the bot's ratings by category, as last known
 	games    map[string]*game
 	done     map[string]bool      // games played to their end by this process
 	doneList []string             // the same, oldest first, to forget the oldest
@@ -160,6 +164,22 @@ func (b *Bot) Run(ctx context.Context) error {
 	if b.me == "" {
 		b.me = strings.ToLower(acct.Username)
 	}
+	b.mu.Lock()
+	b.ratings = map[string]int{}
+	for perf, p := range acct.Perfs {
+		if p.Rating > 0 {
+			b.ratings[perf] = p.Rating
+		}
+	}
+	ratings := maps.Clone(b.ratings)
+	b.mu.Unlock()
+	if b.cfg.Matchmaking.Enabled {
+		mm, err := newMatchmaker(b.cfg.Matchmaking, b.api, b.clock, b.log, b.me, ratings, b.room)
+		if err != nil {
+			return fmt.Errorf("bot: matchmaking: %w", err)
+		}
+		b.mm = mm
+	}
 	var warmWG sync.WaitGroup
 	if b.pool != nil {
 		m := b.pool.get()
@@ -197,6 +217,21 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.mu.Unlock()
 
 	b.resume(ctx)
+
+	var mmWG sync.WaitGroup
+	if b.mm != nil {
+		mmCtx, stopMM := context.WithCancel(ctx)
+		mmWG.Add(1)
+		go func() {
+			defer mmWG.Done()
+			b.mm.run(mmCtx)
+		}()
+		defer func() {
+			stopMM()
+			mmWG.Wait()
+		}()
+		b.log.Info("matchmaking on", "every", b.cfg.Matchmaking.Idle, "time_controls", b.cfg.Matchmaking.TimeControls)
+	}
 
 	evErr := make(chan error, 1)
 	evCtx, stopEvents := context.WithCancel(ctx)
@@ -275,19 +310,42 @@ func (b *Bot) onEvent(ctx context.Context, ev lichess.Event) {
 	switch ev.Type {
 	case lichess.EventGameStart:
 		if ev.Game != nil {
+			if b.mm != nil {
+				b.mm.started(gameID(*ev.Game))
+			}
 			b.startGame(*ev.Game)
 		}
 	case lichess.EventGameFinish:
-		if ev.Game != nil {
-			b.log.Info("game finished (event stream)", "game", gameID(*ev.Game), "status", ev.Game.Status.Name)
+		if gi := ev.Game; gi != nil {
+			b.log.Info("game finished (event stream)", "game", gameID(*gi), "status", gi.Status.Name)
+			if gi.Rated && gi.Rating > 0 && gi.Speed != "" {
+				b.mu.Lock()
+				b.ratings[gi.Speed] = gi.Rating + gi.RatingDiff
+				b.mu.Unlock()
+				if b.mm != nil {
+					b.mm.rated(gi.Speed, gi.Rating+gi.RatingDiff)
+				}
+			}
 		}
 	case lichess.EventChallenge:
 		b.onChallenge(ctx, ev.Challenge)
 	case lichess.EventChallengeCanceled, lichess.EventChallengeDeclined:
-		if ev.Challenge != nil {
-			b.mu.Lock()
-			delete(b.pending, ev.Challenge.ID)
-			b.mu.Unlock()
+		ch := ev.Challenge
+		if ch == nil {
+			break
+		}
+		b.mu.Lock()
+		delete(b.pending, ch.ID)
+		b.mu.Unlock()
+		if b.mm != nil && ch.Challenger != nil && strings.EqualFold(ch.Challenger.ID, b.me) {
+			reason := ""
+			if ev.Type == lichess.EventChallengeDeclined {
+				reason = ch.DeclineReasonKey
+				if reason == "" {
+					reason = "generic"
+				}
+			}
+			b.mm.answered(ch.ID, reason)
 		}
 	}
 }
@@ -314,6 +372,9 @@ func (b *Bot) onChallenge(ctx context.Context, ch *lichess.Challenge) {
 		}
 	}
 	running := len(b.games) + len(b.pending)
+	if b.mm != nil {
+		running += b.mm.pending()
+	}
 	d := b.cfg.Challenge.DecideChallenge(ch, running, b.stopping)
 	if d.Accept {
 		b.pending[ch.ID] = now
@@ -396,6 +457,29 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 		}
 		b.mu.Unlock()
 	}()
+}
+
+// room is how many more games the bot may start now: max_games less the
+// games running, the challenges accepted and those sent.
+func (b *Bot) room() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopping {
+		return 0
+	}
+	n := b.cfg.Challenge.MaxGames - len(b.games) - len(b.pending)
+	if b.mm != nil {
+		n -= b.mm.pending()
+	}
+	return n
+}
+
+// Ratings returns the bot's ratings by category (bullet, blitz, …) as
+// last known: from its account at start, then after each rated game.
+func (b *Bot) Ratings() map[string]int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return maps.Clone(b.ratings)
 }
 
 // Playing returns the ids of the games the bot is playing now.

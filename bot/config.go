@@ -12,11 +12,12 @@ import (
 // command line builds it from the `bot:` section of the config file;
 // DefaultConfig gives the documented defaults.
 type Config struct {
-	Engine    EngineConfig
-	Policy    PolicyConfig
-	Draws     DrawOfferConfig
-	Challenge ChallengeConfig
-	Chat      ChatConfig
+	Engine      EngineConfig
+	Policy      PolicyConfig
+	Draws       DrawOfferConfig
+	Challenge   ChallengeConfig
+	Matchmaking MatchmakingConfig
+	Chat        ChatConfig
 
 	// OnStop says what happens to running games when the bot is told to
 	// stop: "finish" plays them to the end (up to StopTimeout, then
@@ -170,6 +171,16 @@ func DefaultConfig() Config {
 			Bots:           true,
 			MaxGames:       2,
 		},
+		Matchmaking: MatchmakingConfig{
+			Idle:             time.Minute,
+			TimeControls:     []string{"1+0", "3+2"},
+			Variant:          "standard",
+			Rated:            true,
+			RatingDifference: 300,
+			DailyChallenges:  100,
+			ChallengeTimeout: 30 * time.Second,
+			DeclineBackoff:   time.Hour,
+		},
 		Chat: ChatConfig{
 			Greeting:    ChatLine{Room: "player", Text: "Hi {opponent}! I am {me} and I watch every repetition (FIDE 9.2). Good luck!"},
 			Goodbye:     ChatLine{Room: "player", Text: "Good game, {opponent}. {ending}"},
@@ -232,6 +243,22 @@ func (c *Config) Validate() error {
 		}
 		if err := checkTemplate(l.Text); err != nil {
 			bad("bot.chat.%s.text: %v", name, err)
+		}
+	}
+	if mm := c.Matchmaking; mm.Enabled {
+		if _, err := mm.offers(); err != nil {
+			bad("bot.matchmaking: %v", err)
+		} else if len(mm.TimeControls)+len(mm.Days) == 0 {
+			bad("bot.matchmaking: no time_controls nor days to offer")
+		}
+		if mm.Idle <= 0 || mm.ChallengeTimeout <= 0 {
+			bad("bot.matchmaking: idle and challenge_timeout must be above 0")
+		}
+		if mm.Variant != "standard" && mm.Variant != "" {
+			bad("bot.matchmaking.variant: %q is not supported (standard)", mm.Variant)
+		}
+		if mm.RatingDifference < 0 || mm.DailyChallenges < 0 || mm.DeclineBackoff < 0 {
+			bad("bot.matchmaking: rating_difference, daily_challenges and decline_backoff must not be negative")
 		}
 	}
 	if c.Chat.MinInterval < 0 {

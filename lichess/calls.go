@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -269,6 +270,41 @@ type ChallengeRequest struct {
 	Color            string // "white", "black" or "random" ("" random)
 	Variant          string // a variant key; "" standard
 	FEN              string // a start position (variant standard or fromPosition)
+}
+
+// ParseTimeControl reads "3+2" (minutes + increment seconds); minutes may
+// be a fraction (0.25, 0.5, 0.75, 1.5).
+func ParseTimeControl(s string) (limit, inc time.Duration, err error) {
+	m, i, ok := strings.Cut(s, "+")
+	if !ok {
+		return 0, 0, errors.New("want minutes+seconds, e.g. 3+2")
+	}
+	minutes, err := strconv.ParseFloat(strings.TrimSpace(m), 64)
+	if err != nil || minutes < 0 {
+		return 0, 0, fmt.Errorf("minutes %q: not a number", m)
+	}
+	secs, err := strconv.Atoi(strings.TrimSpace(i))
+	if err != nil || secs < 0 {
+		return 0, 0, fmt.Errorf("increment %q: not whole seconds", i)
+	}
+	return time.Duration(minutes * float64(time.Minute)).Round(time.Second), time.Duration(secs) * time.Second, nil
+}
+
+// Speed is Lichess's category of a clock: by the estimated duration
+// limit + 40 × increment.
+func Speed(limit, inc time.Duration) string {
+	switch est := limit + 40*inc; {
+	case est < 30*time.Second:
+		return "ultraBullet"
+	case est < 3*time.Minute:
+		return "bullet"
+	case est < 8*time.Minute:
+		return "blitz"
+	case est < 25*time.Minute:
+		return "rapid"
+	default:
+		return "classical"
+	}
 }
 
 // CheckChallengeRequest says what Lichess would refuse in r.

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -152,7 +153,7 @@ func TestBotConfigDefaultsMatchPackage(t *testing.T) {
 	}
 	want := bot.DefaultConfig()
 	if got.Engine.Threads != want.Engine.Threads || got.Policy != want.Policy || got.Chat != want.Chat || got.Draws != want.Draws ||
-		got.Takebacks != want.Takebacks ||
+		got.Takebacks != want.Takebacks || !reflect.DeepEqual(got.Matchmaking, want.Matchmaking) ||
 		got.OnStop != want.OnStop || got.Challenge.MaxGames != want.Challenge.MaxGames ||
 		strings.Join(got.Challenge.Variants, ",") != strings.Join(want.Challenge.Variants, ",") {
 		t.Errorf("config section defaults differ from bot.DefaultConfig:\n%+v\n%+v", got, want)

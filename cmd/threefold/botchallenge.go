@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -68,7 +65,7 @@ increments of whole seconds up to 60.`,
 				if days != 0 {
 					return usagef("bot challenge: give --clock or --days, not both")
 				}
-				req.Limit, req.Increment, err = parseClock(clockFlag)
+				req.Limit, req.Increment, err = lichess.ParseTimeControl(clockFlag)
 				if err != nil {
 					return usagef("bot challenge: --clock %q: %w", clockFlag, err)
 				}
@@ -111,22 +108,4 @@ increments of whole seconds up to 60.`,
 	f.StringVar(&fen, "fen", "", "start position (variant fromPosition)")
 	f.StringVar(&cancel, "cancel", "", "cancel the challenge with this id instead")
 	return cmd
-}
-
-// parseClock reads "3+2" (minutes + increment seconds); minutes may be a
-// fraction (0.25, 0.5, 0.75, 1.5).
-func parseClock(s string) (limit, inc time.Duration, err error) {
-	m, i, ok := strings.Cut(s, "+")
-	if !ok {
-		return 0, 0, fmt.Errorf("want minutes+seconds, e.g. 3+2")
-	}
-	minutes, err := strconv.ParseFloat(strings.TrimSpace(m), 64)
-	if err != nil || minutes < 0 {
-		return 0, 0, fmt.Errorf("minutes %q: not a number", m)
-	}
-	secs, err := strconv.Atoi(strings.TrimSpace(i))
-	if err != nil || secs < 0 {
-		return 0, 0, fmt.Errorf("increment %q: not whole seconds", i)
-	}
-	return time.Duration(minutes * float64(time.Minute)).Round(time.Second), time.Duration(secs) * time.Second, nil
 }

@@ -54,6 +54,19 @@ type botConfig struct {
 		Block          []string      `mapstructure:"block"`
 		MaxGames       int           `mapstructure:"max_games"`
 	} `mapstructure:"challenge"`
+	Matchmaking struct {
+		Enabled          bool          `mapstructure:"enabled"`
+		Idle             time.Duration `mapstructure:"idle"`
+		TimeControls     []string      `mapstructure:"time_controls"`
+		Days             []int         `mapstructure:"days"`
+		Variant          string        `mapstructure:"variant"`
+		Rated            bool          `mapstructure:"rated"`
+		RatingDifference int           `mapstructure:"rating_difference"`
+		Block            []string      `mapstructure:"block"`
+		DailyChallenges  int           `mapstructure:"daily_challenges"`
+		ChallengeTimeout time.Duration `mapstructure:"challenge_timeout"`
+		DeclineBackoff   time.Duration `mapstructure:"decline_backoff"`
+	} `mapstructure:"matchmaking"`
 	Chat struct {
 		MinInterval time.Duration  `mapstructure:"min_interval"`
 		Greeting    chatLineConfig `mapstructure:"greeting"`
@@ -90,6 +103,11 @@ func defaultBotConfig() botConfig {
 	c.Challenge.MinIncrement, c.Challenge.MaxIncrement = ch.MinIncrement, ch.MaxIncrement
 	c.Challenge.Correspondence, c.Challenge.Rated, c.Challenge.Casual = ch.Correspondence, ch.Rated, ch.Casual
 	c.Challenge.Humans, c.Challenge.Bots, c.Challenge.MaxGames = ch.Humans, ch.Bots, ch.MaxGames
+	mm := d.Matchmaking
+	c.Matchmaking.Enabled, c.Matchmaking.Idle, c.Matchmaking.Variant, c.Matchmaking.Rated = mm.Enabled, mm.Idle, mm.Variant, mm.Rated
+	c.Matchmaking.TimeControls, c.Matchmaking.Days = append([]string(nil), mm.TimeControls...), append([]int(nil), mm.Days...)
+	c.Matchmaking.RatingDifference, c.Matchmaking.Block, c.Matchmaking.DailyChallenges = mm.RatingDifference, mm.Block, mm.DailyChallenges
+	c.Matchmaking.ChallengeTimeout, c.Matchmaking.DeclineBackoff = mm.ChallengeTimeout, mm.DeclineBackoff
 	t := d.Chat
 	c.Chat.MinInterval = t.MinInterval
 	c.Chat.Greeting = chatLineConfig(t.Greeting)
@@ -129,6 +147,10 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 	d.Challenge = bot.ChallengeConfig{Variants: ch.Variants, MinBase: ch.MinBase, MaxBase: ch.MaxBase,
 		MinIncrement: ch.MinIncrement, MaxIncrement: ch.MaxIncrement, Correspondence: ch.Correspondence,
 		Rated: ch.Rated, Casual: ch.Casual, Humans: ch.Humans, Bots: ch.Bots, Allow: ch.Allow, Block: ch.Block, MaxGames: ch.MaxGames}
+	m := c.Matchmaking
+	d.Matchmaking = bot.MatchmakingConfig{Enabled: m.Enabled, Idle: m.Idle, TimeControls: m.TimeControls, Days: m.Days,
+		Variant: m.Variant, Rated: m.Rated, RatingDifference: m.RatingDifference, Block: m.Block, DailyChallenges: m.DailyChallenges,
+		ChallengeTimeout: m.ChallengeTimeout, DeclineBackoff: m.DeclineBackoff}
 	t := c.Chat
 	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Greeting: bot.ChatLine(t.Greeting), Goodbye: bot.ChatLine(t.Goodbye),
 		Second: bot.ChatLine(t.Second), Third: bot.ChatLine(t.Third), Claim: bot.ChatLine(t.Claim), Fifth: bot.ChatLine(t.Fifth)}

@@ -12,21 +12,9 @@ import (
 	"github.com/threefold-chess/threefold/rules"
 )
 
-// lichessSpeed is Lichess's speed of a clock: the estimated duration
-// limit + 40 × increment (seconds).
+// lichessSpeed is Lichess's speed of a clock given in seconds.
 func lichessSpeed(limit, inc int64) string {
-	switch est := limit + 40*inc; {
-	case est < 30:
-		return "ultraBullet"
-	case est < 180:
-		return "bullet"
-	case est < 480:
-		return "blitz"
-	case est < 1500:
-		return "rapid"
-	default:
-		return "classical"
-	}
+	return lichess.Speed(time.Duration(limit)*time.Second, time.Duration(inc)*time.Second)
 }
 
 // clockMS returns the remaining time of side c in ms.

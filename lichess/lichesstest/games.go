@@ -436,6 +436,10 @@ func (g *Game) eventInfo(uid string, typ string) map[string]any {
 		oname = ou.Username
 	}
 	info["opponent"] = map[string]any{"id": opp, "username": oname, "rating": 1500}
+	info["rating"] = 1500 // as gameFull says; no rating changes on the fake
+	if _, ok := info["ratingDiff"]; ok {
+		info["ratingDiff"] = 0
+	}
 	delete(info, "winner")
 	if g.winner != "" {
 		info["winner"] = g.winner
