@@ -30,6 +30,7 @@ type Game struct {
 	index       []int32        // open-addressing table: 1 + index in seen of a position, 0 if empty
 	twice       [2][]int32     // by side to move: indexes in seen of the positions that occurred at least twice
 	fivefoldPly int
+	near        nearTracker
 }
 
 // keptPlies is how many first occurrences of a position keep their ply:
@@ -130,14 +131,19 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 
 func (g *Game) play(m Move) {
 	p := &g.pos
-	irreversible := p.board[m.From()].Type() == Pawn || p.board[m.To()] != NoPiece
+	newPlacement := p.board[m.From()].Type() == Pawn || p.board[m.To()] != NoPiece
 	castle := p.castle
 	p.Play(m)
 	g.ply++
 	if !g.dropMoves {
 		g.moves = append(g.moves, m)
 	}
-	g.record(irreversible || p.castle != castle)
+	if newPlacement {
+		g.near.stop()
+	} else if p.castle != castle {
+		g.near.keep(g.seen)
+	}
+	g.record(newPlacement || p.castle != castle)
 }
 
 // record counts the current position, first forgetting every position
@@ -174,6 +180,7 @@ func (g *Game) record(irreversible bool) {
 	if 2*len(g.seen) > len(g.index) {
 		g.growIndex()
 	}
+	g.near.add(g)
 }
 
 // resetWindow forgets every position: none can occur again. Only the
