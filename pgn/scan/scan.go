@@ -7,6 +7,8 @@
 package scan
 
 import (
+	"slices"
+
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -39,8 +41,11 @@ type Report struct {
 	PliesAfterFivefold  int         `json:"plies_after_fivefold,omitempty"`
 	FinalStatus         string      `json:"final_status,omitempty"`
 	Notes               []string    `json:"notes,omitempty"`
-	start               rules.Position
-	moves               []string
+	// NearRepetitions are the plies whose placement, with the same side
+	// to move, occurred before as another position; absent when none.
+	NearRepetitions []NearRepetition `json:"near_repetitions,omitempty"`
+	start           rules.Position
+	moves           []string
 }
 
 // Repetition is the proof of one claim: where, by whom, under which rule.
@@ -50,6 +55,33 @@ type Repetition struct {
 	Rule        string   `json:"rule"`                  // "9.2.2" (has occurred) or "9.2.1" (declared move)
 	Occurrences []int    `json:"occurrences,omitempty"` // 9.2.2: the plies of the position
 	Moves       []string `json:"moves,omitempty"`       // 9.2.1: SAN of the moves that may be declared
+}
+
+// NearRepetition is a ply whose placement and side to move occurred
+// before, at the plies SamePlacementAs, as other positions: Differences
+// names how (the kinds "castling", "en_passant" of threefold explain).
+type NearRepetition struct {
+	Ply             int      `json:"ply"`
+	SamePlacementAs []int    `json:"same_placement_as"`
+	Differences     []string `json:"differences"`
+}
+
+// nearRepetition says what t.NearRepetitions says about the current ply,
+// or nil when nothing.
+func nearRepetition(ply int, t *rules.Game) *NearRepetition {
+	near := t.NearRepetitions()
+	if len(near) == 0 {
+		return nil
+	}
+	n := &NearRepetition{Ply: ply}
+	var diff rules.Diff
+	for _, o := range near {
+		n.SamePlacementAs = append(n.SamePlacementAs, o.Plies...)
+		diff |= o.Diff
+	}
+	slices.Sort(n.SamePlacementAs)
+	n.Differences = diff.Names()
+	return n
 }
 
 // Analyse replays one game of file and records everything scan reports.
@@ -93,6 +125,9 @@ func Analyse(g *pgn.Game, file string) *Report {
 				}
 				r.FirstClaim = rep
 			}
+		}
+		if n := nearRepetition(ply, t); n != nil {
+			r.NearRepetitions = append(r.NearRepetitions, *n)
 		}
 		if hm := t.HalfmoveClock(); hm >= 99 {
 			if (r.FiftyMovesPly == nil || ply < *r.FiftyMovesPly) && t.Verdict().FiftyMoves {

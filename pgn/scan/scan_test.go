@@ -104,3 +104,49 @@ func ptr(p *int) int {
 	}
 	return *p
 }
+
+// TestNearRepetitions: the plies whose placement and side to move occurred
+// before as another position, in the JSON and in the text line.
+func TestNearRepetitions(t *testing.T) {
+	tests := []struct {
+		name string
+		pgn  string
+		want []NearRepetition
+		text string // in the text line; "" when there is none
+	}{
+		{name: "a castling right lost by a rook that came back",
+			pgn:  "[FEN \"rn2k2r/ppp2ppp/8/8/8/8/PPP2PP1/4K2R w Kkq - 0 1\"]\n\n1. Rh2 Na6 2. Rh1 Nb8 3. Rh2 Na6 *\n",
+			want: []NearRepetition{{Ply: 4, SamePlacementAs: []int{0}, Differences: []string{"castling"}}},
+			text: "near repetition at ply 4 after 2...Nb8: the placement and side to move of ply 0, but another position: other castling rights"},
+		{name: "an en passant capture possible once",
+			pgn: "[FEN \"1n2k3/3p4/8/4P3/8/8/8/1N2K3 b - - 0 1\"]\n\n1... d5 2. Nc3 Nc6 3. Nb1 Nb8 4. Nc3 Nc6 5. Nb1 Nb8 *\n",
+			want: []NearRepetition{{Ply: 5, SamePlacementAs: []int{1}, Differences: []string{"en_passant"}},
+				{Ply: 9, SamePlacementAs: []int{1}, Differences: []string{"en_passant"}}},
+			text: "near repetition at ply 5 after 3...Nb8: the placement and side to move of ply 1, but another position: other en passant captures; 1 more ply like it"},
+		{name: "a double push whose capture is illegal (rank exposure) repeats for real",
+			pgn:  "[FEN \"1n2k3/3p4/8/r3P2K/8/8/8/1N6 b - - 0 1\"]\n\n1... d5 2. Nc3 Nc6 3. Nb1 Nb8 *\n",
+			want: nil},
+		{name: "a plain repetition", pgn: "\n" + shuffle + "*\n", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, err := pgn.ParseGames(tt.pgn)
+			if err != nil || len(games) != 1 {
+				t.Fatalf("parse: %v, %d games", err, len(games))
+			}
+			r := Analyse(games[0], "")
+			if r.Error != "" {
+				t.Fatal(r.Error)
+			}
+			got, _ := json.Marshal(r.NearRepetitions)
+			want, _ := json.Marshal(tt.want)
+			if string(got) != string(want) {
+				t.Errorf("near repetitions %s, want %s", got, want)
+			}
+			line := textLine(r)
+			if tt.text != "" && !strings.Contains(line, tt.text) || tt.text == "" && strings.Contains(line, "near repetition") {
+				t.Errorf("text line %q, want it to say %q", line, tt.text)
+			}
+		})
+	}
+}

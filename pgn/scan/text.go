@@ -135,6 +135,9 @@ func textLine(r *Report) string {
 		}
 		parts = append(parts, s)
 	}
+	if len(r.NearRepetitions) > 0 {
+		parts = append(parts, nearLine(r))
+	}
 	if r.FiftyMovesPly != nil {
 		parts = append(parts, fmt.Sprintf("50-move claim from ply %d", *r.FiftyMovesPly))
 	}
@@ -148,6 +151,25 @@ func textLine(r *Report) string {
 		parts = append(parts, "ERROR: "+r.Error)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// nearWords says each kind of difference of a near repetition in words.
+var nearWords = map[string]string{"castling": "castling rights", "en_passant": "en passant captures"}
+
+// nearLine says the first near repetition of the game, and how many
+// more plies have one.
+func nearLine(r *Report) string {
+	n := r.NearRepetitions[0]
+	why := make([]string, len(n.Differences))
+	for i, d := range n.Differences {
+		why[i] = nearWords[d]
+	}
+	s := fmt.Sprintf("near repetition at ply %d after %s: the placement and side to move of %s %s, but another position: other %s",
+		n.Ply, r.moveLabel(n.Ply), plural(len(n.SamePlacementAs), "ply", "plies"), joinInts(n.SamePlacementAs), strings.Join(why, " and "))
+	if more := len(r.NearRepetitions) - 1; more > 0 {
+		s += fmt.Sprintf("; %d more %s like it", more, plural(more, "ply", "plies"))
+	}
+	return s
 }
 
 // moveLabel names the move that led to ply p, as "26.Qf5" or "26...Qf5".
