@@ -14,6 +14,8 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // config is every setting threefold reads. The mapstructure tags are the
@@ -23,7 +25,13 @@ import (
 // default; TestConfigExampleDocumentsEveryKey keeps the two in step.
 type config struct {
 	DataDir string `mapstructure:"data_dir"`
-	Log     struct {
+	// Lang is the language of what threefold says to people (alerts, chat
+	// notices, tables, the dashboard's default): en, ru, tr or fa; ""
+	// follows LC_ALL, LC_MESSAGES and LANG, then English. --lang overrides it.
+	Lang string `mapstructure:"lang"`
+	// lang is Lang resolved by loadConfig.
+	lang i18n.Lang
+	Log  struct {
 		Level  string `mapstructure:"level"`  // debug, info, warn, error
 		Format string `mapstructure:"format"` // text or json
 	} `mapstructure:"log"`
@@ -146,6 +154,15 @@ func (env *environment) loadConfig() (*config, error) {
 	if err != nil {
 		return nil, usagef("config: %w", err)
 	}
+	langFrom := "lang"
+	if os.Getenv("THREEFOLD_LANG") != "" {
+		langFrom = "THREEFOLD_LANG"
+	} else if file != "" {
+		langFrom = "config " + file + ": lang"
+	}
+	if err := resolveLang(&c, env.lang, langFrom); err != nil {
+		return nil, usageError{err}
+	}
 	if err := checkRanges(&c); err != nil {
 		if file != "" {
 			return nil, usagef("config %s: %w", file, err)
@@ -154,6 +171,32 @@ func (env *environment) loadConfig() (*config, error) {
 	}
 	return &c, nil
 }
+
+// resolveLang decides the language: the --lang flag, else the lang key
+// (from THREEFOLD_LANG or the file: from names it in an error), else the
+// locale of the environment.
+func resolveLang(c *config, flag, from string) error {
+	switch {
+	case flag != "":
+		l, err := i18n.Parse(flag)
+		if err != nil {
+			return fmt.Errorf("--lang: %w", err)
+		}
+		c.lang = l
+	case c.Lang != "":
+		l, err := i18n.Parse(c.Lang)
+		if err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+		c.lang = l
+	default:
+		c.lang = i18n.FromEnv(os.Getenv)
+	}
+	return nil
+}
+
+// printer says messages in the language the config resolved.
+func (c *config) printer() *i18n.Printer { return i18n.For(c.lang) }
 
 // checkKnownKeys reports every key of the config file that threefold does
 // not know. Keys below a map-valued setting (such as webhook lists) are

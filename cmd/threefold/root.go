@@ -23,7 +23,8 @@ type environment struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	configFile     string
-	code           int // an exit code a command asks for without failing
+	lang           string // --lang, "" when not given
+	code           int    // an exit code a command asks for without failing
 }
 
 // usageError marks errors caused by how the command was called.
@@ -57,6 +58,7 @@ when the same position has appeared a third time (a draw may be claimed,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVar(&env.configFile, "config", "", configFlagHelp())
+	root.PersistentFlags().StringVar(&env.lang, "lang", "", "language of alerts, chat notices, tables and messages: en, ru, tr or fa (default: the lang key, THREEFOLD_LANG, then LC_ALL, LC_MESSAGES, LANG, then en)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newVersionCmd(env),
