@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 )
 
@@ -48,14 +49,18 @@ func (f Fanout) Send(ctx context.Context, a threefold.Alert) error {
 type Text struct {
 	mu sync.Mutex
 	w  io.Writer
+	p  *i18n.Printer
 }
 
-// NewText returns a sink writing text lines to w.
-func NewText(w io.Writer) *Text { return &Text{w: w} }
+// NewText returns a sink writing text lines to w, in English.
+func NewText(w io.Writer) *Text { return NewTextIn(w, i18n.English) }
+
+// NewTextIn returns a sink writing text lines to w in the language l.
+func NewTextIn(w io.Writer, l i18n.Lang) *Text { return &Text{w: w, p: i18n.For(l)} }
 
 // Send implements Sink.
 func (t *Text) Send(_ context.Context, a threefold.Alert) error {
-	line := safetext.Terminal(FormatText(a)) + "\n" // names and moves come from outside: no raw escape sequence reaches the terminal
+	line := safetext.Terminal(formatText(t.p, a)) + "\n" // names and moves come from outside: no raw escape sequence reaches the terminal
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, err := io.WriteString(t.w, line)
@@ -87,60 +92,83 @@ func (j *JSONLines) Send(_ context.Context, a threefold.Alert) error {
 // Link is the URL of the alert's game ("" if it has none).
 func Link(a threefold.Alert) string { return a.Game.URL }
 
-// Headline says what happened in a few words, with the players.
-func Headline(a threefold.Alert) string {
+// english says the English text.
+var english = i18n.For(i18n.English)
+
+// Headline says what happened in a few words, with the players, in English.
+func Headline(a threefold.Alert) string { return headline(english, a) }
+
+// HeadlineIn is Headline in the language l.
+func HeadlineIn(l i18n.Lang, a threefold.Alert) string { return headline(i18n.For(l), a) }
+
+func headline(p *i18n.Printer, a threefold.Alert) string {
 	var what string
 	switch a.Kind {
 	case threefold.KindThreefold:
-		what = "position occurred " + ordinal(a.Count) + " time: " + a.Claimant + " may claim a draw (FIDE 9.2.2)"
+		what = p.Sprintf(i18n.AlertThreefold, a.Count, side(p, a.Claimant))
 	case threefold.KindClaimByMove:
 		mv := a.MoveSAN
 		if mv == "" {
 			mv = a.Move
 		}
 		for _, o := range a.OtherMovesSAN {
-			mv += " or " + o
+			mv += p.Sprintf(i18n.AlertOr) + o
 		}
-		what = a.Claimant + " may claim a draw by declaring " + mv + " (FIDE 9.2.1)"
+		what = p.Sprintf(i18n.AlertClaimByMove, side(p, a.Claimant), mv)
 	case threefold.KindFivefold:
-		what = "position occurred the fifth time: the game is drawn (FIDE 9.6.1)"
+		what = p.Sprintf(i18n.AlertFivefold)
 	case threefold.KindFiftyMoves:
-		what = "50 moves without a capture or pawn move: " + a.Claimant + " may claim a draw (FIDE 9.3)"
+		what = p.Sprintf(i18n.AlertFiftyMoves, side(p, a.Claimant))
 	case threefold.KindSeventyFiveMoves:
-		what = "75 moves without a capture or pawn move: the game is drawn (FIDE 9.6.2)"
+		what = p.Sprintf(i18n.AlertSeventyFive)
 	case threefold.KindWithdrawn:
-		what = "WITHDRAWN: the " + withdrawnWhat(a) + " alert at ply " + strconv.Itoa(a.Ply) + " no longer holds"
+		what = p.Sprintf(i18n.AlertWithdrawn, withdrawnWhat(p, a), strconv.Itoa(a.Ply))
 		if a.Reason != "" {
-			what += " (" + a.Reason + ")"
+			what += p.Sprintf(i18n.AlertReason, a.Reason)
 		}
 	default:
 		what = string(a.Kind)
 	}
-	return players(a) + ": " + what
+	return players(p, a) + ": " + what
+}
+
+// side names the claimant: as the alert JSON has it ("white") in English,
+// as the language names the side otherwise.
+func side(p *i18n.Printer, claimant string) string {
+	if p.Lang() == i18n.English {
+		return claimant
+	}
+	switch claimant {
+	case "white":
+		return p.Sprintf(i18n.White)
+	case "black":
+		return p.Sprintf(i18n.Black)
+	}
+	return claimant
 }
 
 // withdrawnWhat names the kind of the alert a withdrawal is about.
-func withdrawnWhat(a threefold.Alert) string {
+func withdrawnWhat(p *i18n.Printer, a threefold.Alert) string {
 	switch a.WithdrawnKind {
 	case threefold.KindThreefold:
-		return "threefold"
+		return p.Sprintf(i18n.KindThreefold)
 	case threefold.KindClaimByMove:
-		return "claim by declared move"
+		return p.Sprintf(i18n.KindClaimByMove)
 	case threefold.KindFivefold:
-		return "fivefold"
+		return p.Sprintf(i18n.KindFivefold)
 	case threefold.KindFiftyMoves:
-		return "50-move"
+		return p.Sprintf(i18n.KindFiftyMoves)
 	case threefold.KindSeventyFiveMoves:
-		return "75-move"
+		return p.Sprintf(i18n.KindSeventyFiveMoves)
 	}
 	return string(a.WithdrawnKind)
 }
 
-func players(a threefold.Alert) string {
+func players(p *i18n.Printer, a threefold.Alert) string {
 	w, b := a.Game.White, a.Game.Black
 	board := ""
 	if a.Game.Board > 0 {
-		board = "board " + strconv.Itoa(a.Game.Board) + ", "
+		board = p.Sprintf(i18n.AlertBoard, a.Game.Board)
 	}
 	if w == "" && b == "" {
 		return board + a.Game.Site + " " + a.Game.ID
@@ -156,18 +184,24 @@ func players(a threefold.Alert) string {
 
 // Occurrences lists the plies of the occurrences with the move that
 // produced each: "ply 44 (22...Qf5), ply 48 (24...Qf5), ply 52 (26...Qf5)".
-func Occurrences(a threefold.Alert) string {
+func Occurrences(a threefold.Alert) string { return occurrences(english, a) }
+
+func occurrences(p *i18n.Printer, a threefold.Alert) string {
 	parts := make([]string, 0, len(a.Occurrences)+1)
-	for i, p := range a.Occurrences {
-		s := "ply " + strconv.Itoa(p)
-		if p == 0 {
-			s += " (start)"
-		} else if i < len(a.OccurrenceSAN) && a.OccurrenceSAN[i] != "" {
-			s += " (" + MoveLabel(a, p, a.OccurrenceSAN[i]) + ")"
+	for i, ply := range a.Occurrences {
+		n := strconv.Itoa(ply)
+		var s string
+		switch {
+		case ply == 0:
+			s = p.Sprintf(i18n.OccurrenceStart, n)
+		case i < len(a.OccurrenceSAN) && a.OccurrenceSAN[i] != "":
+			s = p.Sprintf(i18n.OccurrenceMove, n, MoveLabel(a, ply, a.OccurrenceSAN[i]))
+		default:
+			s = p.Sprintf(i18n.OccurrencePly, n)
 		}
 		if i < len(a.OccurrenceClocks) && a.OccurrenceClocks[i] != nil {
 			c := a.OccurrenceClocks[i]
-			s += " [clocks " + clockText(c.WhiteS) + " / " + clockText(c.BlackS) + "]"
+			s += p.Sprintf(i18n.OccurrenceClocks, clockText(c.WhiteS), clockText(c.BlackS))
 		}
 		parts = append(parts, s)
 	}
@@ -176,9 +210,9 @@ func Occurrences(a threefold.Alert) string {
 		if mv == "" {
 			mv = a.Move
 		}
-		parts = append(parts, "ply "+strconv.Itoa(a.Ply+1)+" ("+MoveLabel(a, a.Ply+1, mv)+", declared)")
+		parts = append(parts, p.Sprintf(i18n.OccurrenceDeclared, strconv.Itoa(a.Ply+1), MoveLabel(a, a.Ply+1, mv)))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, p.Sprintf(i18n.ListSep))
 }
 
 // MoveLabel numbers the move that produced ply p of the alert's game as a
@@ -207,33 +241,68 @@ func MoveLabel(a threefold.Alert, p int, san string) string {
 	return strconv.Itoa(h/2+1) + "..." + san
 }
 
-// FormatText is the one-line text form of an alert.
-func FormatText(a threefold.Alert) string {
+// FormatText is the one-line text form of an alert, in English.
+func FormatText(a threefold.Alert) string { return formatText(english, a) }
+
+// FormatTextIn is FormatText in the language l.
+func FormatTextIn(l i18n.Lang, a threefold.Alert) string { return formatText(i18n.For(l), a) }
+
+func formatText(p *i18n.Printer, a threefold.Alert) string {
 	var b strings.Builder
 	if a.Audience != "" {
-		b.WriteString("[for " + a.Audience + "] ")
+		b.WriteString("[" + audience(p, a.Audience) + "] ")
 	}
-	b.WriteString(Headline(a))
-	b.WriteString(" | ply " + strconv.Itoa(a.Ply))
+	b.WriteString(headline(p, a))
+	b.WriteString(" | ")
 	if a.SAN != "" {
-		b.WriteString(" after " + MoveLabel(a, a.Ply, a.SAN))
+		b.WriteString(p.Sprintf(i18n.AlertPlyAfter, strconv.Itoa(a.Ply), MoveLabel(a, a.Ply, a.SAN)))
+	} else {
+		b.WriteString(p.Sprintf(i18n.AlertPly, strconv.Itoa(a.Ply)))
 	}
 	switch a.Kind {
 	case threefold.KindThreefold, threefold.KindClaimByMove, threefold.KindFivefold:
-		b.WriteString(" | occurrences: " + Occurrences(a))
+		b.WriteString(" | " + p.Sprintf(i18n.AlertOccurrences, occurrences(p, a)))
 	}
 	if l := Link(a); l != "" {
 		b.WriteString(" | " + l)
 	}
-	b.WriteString(" | source " + a.Source)
-	if a.DelayS > 0 {
-		b.WriteString(" (delay up to " + formatDelay(a.DelayS) + ")")
-	}
+	b.WriteString(" | " + sourceText(p, a))
 	if a.Withdraws != "" {
-		b.WriteString(" | withdraws " + a.Withdraws)
+		b.WriteString(" | " + p.Sprintf(i18n.AlertWithdraws, a.Withdraws))
 	}
 	b.WriteString(" | id " + a.ID)
 	return b.String()
+}
+
+// audience says who the alert is for: "for arbiters".
+func audience(p *i18n.Printer, who string) string {
+	switch who {
+	case "arbiters":
+		return p.Sprintf(i18n.AlertForArbiters)
+	case "operator":
+		return p.Sprintf(i18n.AlertForOperator)
+	}
+	return p.Sprintf(i18n.AlertFor, who)
+}
+
+// audienceWord names who the alert is for, for a field of its own.
+func audienceWord(p *i18n.Printer, who string) string {
+	switch who {
+	case "arbiters":
+		return p.Sprintf(i18n.ArbitersWord)
+	case "operator":
+		return p.Sprintf(i18n.OperatorWord)
+	}
+	return who
+}
+
+// sourceText is "source X (delay up to 8s)".
+func sourceText(p *i18n.Printer, a threefold.Alert) string {
+	s := p.Sprintf(i18n.AlertSource, a.Source)
+	if a.DelayS > 0 {
+		s += " (" + p.Sprintf(i18n.AlertDelay, formatDelay(p, a.DelayS)) + ")"
+	}
+	return s
 }
 
 // clockText writes seconds left as a clock shows them: 1:29:05, 4:07.
@@ -253,24 +322,12 @@ func twoDigits(n int) string {
 	return strconv.Itoa(n)
 }
 
-func formatDelay(s float64) string {
+func formatDelay(p *i18n.Printer, s float64) string {
 	switch {
 	case s >= 3600:
-		return strconv.FormatFloat(s/3600, 'f', -1, 64) + "h"
+		return p.Sprintf(i18n.DelayHours, p.Decimal(s/3600))
 	case s >= 60:
-		return strconv.FormatFloat(s/60, 'f', -1, 64) + "min"
+		return p.Sprintf(i18n.DelayMinutes, p.Decimal(s/60))
 	}
-	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
-}
-
-func ordinal(n int) string {
-	switch n {
-	case 3:
-		return "a third"
-	case 4:
-		return "a fourth"
-	case 5:
-		return "a fifth"
-	}
-	return "a " + strconv.Itoa(n) + "th"
+	return p.Sprintf(i18n.DelaySeconds, p.Decimal(s))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // Kind is the kind of a webhook: the shape of its body and the way its
@@ -41,9 +42,13 @@ func ParseKind(s string) (Kind, error) {
 // Webhook posts alerts to one URL. The URL is a secret: it never appears in
 // a log line or in an error; Name identifies the webhook instead.
 type Webhook struct {
-	Kind   Kind
-	URL    string
-	Name   string       // "discord webhook 1"
+	Kind Kind
+	URL  string
+	Name string // "discord webhook 1"
+	// Lang is the language of the text (Discord's embed, Slack's message,
+	// the "text" of a JSON body); "" is English. JSON keys and kind values
+	// never change.
+	Lang   i18n.Lang
 	Client *http.Client // default: a client with a 30 s timeout
 	Logger *slog.Logger
 	// Clock times the waits between attempts; default clock.Real.
@@ -197,36 +202,39 @@ func retryAfter(kind Kind, h http.Header, body []byte) time.Duration {
 }
 
 func (w *Webhook) body(a threefold.Alert) ([]byte, error) {
+	p := i18n.For(w.Lang)
 	switch w.Kind {
 	case Discord:
-		return json.Marshal(discordBody(a))
+		return json.Marshal(discordBody(p, a))
 	case Slack:
-		return json.Marshal(slackBody(a))
+		return json.Marshal(slackBody(p, a))
 	case JSON, "":
-		return json.Marshal(a)
+		return json.Marshal(jsonBody{Alert: a, Text: formatText(p, a)})
 	}
 	return nil, fmt.Errorf("unknown webhook kind %q", w.Kind)
 }
 
-func discordBody(a threefold.Alert) map[string]any {
+// jsonBody is the alert JSON with its text in the webhook's language.
+type jsonBody struct {
+	threefold.Alert
+	Text string `json:"text"`
+}
+
+func discordBody(p *i18n.Printer, a threefold.Alert) map[string]any {
 	fields := []map[string]any{
-		{"name": "Position (FEN)", "value": "`" + a.FEN + "`"},
+		{"name": p.Sprintf(i18n.FieldPosition), "value": "`" + a.FEN + "`"},
 	}
 	if len(a.Occurrences) > 0 || a.Kind == threefold.KindClaimByMove {
-		fields = append(fields, map[string]any{"name": "Occurrences", "value": truncate(Occurrences(a), 1000)})
+		fields = append(fields, map[string]any{"name": p.Sprintf(i18n.FieldOccurrences), "value": truncate(occurrences(p, a), 1000)})
 	}
-	fields = append(fields, map[string]any{"name": "Ply", "value": strconv.Itoa(a.Ply) + sanSuffix(a), "inline": true})
+	fields = append(fields, map[string]any{"name": p.Sprintf(i18n.FieldPly), "value": strconv.Itoa(a.Ply) + sanSuffix(p, a), "inline": true})
 	if a.Audience != "" {
-		fields = append(fields, map[string]any{"name": "For", "value": a.Audience, "inline": true})
+		fields = append(fields, map[string]any{"name": p.Sprintf(i18n.FieldFor), "value": audienceWord(p, a.Audience), "inline": true})
 	}
-	footer := "source " + a.Source
-	if a.DelayS > 0 {
-		footer += ", delay up to " + formatDelay(a.DelayS)
-	}
-	footer += " · id " + a.ID
+	footer := sourceFooter(p, a) + " · id " + a.ID
 	embed := map[string]any{
-		"title":       truncate(Headline(a), 250),
-		"description": truncate(FormatText(a), 2000),
+		"title":       truncate(headline(p, a), 250),
+		"description": truncate(formatText(p, a), 2000),
 		"fields":      fields,
 		"footer":      map[string]any{"text": truncate(footer, 2000)},
 	}
@@ -243,32 +251,38 @@ func discordBody(a threefold.Alert) map[string]any {
 	}
 }
 
-func sanSuffix(a threefold.Alert) string {
+// sourceFooter is "source X, delay up to 8s".
+func sourceFooter(p *i18n.Printer, a threefold.Alert) string {
+	s := p.Sprintf(i18n.AlertSource, a.Source)
+	if a.DelayS > 0 {
+		s += ", " + p.Sprintf(i18n.AlertDelay, formatDelay(p, a.DelayS))
+	}
+	return s
+}
+
+func sanSuffix(p *i18n.Printer, a threefold.Alert) string {
 	if a.SAN == "" {
 		return ""
 	}
-	return " (after " + a.SAN + ")"
+	return p.Sprintf(i18n.AfterMove, a.SAN)
 }
 
-func slackBody(a threefold.Alert) map[string]any {
-	text := FormatText(a)
-	head := Headline(a)
+func slackBody(p *i18n.Printer, a threefold.Alert) map[string]any {
+	text := formatText(p, a)
+	head := headline(p, a)
 	if l := Link(a); l != "" {
 		head = "<" + l + "|" + slackEscape(head) + ">"
 	} else {
 		head = slackEscape(head)
 	}
-	detail := "*Ply* " + strconv.Itoa(a.Ply) + sanSuffix(a)
+	detail := "*" + p.Sprintf(i18n.FieldPly) + "* " + strconv.Itoa(a.Ply) + sanSuffix(p, a)
 	if len(a.Occurrences) > 0 || a.Kind == threefold.KindClaimByMove {
-		detail += "\n*Occurrences* " + slackEscape(Occurrences(a))
+		detail += "\n*" + p.Sprintf(i18n.FieldOccurrences) + "* " + slackEscape(occurrences(p, a))
 	}
 	detail += "\n*FEN* `" + slackEscape(a.FEN) + "`"
-	ctx := "source " + a.Source
-	if a.DelayS > 0 {
-		ctx += ", delay up to " + formatDelay(a.DelayS)
-	}
+	ctx := sourceFooter(p, a)
 	if a.Audience != "" {
-		ctx += ", for " + a.Audience
+		ctx += ", " + audience(p, a.Audience)
 	}
 	return map[string]any{
 		"text": truncate(text, 3000),

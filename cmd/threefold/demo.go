@@ -138,7 +138,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		return err
 	}
 	watch := &watchRun{cfg: &watchCfg, targets: targets, jsonOut: o.jsonOut, stdout: out, log: log, dash: d, st: st}
-	var botAlerts notify.Sink = notify.NewText(out)
+	var botAlerts notify.Sink = notify.NewTextIn(out, cfg.lang)
 	if o.jsonOut {
 		botAlerts = notify.NewJSONLines(out)
 	}

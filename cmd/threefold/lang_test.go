@@ -70,3 +70,50 @@ func TestLangSetting(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchSpeaksTheLanguage: THREEFOLD_LANG=ru (tr, fa) threefold watch
+// --once examples/lichess-repetitions.pgn prints its alerts in that
+// language; --json keeps its keys and kinds.
+func TestWatchSpeaksTheLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		lang    string
+		want    []string
+		english []string // what must not be left in English
+	}{
+		{"en", []string{"position occurred a third time: white may claim a draw (FIDE 9.2.2) | ply 32 after 16...Qc3+"}, nil},
+		{"ru", []string{"[для судей] paspaspas - female_supremacy: позиция возникла в третий раз: Белые могут потребовать ничью (FIDE 9.2.2) | полуход 32 после 16...Qc3+",
+			"Чёрные могут потребовать ничью, объявив ход Qc3+ (FIDE 9.2.1)", "партия закончилась вничью (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences"}},
+		{"tr", []string{"konum üçüncü kez oluştu: Beyaz beraberlik talep edebilir (FIDE 9.2.2) | yarım hamle 32, 16...Qc3+ sonrası",
+			"konum beşinci kez oluştu: oyun berabere bitti (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences"}},
+		{"fa", []string{"موقعیت برای بار سوم پدید آمد: سفید می‌تواند ادعای تساوی کند (FIDE 9.2.2) | نیم‌حرکت 32 پس از 16...Qc3+",
+			"سیاه می‌تواند با اعلام حرکت Qc3+ ادعای تساوی کند (FIDE 9.2.1)"}, []string{"may claim", "ply ", "occurrences"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			isolateConfig(t)
+			t.Setenv("THREEFOLD_LANG", tc.lang)
+			code, out, errs := runMain(t, "watch", "--once", "--config", emptyConfig(t), "../../examples/lichess-repetitions.pgn")
+			if code != 0 {
+				t.Fatalf("exit %d, stderr:\n%s", code, errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, firstLines(out, 4))
+				}
+			}
+			for _, en := range tc.english {
+				if strings.Contains(out, en) {
+					t.Errorf("English %q left in the output:\n%s", en, firstLines(out, 4))
+				}
+			}
+			code, out, errs = runMain(t, "watch", "--once", "--json", "--config", emptyConfig(t), "../../examples/lichess-repetitions.pgn")
+			if code != 0 || !strings.Contains(out, `"kind":"threefold"`) || !strings.Contains(out, `"claimant":"white"`) {
+				t.Errorf("--json in %s: exit %d, the keys and kinds must stay as they are:\n%s%s", tc.lang, code, firstLines(out, 2), errs)
+			}
+		})
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}

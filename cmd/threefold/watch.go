@@ -324,7 +324,7 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 	if r.jsonOut {
 		sinks = append(sinks, notify.NewJSONLines(r.stdout))
 	} else {
-		sinks = append(sinks, notify.NewText(r.stdout))
+		sinks = append(sinks, notify.NewTextIn(r.stdout, r.cfg.lang))
 	}
 	for _, h := range r.hooks {
 		dw, err := delivery.NewDurable(ctx, r.st, h, delivery.DurableConfig{Name: h.Name, QueueSize: r.cfg.Watch.QueueSize,
@@ -460,7 +460,7 @@ func watchWebhooks(cfg *config, log *slog.Logger) ([]*notify.Webhook, error) {
 			return nil, usagef("watch.webhooks[%d]: url must be an http(s) URL", i) // never quote it: a secret
 		}
 		name := string(kind) + " webhook " + strconv.Itoa(i+1)
-		hooks = append(hooks, &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log})
+		hooks = append(hooks, &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log, Lang: cfg.lang})
 	}
 	return hooks, nil
 }

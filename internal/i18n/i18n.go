@@ -19,6 +19,7 @@ package i18n
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/feature/plural"
@@ -163,13 +164,17 @@ func (p *Printer) Sprintf(k Key, args ...any) string { return p.p.Sprintf(string
 // Number writes an integer as the language writes it.
 func (p *Printer) Number(n int) string { return p.p.Sprint(n) }
 
-// Decimal writes a number with at most one decimal, as the language
-// writes it ("1.5" / "1,5" / "۱٫۵").
+// Decimal writes a number with as many decimals as it needs, with the
+// language's decimal separator and digits ("1.5" / "1,5" / "۱٫۵").
 func (p *Printer) Decimal(f float64) string {
-	if f == float64(int64(f)) {
-		return p.p.Sprint(int64(f))
+	t := strconv.FormatFloat(f, 'f', -1, 64)
+	switch p.lang {
+	case Russian, Turkish:
+		return strings.Replace(t, ".", ",", 1)
+	case Persian:
+		return persianDigits(strings.Replace(t, ".", "٫", 1))
 	}
-	return p.p.Sprintf("%.1f", f)
+	return t
 }
 
 // text is one message in one language: one form, or one form per plural

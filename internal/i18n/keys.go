@@ -9,6 +9,8 @@ const (
 	White Key = "color.white" // the side, as a subject: "White may claim"
 	Black Key = "color.black"
 
+	// ListSep separates the items of a list: ", ", in Persian "، ".
+	ListSep Key = "list.sep"
 	// Occurrences is a count of occurrences: "3 occurrences".
 	Occurrences Key = "count.occurrences"
 )
@@ -57,3 +59,46 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{English: en, Russian: ru, Turkish: tr, Persian: fa}
+
+// Alerts: the text of an alert on a terminal, in Discord and Slack, and in
+// the "text" of a JSON webhook (its keys and kind values stay English).
+const (
+	AlertForArbiters     Key = "alert.for_arbiters" // who the alert is for
+	AlertForOperator     Key = "alert.for_operator"
+	AlertFor             Key = "alert.for" // another audience, %[1]s as it is
+	AlertBoard           Key = "alert.board"
+	AlertThreefold       Key = "alert.threefold" // %[1]d the count, %[2]s the claimant
+	AlertClaimByMove     Key = "alert.claim_by_move"
+	AlertOr              Key = "alert.or" // between two moves that may be declared
+	AlertFivefold        Key = "alert.fivefold"
+	AlertFiftyMoves      Key = "alert.fifty_moves"
+	AlertSeventyFive     Key = "alert.seventy_five_moves"
+	AlertWithdrawn       Key = "alert.withdrawn" // %[1]s the kind withdrawn, %[2]s its ply
+	AlertReason          Key = "alert.reason"
+	KindThreefold        Key = "kind.threefold" // the kinds, as a withdrawal names them
+	KindClaimByMove      Key = "kind.claim_by_move"
+	KindFivefold         Key = "kind.fivefold"
+	KindFiftyMoves       Key = "kind.fifty_moves"
+	KindSeventyFiveMoves Key = "kind.seventy_five_moves"
+	AlertPly             Key = "alert.ply"       // "ply 32"
+	AlertPlyAfter        Key = "alert.ply_after" // "ply 32 after 17.Qc3+"
+	AlertOccurrences     Key = "alert.occurrences"
+	OccurrencePly        Key = "occurrence.ply"
+	OccurrenceStart      Key = "occurrence.start"
+	OccurrenceMove       Key = "occurrence.move"
+	OccurrenceClocks     Key = "occurrence.clocks"
+	OccurrenceDeclared   Key = "occurrence.declared"
+	AlertSource          Key = "alert.source"
+	AlertDelay           Key = "alert.delay" // "delay up to 8s"
+	AlertWithdraws       Key = "alert.withdraws"
+	DelaySeconds         Key = "delay.seconds"
+	DelayMinutes         Key = "delay.minutes"
+	DelayHours           Key = "delay.hours"
+	FieldPosition        Key = "field.position" // Discord and Slack field names
+	FieldOccurrences     Key = "field.occurrences"
+	FieldPly             Key = "field.ply"
+	FieldFor             Key = "field.for"
+	AfterMove            Key = "after_move" // " (after Qc3+)"
+	ArbitersWord         Key = "audience.arbiters"
+	OperatorWord         Key = "audience.operator"
+)
