@@ -2,7 +2,13 @@ package web
 
 import (
 	"embed"
+	"encoding/json"
+	"html"
+	"net/http"
+	"regexp"
 	"strings"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // The pages are plain HTML, CSS and JavaScript, embedded in the binary and
@@ -13,8 +19,8 @@ import (
 var assets embed.FS
 
 var (
-	indexPage = buildPage("index.html", "index.js")
-	gamePage  = buildPage("game.html", "game.js")
+	indexPage = buildPages("index.html", "index.js")
+	gamePage  = buildPages("game.html", "game.js")
 )
 
 func asset(name string) string {
@@ -25,10 +31,74 @@ func asset(name string) string {
 	return string(b)
 }
 
-// buildPage inlines the style sheet and the scripts into a page.
-func buildPage(html, script string) []byte {
-	page := asset(html)
-	page = strings.Replace(page, "/*STYLE*/", asset("style.css"), 1)
-	page = strings.Replace(page, "/*SCRIPT*/", asset("common.js")+"\n"+asset(script), 1)
-	return []byte(page)
+// buildPages makes a page in every language: the style sheet and the
+// scripts inlined, every {{key}} of the page replaced by its message, and
+// the messages the script says (web.*, the sides, the list separator) put
+// in the page as JSON. A Persian page is right to left (dir="rtl").
+func buildPages(page, script string) map[i18n.Lang][]byte {
+	out := map[i18n.Lang][]byte{}
+	for _, l := range i18n.Langs {
+		out[l] = buildPage(l, page, script)
+	}
+	return out
+}
+
+var messageMarker = regexp.MustCompile(`\{\{([a-z_.]+)\}\}`)
+
+func buildPage(l i18n.Lang, page, script string) []byte {
+	p := i18n.For(l)
+	msgs, err := json.Marshal(i18n.Export(l, "web.", "color.", "list.sep"))
+	if err != nil {
+		panic("web: messages: " + err.Error()) // a build mistake, caught by every test
+	}
+	s := asset(page)
+	s = strings.Replace(s, "/*STYLE*/", asset("style.css"), 1)
+	// json.Marshal escapes <, > and &: the JSON cannot close its element.
+	s = strings.Replace(s, "<script>/*SCRIPT*/</script>", `<script type="application/json" id="tf-messages">`+string(msgs)+"</script>\n"+
+		"<script>"+asset("common.js")+"\n"+asset(script)+"</script>", 1)
+	s = strings.Replace(s, "{{LANGPICKER}}", langPicker(p), 1)
+	s = strings.ReplaceAll(s, "{{LANG}}", string(l))
+	s = strings.ReplaceAll(s, "{{DIR}}", l.Dir())
+	s = messageMarker.ReplaceAllStringFunc(s, func(m string) string {
+		return html.EscapeString(p.Sprintf(i18n.Key(m[2 : len(m)-2])))
+	})
+	return []byte(s)
+}
+
+// langPicker is the page's language menu, each language in its own name.
+func langPicker(p *i18n.Printer) string {
+	var b strings.Builder
+	b.WriteString(`<select id="lang" class="lang" aria-label="` + html.EscapeString(p.Sprintf(i18n.WebLanguage)) + `">`)
+	for _, l := range i18n.Langs {
+		b.WriteString(`<option value="` + string(l) + `" lang="` + string(l) + `"`)
+		if l == p.Lang() {
+			b.WriteString(" selected")
+		}
+		b.WriteString(">" + html.EscapeString(i18n.Names[l]) + "</option>")
+	}
+	b.WriteString("</select>")
+	return b.String()
+}
+
+// langCookie keeps the language a viewer picked in the page.
+const langCookie = "threefold_lang"
+
+// pageLang is the language of a page for one request: the one the viewer
+// picked in the page (a cookie), else the first of the four the browser's
+// Accept-Language names, else the dashboard's own (lang of the config).
+func pageLang(r *http.Request, def i18n.Lang) i18n.Lang {
+	if c, err := r.Cookie(langCookie); err == nil {
+		if l, ok := i18n.FromLocale(c.Value); ok {
+			return l
+		}
+	}
+	if h := r.Header.Get("Accept-Language"); h != "" {
+		if l, ok := i18n.MatchAcceptLanguage(h); ok {
+			return l
+		}
+	}
+	if def == "" {
+		return i18n.English
+	}
+	return def
 }

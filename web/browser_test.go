@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/threefold-chess/threefold"
@@ -112,6 +114,13 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.eboard.failing[data-serial="7426"] .eboard-why`))); err != nil {
 		t.Fatalf("the boards' health does not show: %v", err)
 	}
+	screenshot(t, bctx, "dashboard-dark-reconnected.png")
+}
+
+// screenshot keeps the page as it is shown, in $THREEFOLD_ARTIFACTS when
+// that is set.
+func screenshot(t *testing.T, bctx context.Context, name string) {
+	t.Helper()
 	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
@@ -122,9 +131,170 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "dashboard-dark-reconnected.png")
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
+}
+
+// startDashboard serves a hub on a free port until the test ends.
+func startDashboard(t *testing.T, ctx context.Context) (*Hub, string) {
+	t.Helper()
+	hub := NewHub(HubOptions{})
+	hctx, hcancel := context.WithCancel(ctx)
+	hubDone := make(chan struct{})
+	go func() { defer close(hubDone); _ = hub.Run(hctx) }()
+	t.Cleanup(func() { hcancel(); <-hubDone })
+	s, err := New(Options{Addr: "127.0.0.1:0", Hub: hub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := s.Listen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, scancel := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() { defer close(served); _ = s.Serve(sctx, ln) }()
+	t.Cleanup(func() { scancel(); <-served })
+	return hub, s.URL(ln)
+}
+
+// latinLeft is a script that lists every visible text of the page (the
+// language menu aside, whose languages are named in their own) that still
+// has Latin letters once notation (SAN, FEN, squares, rule numbers) and
+// the data of the test (players, source, the product's name) are taken out.
+const latinLeft = `(() => {
+  const data = ['Alice', 'Bob', 'test source', 'threefold', 'FIDE', 'lichess'];
+  const san = /(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?|^[a-h]$/g;
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('select, script, style') || !el.getClientRects().length) continue;
+    let s = n.textContent;
+    for (const d of data) s = s.split(d).join('');
+    s = s.replace(san, '');
+    if (/[A-Za-z]/.test(s)) out.push(n.textContent.trim());
+  }
+  for (const el of document.querySelectorAll('[title]')) {
+    if (el.getClientRects().length && /[A-Za-z]/.test(el.title.replace(san, '').replace(/Home|End/g, ''))) out.push('title: ' + el.title);
+  }
+  return out;
+})()`
+
+// TestDashboardLanguagesInBrowser: the pages follow the browser's
+// Accept-Language; Persian is right to left with its layout mirrored and
+// its boards and move list not; a viewer picks Russian in the page, and
+// then every visible string is Cyrillic or notation.
+func TestDashboardLanguagesInBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bctx := browser(t, ctx)
+	hub, url := startDashboard(t, ctx)
+	ref := threefold.GameRef{Site: "lichess", ID: "g1", White: "Alice", Black: "Bob"}
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}
+	hub.Update(threefold.GameState{Game: ref, Moves: moves, Source: "test source"})
+	hub.SourceStatus("test source", true, nil)
+	hub.Alert(threefold.Alert{ID: "a1", Kind: threefold.KindThreefold, Ply: 8, Count: 3, Occurrences: []int{0, 4, 8},
+		OccurrenceSAN: []string{"", "Ng8", "Ng8"}, Claimant: "white", SAN: "Ng8", Game: ref, ObservedAt: time.Now()})
+	hub.Alert(threefold.Alert{ID: "a2", Kind: threefold.KindClaimByMove, Ply: 7, Count: 3, Occurrences: []int{1, 5}, OccurrenceSAN: []string{"Nf6", "Nf6"},
+		Claimant: "black", Move: "f6g8", MoveSAN: "Ng8", SAN: "Ng1", Game: ref, ObservedAt: time.Now(), Audience: "arbiters"})
+
+	acceptLanguage := func(v string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
+				return err
+			}
+			_, err := cdp.Call(ctx, t, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": v}})
+			return err
+		})
+	}
+	loaded := func(page string) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(chromedp.Navigate(url+page), chromedp.WaitVisible(chromedp.CSS(`#alerts li.alert[data-id="a1"]`)))
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+
+	// Persian, from the browser's Accept-Language.
+	if err := chromedp.Do(bctx, acceptLanguage("fa-IR,fa;q=0.9,en;q=0.5"), loaded("")); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.documentElement.lang + ' ' + document.documentElement.dir + ' ' + getComputedStyle(document.body).direction`); got != "fa rtl rtl" {
+		t.Errorf("lang, dir, direction: %q, want fa rtl rtl", got)
+	}
+	// The layout is mirrored: the brand is at the right, the feed at the left.
+	if got := eval(`String(document.querySelector('.brand').getBoundingClientRect().left > document.getElementById('conn').getBoundingClientRect().left) + ' ' +
+		String(document.querySelector('.feed').getBoundingClientRect().left < document.querySelector('.games-wrap').getBoundingClientRect().left)`); got != "true true" {
+		t.Errorf("the layout is not mirrored (brand right of the connection, feed left of the games): %q", got)
+	}
+	// The board is not: the queen's rook (a1) is left of the king's (h1),
+	// White's queen left of White's king.
+	unmirrored := `(() => {
+	  const pcs = [...document.querySelector('svg.board').querySelectorAll('text.pw')];
+	  const x = (g) => pcs.filter((e) => e.textContent.startsWith(g)).map((e) => e.getBoundingClientRect().left);
+	  const rooks = x('\u265C'), q = x('\u265B')[0], k = x('\u265A')[0];
+	  return String(rooks.length === 2 && q < k && Math.min(...rooks) < q && Math.max(...rooks) > k);
+	})()`
+	if got := eval(unmirrored); got != "true" {
+		t.Errorf("the card's board is mirrored in Persian")
+	}
+	if got := eval(`document.querySelector('#alerts li.alert[data-id="a1"] .a-claim').textContent`); !strings.Contains(got, "سفید می‌تواند ادعای تساوی کند") {
+		t.Errorf("the alert is not in Persian: %q", got)
+	}
+	screenshot(t, bctx, "dashboard-fa.png")
+	if err := chromedp.Do(bctx, chromedp.Navigate(url+"game?key=lichess%2Fg1"), chromedp.WaitVisible(chromedp.CSS(`#moves .mv[data-ply="8"]`))); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, bctx, "dashboard-fa-game.png")
+	if got := eval(`getComputedStyle(document.getElementById('moves')).direction + ' ' + getComputedStyle(document.querySelector('.nav')).direction`); got != "ltr ltr" {
+		t.Errorf("the move list and its buttons: %q, want ltr ltr inside the right-to-left page", got)
+	}
+	if got := eval(unmirrored); got != "true" {
+		t.Errorf("the game page's board is mirrored in Persian")
+	}
+	if got := eval(`String(document.querySelector('#moves .mv[data-ply="1"]').getBoundingClientRect().left < document.querySelector('#moves .mv[data-ply="2"]').getBoundingClientRect().left)`); got != "true" {
+		t.Errorf("1.Nf3 is not left of 1...Nf6 in the Persian move list")
+	}
+
+	// A browser that names none of the four gets English; the viewer picks
+	// Russian in the page, and keeps it.
+	if err := chromedp.Do(bctx, acceptLanguage("de-DE,de;q=0.9"), loaded("")); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.documentElement.lang + ' ' + document.title`); got != "en threefold — live games" {
+		t.Errorf("with Accept-Language de: %q, want the English page", got)
+	}
+	if err := chromedp.Do(bctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('lang'); s.value = 'ru'; s.dispatchEvent(new Event('change')); })()`)); err != nil {
+		t.Fatalf("picking Russian in the page: %v", err)
+	}
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="ru"] #alerts li.alert[data-id="a1"]`))); err != nil {
+		t.Fatalf("the page did not come back in Russian: %v", err)
+	}
+	for _, page := range []string{"", "game?key=lichess%2Fg1#4"} {
+		if err := chromedp.Do(bctx, loaded(page)); err != nil {
+			t.Fatal(err)
+		}
+		if got := eval(`document.documentElement.lang + ' ' + document.documentElement.dir`); got != "ru ltr" {
+			t.Errorf("%q: lang and dir %q, want ru ltr (the pick is kept)", page, got)
+		}
+		left, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](latinLeft))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left) > 0 {
+			t.Errorf("page %q in Russian shows text that is neither Cyrillic nor notation: %q", page, left)
+		}
+		body := eval(`document.body.innerText`)
+		if !strings.Contains(body, "Белые могут потребовать ничью") {
+			t.Errorf("page %q: no Russian claim in:\n%s", page, body)
+		}
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // ErrTokenRequired is returned by New when the dashboard would listen
@@ -73,6 +75,9 @@ type Options struct {
 	// at once; a websocket beyond one is refused with 503.
 	MaxConnections, MaxConnectionsPerClient int
 	MaxWebsockets, MaxWebsocketsPerClient   int
+	// Lang is the pages' language when the viewer picked none and the
+	// browser's Accept-Language names none of the four; "" is English.
+	Lang i18n.Lang
 }
 
 // Server is the dashboard: the pages, their websocket feed, /metrics and
@@ -214,9 +219,11 @@ func (s *Server) authorized(r *http.Request) bool {
 	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
 }
 
-func (s *Server) page(body []byte) http.HandlerFunc {
+func (s *Server) page(pages map[i18n.Lang][]byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		body := pages[pageLang(r, s.opts.Lang)]
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Vary", "Accept-Language, Cookie")
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; frame-ancestors 'none'")
 		_, _ = w.Write(body)

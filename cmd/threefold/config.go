@@ -163,6 +163,7 @@ func (env *environment) loadConfig() (*config, error) {
 	if err := resolveLang(&c, env.lang, langFrom); err != nil {
 		return nil, usageError{err}
 	}
+	c.HTTP.lang = c.lang
 	if err := checkRanges(&c); err != nil {
 		if file != "" {
 			return nil, usagef("config %s: %w", file, err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/web"
 )
@@ -36,6 +37,9 @@ type httpConfig struct {
 	// games bounds what the dashboard keeps of each game: it is set from
 	// pgn.max_plies and watch.finished_grace, not a key of its own.
 	games web.HubOptions
+	// lang is the pages' language when the browser names none of ours:
+	// the lang of the config.
+	lang i18n.Lang
 }
 
 func defaultHTTPConfig() httpConfig {
@@ -83,7 +87,7 @@ func startDashboard(ctx context.Context, cfg httpConfig, log *slog.Logger) (*das
 	hub := web.NewHub(web.HubOptions{Metrics: m, Logger: log, MaxPlies: cfg.games.MaxPlies, FinishedGrace: cfg.games.FinishedGrace})
 	srv, err := web.New(web.Options{Addr: cfg.Addr, Token: cfg.Token, Hub: hub, Metrics: m, Logger: log, Hosts: cfg.Hosts,
 		MaxConnections: cfg.MaxConnections, MaxConnectionsPerClient: cfg.MaxConnectionsPerClient,
-		MaxWebsockets: cfg.MaxWebsockets, MaxWebsocketsPerClient: cfg.MaxWebsocketsPerClient})
+		MaxWebsockets: cfg.MaxWebsockets, MaxWebsocketsPerClient: cfg.MaxWebsocketsPerClient, Lang: cfg.lang})
 	if errors.Is(err, web.ErrTokenRequired) {
 		return nil, usagef("http.addr %s is not a loopback address: set http.token (or THREEFOLD_HTTP_TOKEN) to protect the dashboard", cfg.Addr)
 	}

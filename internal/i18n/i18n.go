@@ -101,15 +101,23 @@ var matcher = language.NewMatcher([]language.Tag{language.English, language.Russ
 // FromAcceptLanguage is the language of the four a browser's
 // Accept-Language header prefers; English when it names none of them.
 func FromAcceptLanguage(header string) Lang {
+	l, _ := MatchAcceptLanguage(header)
+	return l
+}
+
+// MatchAcceptLanguage is the language of the four a browser's
+// Accept-Language header prefers, and whether it names one of them at all
+// (English, false when not).
+func MatchAcceptLanguage(header string) (Lang, bool) {
 	prefs, _, err := language.ParseAcceptLanguage(header)
 	if err != nil || len(prefs) == 0 {
-		return English
+		return English, false
 	}
 	_, i, conf := matcher.Match(prefs...)
 	if conf == language.No {
-		return English
+		return English, false
 	}
-	return Langs[i]
+	return Langs[i], true
 }
 
 // RTL reports whether the language is written right to left.
@@ -225,4 +233,23 @@ func (t text) message() catalog.Message {
 		cases = append(cases, sel, t.forms[sel])
 	}
 	return plural.Selectf(t.arg, "", cases...)
+}
+
+// Export is every message whose key starts with one of the prefixes, for
+// a page's script: a message with one form as its text, a message with
+// plural forms as {"arg": n, "forms": {"one": …, "other": …}}; the script
+// picks the form with the browser's Intl.PluralRules for the language.
+func Export(l Lang, prefixes ...string) map[string]any {
+	out := map[string]any{}
+	for k, t := range catalogs[l] {
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(string(k), p) }) {
+			continue
+		}
+		if t.arg == 0 {
+			out[string(k)] = t.forms["other"]
+			continue
+		}
+		out[string(k)] = map[string]any{"arg": t.arg, "forms": t.forms}
+	}
+	return out
 }

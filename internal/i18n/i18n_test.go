@@ -94,7 +94,7 @@ func placeholders(s string) []string {
 // number it is chosen by.
 func TestPlaceholdersKept(t *testing.T) {
 	for _, k := range declaredKeys(t) {
-		want := placeholders(en[k].forms["other"])
+		want := placeholders(catalogs[English][k].forms["other"])
 		for _, l := range Langs {
 			for sel, form := range catalogs[l][k].forms {
 				got := placeholders(form)

@@ -58,7 +58,23 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 // catalogOf is every message of one language.
 type catalogOf map[Key]text
 
-var catalogs = map[Lang]catalogOf{English: en, Russian: ru, Turkish: tr, Persian: fa}
+var catalogs = map[Lang]catalogOf{
+	English: merge(en, enWeb), Russian: merge(ru, ruWeb), Turkish: merge(tr, trWeb), Persian: merge(fa, faWeb),
+}
+
+// merge puts the parts of one language's catalog together.
+func merge(parts ...catalogOf) catalogOf {
+	out := catalogOf{}
+	for _, p := range parts {
+		for k, t := range p {
+			if _, dup := out[k]; dup {
+				panic("i18n: " + string(k) + " is in two parts of a catalog") // a programming error, caught by every test
+			}
+			out[k] = t
+		}
+	}
+	return out
+}
 
 // Alerts: the text of an alert on a terminal, in Discord and Slack, and in
 // the "text" of a JSON webhook (its keys and kind values stay English).

@@ -2,6 +2,43 @@
 // threefold dashboard: shared code (token, live feed, board drawing, alerts).
 
 const TF = (() => {
+  // The page's language and its messages (the server puts them in the
+  // page): T says a message with its arguments, picking the plural form
+  // and writing numbers (%[n]d) as the language does; %[n]s is put as it is.
+  const LANG = document.documentElement.lang || 'en';
+  let MSG = {};
+  try { MSG = JSON.parse(document.getElementById('tf-messages').textContent); } catch (e) { /* English keys */ }
+  const plurals = new Intl.PluralRules(LANG);
+  const numbers = new Intl.NumberFormat(LANG);
+  function T(key, ...args) {
+    let m = MSG[key];
+    if (m == null) return key;
+    if (typeof m !== 'string') {
+      const n = args[m.arg - 1];
+      m = m.forms['=' + n] || m.forms[plurals.select(n)] || m.forms.other;
+    }
+    return m.replace(/%\[(\d+)\]([sd])/g, (_, i, verb) => {
+      const a = args[i - 1];
+      return verb === 'd' ? numbers.format(a) : String(a == null ? '' : a);
+    });
+  }
+  // side names the side to move: as the feed has it ("white") in English.
+  function side(c) { return LANG === 'en' || !MSG['color.' + c] ? c : T('color.' + c); }
+  // ltr isolates notation (SAN, move numbers, lists of plies) so that it
+  // reads left to right inside right-to-left text.
+  function ltr(s) { return '<bdi dir="ltr">' + esc(s) + '</bdi>'; }
+  function timeText(t) { return t.toLocaleTimeString(LANG); }
+
+  // The language picker: the choice is kept in a cookie the server reads,
+  // over the browser's Accept-Language.
+  const picker = document.getElementById('lang');
+  if (picker) {
+    picker.value = LANG;
+    picker.addEventListener('change', () => {
+      document.cookie = 'threefold_lang=' + encodeURIComponent(picker.value) + '; path=/; max-age=31536000; samesite=strict';
+      location.reload();
+    });
+  }
   const params = new URLSearchParams(location.search);
   let token = params.get('token') || '';
   try {
@@ -45,7 +82,7 @@ const TF = (() => {
     if (!el) return;
     el.className = 'conn ' + state;
     el.querySelector('.label').textContent =
-      state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'reconnecting…';
+      state === 'live' ? T('web.live') : state === 'connecting' ? T('web.connecting') : T('web.reconnecting');
     document.body.dataset.conn = state;
   }
 
@@ -108,14 +145,14 @@ const TF = (() => {
   }
 
   function moveLabel(ply, san, startFen) {
-    if (!ply) return 'start';
+    if (!ply) return T('web.start');
     const m = moveNo(ply, startFen);
     return m.n + (m.white ? '. ' : '… ') + san;
   }
 
   function players(g) {
-    const w = g.game.white || 'White', b = g.game.black || 'Black';
-    return (g.game.board ? '<span class="bno">' + esc(g.game.board) + '.</span> ' : '') + esc(w) + ' <span class="vs">–</span> ' + esc(b);
+    const w = g.game.white || T('color.white'), b = g.game.black || T('color.black');
+    return (g.game.board ? '<span class="bno">' + esc(g.game.board) + '.</span> ' : '') + '<bdi>' + esc(w) + '</bdi> <span class="vs">–</span> <bdi>' + esc(b) + '</bdi>';
   }
 
   // clockText writes seconds left as a clock shows them: 1:29:05, 4:07.
@@ -125,26 +162,21 @@ const TF = (() => {
     return h ? h + ':' + two(m) + ':' + two(s) : m + ':' + two(s);
   }
 
-  const KIND = {
-    threefold: 'Threefold repetition',
-    claim_by_move: 'Claim by declared move',
-    fivefold: 'Fivefold repetition — game drawn',
-    fifty_moves: '50-move rule',
-    seventy_five_moves: '75-move rule — game drawn',
-    withdrawn: 'Alert withdrawn',
-  };
+  const KIND = {};
+  for (const k of ['threefold', 'claim_by_move', 'fivefold', 'fifty_moves', 'seventy_five_moves', 'withdrawn']) KIND[k] = T('web.kind.' + k);
   const ARTICLE = { threefold: '9.2.2', claim_by_move: '9.2.1', fivefold: '9.6.1', fifty_moves: '9.3', seventy_five_moves: '9.6.2' };
 
-  function ordinal(n) { return n + (n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'); }
+  function ordinal(n) { return T('web.ordinal', n); }
 
+  // claimText says what an alert means, as HTML (its SAN isolated).
   function claimText(a) {
     switch (a.kind) {
-      case 'threefold': return ordinal(a.count) + ' occurrence — ' + a.claimant + ' may claim a draw';
-      case 'claim_by_move': return a.claimant + ' may claim by declaring ' + (a.move_san || a.move) + ' (' + ordinal(a.count) + ' occurrence)';
-      case 'fivefold': return '5th occurrence — the game is drawn';
-      case 'fifty_moves': return a.claimant + ' may claim a draw';
-      case 'seventy_five_moves': return 'the game is drawn';
-      case 'withdrawn': return 'the ' + (KIND[a.withdrawn_kind] || a.withdrawn_kind || '').toLowerCase() + ' alert no longer holds' + (a.reason ? ': ' + a.reason : '');
+      case 'threefold': return esc(T('web.claim.threefold', ordinal(a.count), side(a.claimant)));
+      case 'claim_by_move': return T('web.claim.claim_by_move', esc(side(a.claimant)), ltr(a.move_san || a.move), esc(ordinal(a.count)));
+      case 'fivefold': return esc(T('web.claim.fivefold'));
+      case 'fifty_moves': return esc(T('web.claim.fifty_moves', side(a.claimant)));
+      case 'seventy_five_moves': return esc(T('web.claim.seventy_five_moves'));
+      case 'withdrawn': return esc(T('web.claim.withdrawn', (KIND[a.withdrawn_kind] || a.withdrawn_kind || '').toLowerCase()) + (a.reason ? ': ' + a.reason : ''));
     }
     return '';
   }
@@ -157,12 +189,14 @@ const TF = (() => {
     }
   }
 
+  // occText lists the occurrences of an alert, as HTML: each ply with its
+  // move and clocks, isolated left to right.
   function occText(a) {
     const plies = a.occurrences || [];
     if (!plies.length) return '';
     const san = a.occurrence_san || [], clocks = a.occurrence_clocks || [];
-    return 'plies ' + plies.map((p, i) => p + (san[i] ? ' (' + san[i] + ')' : '') +
-      (clocks[i] ? ' [' + clockText(clocks[i].white_s) + ' / ' + clockText(clocks[i].black_s) + ']' : '')).join(', ');
+    return esc(T('web.plies', '\u0000')).replace('\u0000', plies.map((p, i) => ltr(p + (san[i] ? ' (' + san[i] + ')' : '') +
+      (clocks[i] ? ' [' + clockText(clocks[i].white_s) + ' / ' + clockText(clocks[i].black_s) + ']' : ''))).join(esc(T('list.sep'))));
   }
 
   // alertItem renders one alert of the feed.
@@ -171,16 +205,17 @@ const TF = (() => {
     li.className = 'alert k-' + a.kind;
     li.dataset.id = a.id;
     const t = a.observed_at ? new Date(a.observed_at) : null;
-    const when = t && !isNaN(t) && t.getFullYear() > 1970 ? t.toLocaleTimeString() : '';
+    const when = t && !isNaN(t) && t.getFullYear() > 1970 ? timeText(t) : '';
     const key = (a.game.site || '') + '/' + (a.game.id || '');
     li.innerHTML =
       '<div class="a-head"><span class="a-kind">' + esc(KIND[a.kind] || a.kind) + '</span>' +
       (ARTICLE[a.kind] ? '<span class="a-art">FIDE ' + esc(ARTICLE[a.kind]) + '</span>' : '') + '<span class="a-time">' + esc(when) + '</span></div>' +
-      '<div class="a-claim">' + esc(claimText(a)) + '</div>' +
+      '<div class="a-claim">' + claimText(a) + '</div>' +
       '<div class="a-game"><a href="' + esc(withToken('game?key=' + encodeURIComponent(key) + '#' + a.ply)) + '">' +
-      (a.game.board ? 'board ' + esc(a.game.board) + ': ' : '') + esc((a.game.white || '?') + ' – ' + (a.game.black || '?')) + '</a> · ply ' + a.ply + (a.san ? ' (' + esc(a.san) + ')' : '') + '</div>' +
-      '<div class="a-proof">' + esc(occText(a)) + '</div>' +
-      (a.audience === 'arbiters' ? '<div class="a-aud">for arbiters and spectators only</div>' : '');
+      (a.game.board ? esc(T('web.board_prefix', a.game.board)) : '') + '<bdi>' + esc(a.game.white || '?') + '</bdi> – <bdi>' + esc(a.game.black || '?') + '</bdi></a> · ' +
+      esc(T('web.ply', a.ply)) + (a.san ? ' (' + ltr(a.san) + ')' : '') + '</div>' +
+      '<div class="a-proof">' + occText(a) + '</div>' +
+      (a.audience === 'arbiters' ? '<div class="a-aud">' + esc(T('web.for_arbiters')) + '</div>' : '');
     return li;
   }
 
@@ -188,13 +223,14 @@ const TF = (() => {
 
   // claims describes the claims available in a game view.
   function claims(g) {
-    if (g.fivefold) return '<span class="claim c5">drawn: 5th occurrence (9.6.1)</span>';
+    if (g.fivefold) return '<span class="claim c5">' + esc(T('web.drawn_fifth')) + '</span>';
     const out = [];
-    if (g.threefold) out.push('<span class="claim c3">' + esc(g.turn) + ' may claim now (9.2.2)</span>');
-    (g.claim_moves || []).forEach((c) => out.push('<span class="claim c2">' + esc(g.turn) + ' may claim with ' + esc(c.san) + ' (9.2.1)</span>'));
-    if (!out.length) return '<span class="claim none">no claim</span>';
+    if (g.threefold) out.push('<span class="claim c3">' + esc(T('web.may_claim_now', side(g.turn))) + '</span>');
+    (g.claim_moves || []).forEach((c) => out.push('<span class="claim c2">' + T('web.may_claim_with', esc(side(g.turn)), ltr(c.san)) + '</span>'));
+    if (!out.length) return '<span class="claim none">' + esc(T('web.no_claim')) + '</span>';
     return out.join(' ');
   }
 
-  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, markWithdrawn, countClass, claims, ordinal, KIND };
+  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, markWithdrawn, countClass, claims, ordinal, KIND,
+    T, ltr, side, timeText, LANG };
 })();

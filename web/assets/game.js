@@ -18,13 +18,13 @@
     $('board').innerHTML = TF.board(g.fens[cur], { last: g.uci[cur] });
     $('board').dataset.ply = cur;
     const occ = g.occ[cur], grp = g.group[cur];
-    let txt = '<b>' + TF.esc(TF.moveLabel(cur, g.san[cur], g.start_fen)) + '</b> · ply ' + cur;
+    let txt = '<b>' + TF.ltr(TF.moveLabel(cur, g.san[cur], g.start_fen)) + '</b> · ' + TF.esc(TF.T('web.ply', cur));
     if (grp >= 0) {
       const plies = g.repeated[grp];
-      txt += ' · <span class="mk g' + (grp % 8) + '">' + occ + '</span> ' + TF.ordinal(occ) + ' of ' + plies.length +
-        ' occurrences (plies ' + plies.join(', ') + ')';
+      txt += ' · <span class="mk g' + (grp % 8) + '">' + occ + '</span> ' +
+        TF.esc(TF.T('web.occurrence_of', TF.ordinal(occ), plies.length, '\u0000')).replace('\u0000', TF.ltr(plies.join(', ')));
     } else {
-      txt += ' · this position occurs once';
+      txt += ' · ' + TF.esc(TF.T('web.occurs_once'));
     }
     $('at').innerHTML = txt;
     document.querySelectorAll('#moves .mv.cur').forEach((e) => e.classList.remove('cur'));
@@ -33,7 +33,7 @@
   }
 
   function renderMoves() {
-    let h = '<span class="mv start" data-ply="0">start' + mark(0) + '</span>';
+    let h = '<span class="mv start" data-ply="0">' + TF.esc(TF.T('web.start')) + mark(0) + '</span>';
     for (let p = 1; p <= g.ply; p++) {
       const mn = TF.moveNo(p, g.start_fen);
       if (mn.white) h += '<span class="num">' + mn.n + '.</span>';
@@ -50,27 +50,27 @@
     if (grp < 0) return '';
     const o = g.occ[p];
     return '<sup class="mk g' + (grp % 8) + (o >= 5 ? ' o5' : o >= 3 ? ' o3' : '') + '" title="' +
-      TF.ordinal(o) + ' occurrence">' + o + '</sup>';
+      TF.esc(TF.T('web.mark_title', TF.ordinal(o))) + '">' + o + '</sup>';
   }
 
   function renderInfo() {
-    document.title = 'threefold — ' + (g.game.white || 'White') + ' – ' + (g.game.black || 'Black');
-    $('title').textContent = (g.source || g.game.site) + ' · ' + g.game.id;
-    $('players').innerHTML = TF.players(g) + (/^https?:\/\//i.test(g.game.url || '') ? ' <a class="ext" href="' + TF.esc(g.game.url) + '" rel="noreferrer" target="_blank">open ↗</a>' : '');
+    document.title = 'threefold — ' + (g.game.white || TF.T('color.white')) + ' – ' + (g.game.black || TF.T('color.black'));
+    $('title').innerHTML = '<bdi>' + TF.esc(g.source || g.game.site) + '</bdi> · <bdi>' + TF.esc(g.game.id) + '</bdi>';
+    $('players').innerHTML = TF.players(g) + (/^https?:\/\//i.test(g.game.url || '') ? ' <a class="ext" href="' + TF.esc(g.game.url) + '" rel="noreferrer" target="_blank">' + TF.esc(TF.T('web.open')) + '</a>' : '');
     const cc = TF.countClass(g.count);
-    $('now').innerHTML = '<h3>Now</h3><div class="now-row"><span class="count big ' + cc + '">×' + g.count + '</span>' +
-      '<div><div>' + TF.esc(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + ', ' + TF.esc(g.turn) + ' to move</div>' +
-      '<div class="muted">current position occurred at plies ' + (g.occurrences || []).join(', ') + '</div></div></div>' +
+    $('now').innerHTML = '<h3>' + TF.esc(TF.T('web.now')) + '</h3><div class="now-row"><span class="count big ' + cc + '" dir="ltr">×' + g.count + '</span>' +
+      '<div><div>' + TF.ltr(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + TF.esc(TF.T('list.sep') + TF.T(g.turn === 'black' ? 'web.black_to_move' : 'web.white_to_move')) + '</div>' +
+      '<div class="muted">' + TF.esc(TF.T('web.occurred_at', '\u0000')).replace('\u0000', TF.ltr((g.occurrences || []).join(', '))) + '</div></div></div>' +
       '<div class="claims">' + TF.claims(g) + '</div>' +
-      (g.status === 'finished' ? '<div class="status st-finished">finished ' + TF.esc(g.result || '') + '</div>' : '') +
+      (g.status === 'finished' ? '<div class="status st-finished">' + TF.esc(TF.T('web.finished_result', g.result || '')) + '</div>' : '') +
       (g.attention ? '<div class="status st-attention">' + TF.esc(g.attention) + '</div>' : '') +
-      (g.delay_s ? '<div class="muted">source delay up to ' + Math.round(g.delay_s) + ' s</div>' : '');
+      (g.delay_s ? '<div class="muted">' + TF.esc(TF.T('web.delay', Math.round(g.delay_s))) + '</div>' : '');
     const rep = $('repeated');
-    rep.innerHTML = g.repeated.length ? '' : '<li class="empty">No position has occurred twice yet.</li>';
+    rep.innerHTML = g.repeated.length ? '' : '<li class="empty">' + TF.esc(TF.T('web.no_repeated')) + '</li>';
     g.repeated.forEach((plies, i) => {
       const li = document.createElement('li');
       li.innerHTML = '<span class="mk g' + (i % 8) + '">×' + plies.length + '</span> ' +
-        plies.map((p) => '<a href="#' + p + '" data-ply="' + p + '">' + TF.esc(TF.moveLabel(p, g.san[p], g.start_fen)) + '</a>').join(' · ');
+        plies.map((p) => '<a href="#' + p + '" data-ply="' + p + '">' + TF.ltr(TF.moveLabel(p, g.san[p], g.start_fen)) + '</a>').join(' · ');
       rep.appendChild(li);
     });
   }
@@ -122,7 +122,7 @@
     switch (m.type) {
       case 'hello':
         if (m.game) update(m.game);
-        else if (!g) $('at').textContent = 'Waiting for this game…';
+        else if (!g) $('at').textContent = TF.T('web.waiting');
         (m.alerts || []).forEach((a) => addAlert(a, false));
         break;
       case 'game': update(m.game); break;

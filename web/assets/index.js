@@ -28,16 +28,16 @@
     card.classList.toggle('alerting', g.count >= 3 || g.fivefold);
     const cc = TF.countClass(g.count);
     card.innerHTML =
-      '<div class="card-board">' + TF.board(g.fen, { last: g.last_move, coords: false }) + '</div>' +
+      '<div class="card-board" dir="ltr">' + TF.board(g.fen, { last: g.last_move, coords: false }) + '</div>' +
       '<div class="card-body">' +
       '<div class="players">' + TF.players(g) + '</div>' +
-      '<div class="meta"><span class="ply">' + TF.esc(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + '</span>' +
-      '<span class="count ' + cc + '" title="occurrences of the current position">×' + g.count + '</span></div>' +
+      '<div class="meta"><span class="ply">' + TF.ltr(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + '</span>' +
+      '<span class="count ' + cc + '" title="' + TF.esc(TF.T('web.count_title')) + '" dir="ltr">×' + g.count + '</span></div>' +
       '<div class="claims">' + TF.claims(g) + '</div>' +
-      '<div class="foot"><span class="src">' + TF.esc(g.source || g.game.site) + '</span>' +
-      (g.status !== 'playing' ? '<span class="status st-' + TF.esc(g.status) + '">' + TF.esc(g.status === 'finished' ? (g.result || 'finished') : 'needs attention') + '</span>' : '') +
-      (g.site_result ? '<span class="site-result" title="how ' + TF.esc(g.game.site) + ' says the game ended">' + TF.esc(g.game.site + ': ' + g.site_result) + '</span>' : '') +
-      (g.max_count >= 2 ? '<span class="maxc">max ×' + g.max_count + '</span>' : '') +
+      '<div class="foot"><span class="src"><bdi>' + TF.esc(g.source || g.game.site) + '</bdi></span>' +
+      (g.status !== 'playing' ? '<span class="status st-' + TF.esc(g.status) + '">' + TF.esc(g.status === 'finished' ? (g.result || TF.T('web.finished')) : TF.T('web.needs_attention')) + '</span>' : '') +
+      (g.site_result ? '<span class="site-result" title="' + TF.esc(TF.T('web.site_result_title', g.game.site)) + '"><bdi>' + TF.esc(g.game.site + ': ' + g.site_result) + '</bdi></span>' : '') +
+      (g.max_count >= 2 ? '<span class="maxc">' + TF.esc(TF.T('web.max_count', g.max_count)) + '</span>' : '') +
       '</div></div>';
   }
 
@@ -58,7 +58,7 @@
   function sources(list) {
     const el = document.getElementById('sources');
     el.innerHTML = (list || []).map((s) => '<span class="chip ' + (s.connected ? 'ok' : 'down') + '" title="' +
-      TF.esc(s.error || (s.connected ? 'connected' : 'not connected')) + '">' + TF.esc(s.name) + '</span>').join('');
+      TF.esc(s.error || (s.connected ? TF.T('web.connected') : TF.T('web.not_connected'))) + '"><bdi>' + TF.esc(s.name) + '</bdi></span>').join('');
     boards(list || []);
   }
 
@@ -69,17 +69,17 @@
     list.forEach((s) => (s.boards || []).forEach((b) => all.push(b)));
     document.getElementById('boards-wrap').hidden = all.length === 0;
     const failing = all.filter((b) => !healthy(b)).length;
-    document.getElementById('nboards').textContent = '(' + all.length + (failing ? ', ' + failing + ' failing' : '') + ')';
+    document.getElementById('nboards').textContent = '(' + all.length + (failing ? TF.T('list.sep') + TF.T('web.failing', failing) : '') + ')';
     document.getElementById('boards').innerHTML = all.map((b) => {
       const ok = healthy(b);
-      const game = b.game ? '<a href="' + TF.esc(TF.withToken('game?key=' + encodeURIComponent('dgt/' + b.game))) + '">game</a>' : '';
+      const game = b.game ? '<a href="' + TF.esc(TF.withToken('game?key=' + encodeURIComponent('dgt/' + b.game))) + '">' + TF.esc(TF.T('web.board_game')) + '</a>' : '';
       const seen = b.last_seen ? new Date(b.last_seen) : null;
       return '<div class="eboard ' + (ok ? 'ok' : 'failing') + '" data-serial="' + TF.esc(b.serial) + '">' +
-        '<div class="eboard-board">' + TF.board(b.placement || '8/8/8/8/8/8/8/8', { coords: false }) + '</div>' +
-        '<div class="eboard-body"><div class="eboard-name">' + (b.board ? 'Board ' + b.board + ' · ' : '') + 'serial ' + TF.esc(b.serial) + '</div>' +
-        '<div class="chip ' + (ok ? 'ok' : 'down') + '">' + TF.esc(b.state || 'not activated') + (b.followed ? '' : ', not followed') + '</div>' +
+        '<div class="eboard-board" dir="ltr">' + TF.board(b.placement || '8/8/8/8/8/8/8/8', { coords: false }) + '</div>' +
+        '<div class="eboard-body"><div class="eboard-name">' + (b.board ? TF.esc(TF.T('web.board_n', b.board)) : '') + TF.esc(TF.T('web.serial', b.serial)) + '</div>' +
+        '<div class="chip ' + (ok ? 'ok' : 'down') + '">' + TF.esc(b.state || TF.T('web.not_activated')) + (b.followed ? '' : TF.esc(TF.T('web.not_followed'))) + '</div>' +
         (b.failing ? '<div class="eboard-why">' + TF.esc(b.failing) + '</div>' : '') +
-        '<div class="eboard-foot">' + game + (seen && !isNaN(seen) && seen.getFullYear() > 1970 ? ' <span class="muted">last message ' + TF.esc(seen.toLocaleTimeString()) + '</span>' : '') + '</div>' +
+        '<div class="eboard-foot">' + game + (seen && !isNaN(seen) && seen.getFullYear() > 1970 ? ' <span class="muted">' + TF.esc(TF.T('web.last_message', TF.timeText(seen))) + '</span>' : '') + '</div>' +
         '</div></div>';
     }).join('');
   }
