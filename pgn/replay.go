@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -22,16 +23,48 @@ func (e *MoveError) Error() string {
 
 func (e *MoveError) Unwrap() error { return e.Err }
 
-// Replay plays the main line on a rules.Game that starts from StartFEN (or the standard start) and calls
-// visit, when not nil, after every ply with the ply number (1-based), the move as written and the tracker.
-// The first move that cannot be played stops the replay with a *MoveError; the returned game then holds
-// the moves before it. An unreadable [FEN] tag is an error and the game is nil. Replay plays whatever
-// moves the reader kept, also for a game with a syntax error in Err (the moves before the problem).
-func (g *Game) Replay(visit func(ply int, san string, tracker *rules.Game)) (*rules.Game, error) {
+// Variant returns the rules the game is played under, named by its [Variant] tag (see
+// rules.ParseVariant); a game without the tag is standard chess. Another variant is a
+// *rules.VariantError.
+func (g *Game) Variant() (rules.Variant, error) {
+	name, _ := g.Tag("Variant")
+	return rules.ParseVariant(name)
+}
+
+// Start returns the position the game starts from — its [FEN] tag, or the standard start — under the
+// rules its [Variant] tag names, with notes on what the [FEN] claims that the position cannot have (see
+// rules.ParseStartVariant). In a game without a [Variant] tag, a castling field that names an inner rook
+// file (Shredder-FEN, B to G) can only be Chess960 and is read so. An unreadable [FEN] is a
+// *rules.FENError, a variant other than standard chess and Chess960 a *rules.VariantError.
+func (g *Game) Start() (rules.Position, []string, error) {
 	fen, _ := g.StartFEN()
-	start, err := rules.ParseStart(fen)
+	if _, tagged := g.Tag("Variant"); !tagged {
+		if fen == "" {
+			return rules.StartPosition(), nil, nil
+		}
+		return rules.ParseFENNotes(fen)
+	}
+	v, err := g.Variant()
 	if err != nil {
+		return rules.Position{}, nil, err
+	}
+	return rules.ParseStartVariant(fen, v)
+}
+
+// Replay plays the main line on a rules.Game that starts from Start and calls visit, when not nil,
+// after every ply with the ply number (1-based), the move as written and the tracker. The first move
+// that cannot be played stops the replay with a *MoveError; the returned game then holds the moves
+// before it. An unreadable [FEN] tag or a variant threefold does not follow is an error and the game is
+// nil. Replay plays whatever moves the reader kept, also for a game with a syntax error in Err (the
+// moves before the problem).
+func (g *Game) Replay(visit func(ply int, san string, tracker *rules.Game)) (*rules.Game, error) {
+	start, _, err := g.Start()
+	var fe *rules.FENError
+	if errors.As(err, &fe) {
 		return nil, fmt.Errorf("[FEN] tag: %w", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	tracker := rules.NewGame(start)
 	for i, san := range g.Moves {

@@ -117,6 +117,68 @@ func TestReplay(t *testing.T) {
 	}
 }
 
+// TestReplayVariant: the [Variant] tag decides the rules. Chess960 under
+// any of its names; standard chess without the tag or under a standard
+// name, where a right the position cannot have is void whether written
+// KQkq or HAha, except that an untagged FEN naming an inner rook file is
+// Chess960; any other variant is an error with nothing replayed.
+func TestReplayVariant(t *testing.T) {
+	const inner = "[FEN \"1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w FBfb - 0 1\"]\n"
+	const xfen = "[FEN \"1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w KQkq - 0 1\"]\n"
+	tests := []struct {
+		name     string
+		tags     string
+		moves    string
+		variant  rules.Variant
+		plies    int
+		finalFEN string
+		notes    int
+		err      string
+	}{
+		{"Chess960 with X-FEN", "[Variant \"Chess960\"]\n" + xfen, "1. O-O O-O-O", rules.Chess960, 2, "2kr1r2/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2", 0, ""},
+		{"Chess 960 with Shredder-FEN", "[Variant \"Chess 960\"]\n" + inner, "1. O-O-O O-O", rules.Chess960, 2, "1r3rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR1R2 w - - 2 2", 0, ""},
+		{"Freestyle", "[Variant \"Freestyle\"]\n" + xfen, "1. O-O", rules.Chess960, 1, "", 0, ""},
+		{"Fischerandom without a FEN is the standard start", "[Variant \"Fischerandom\"]\n", "1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O", rules.Chess960, 8, "rnbq1rk1/ppppppbp/5np1/8/8/5NP1/PPPPPPBP/RNBQ1RK1 w - - 4 5", 0, ""},
+		{"untagged with an inner file is Chess960", inner, "1. O-O", rules.Chess960, 1, "", 0, ""},
+		{"untagged KQkq with the king off e1: void", xfen, "1. O-O", rules.Standard, 0, "", 4, "illegal move"},
+		{"Standard with an inner file: void", "[Variant \"Standard\"]\n" + inner, "1. Kd1", rules.Standard, 1, "1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1R1K1R2 b - - 1 1", 4, ""},
+		{"From Position with HAha", "[Variant \"From Position\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1\"]\n", "1. O-O", rules.Standard, 1, "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1", 0, ""},
+		{"Crazyhouse", "[Variant \"Crazyhouse\"]\n", "1. e4 e5", rules.Standard, 0, "", 0, `variant "Crazyhouse" is not supported`},
+		{"an unknown variant", "[Variant \"Knightmate\"]\n", "1. e4 e5", rules.Standard, 0, "", 0, `variant "Knightmate" is not supported`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, err := ParseGames(tt.tags + "\n" + tt.moves + " *")
+			if err != nil || len(games) != 1 {
+				t.Fatalf("ParseGames: %d games, %v", len(games), err)
+			}
+			g := games[0]
+			start, notes, startErr := g.Start()
+			tracker, err := g.Replay(nil)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				var ve *rules.VariantError
+				if strings.Contains(tt.err, "variant") && (!errors.As(err, &ve) || tracker != nil || !errors.As(startErr, &ve)) {
+					t.Fatalf("error %#v (tracker %v) is not a *rules.VariantError with nothing replayed", err, tracker)
+				}
+				if tracker == nil {
+					return
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if start.Variant() != tt.variant || len(notes) != tt.notes || tracker.Ply() != tt.plies {
+				t.Errorf("%s, %d notes %q, %d plies; want %s, %d notes, %d plies", start.Variant(), len(notes), notes, tracker.Ply(), tt.variant, tt.notes, tt.plies)
+			}
+			if pos := tracker.Position(); tt.finalFEN != "" && pos.FEN() != tt.finalFEN {
+				t.Errorf("final FEN %q, want %q", pos.FEN(), tt.finalFEN)
+			}
+		})
+	}
+}
+
 func TestReplayBadFiles(t *testing.T) {
 	tests := []struct {
 		file string

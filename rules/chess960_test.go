@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -253,6 +254,37 @@ func TestChess960Start(t *testing.T) {
 	for _, n := range []int{-1, 960} {
 		if _, err := Chess960Start(n); err == nil {
 			t.Errorf("SP %d accepted", n)
+		}
+	}
+}
+
+// TestParseVariant reads the names PGN tags, Lichess and chess.com give
+// the variants; other variants are a *VariantError naming them.
+func TestParseVariant(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want Variant
+		ok   bool
+	}{
+		{"", Standard, true}, {"Standard", Standard, true}, {"From Position", Standard, true}, {"fromPosition", Standard, true},
+		{"normal", Standard, true}, {"chess", Standard, true},
+		{"Chess960", Chess960, true}, {"chess960", Chess960, true}, {"Chess 960", Chess960, true}, {"Fischerandom", Chess960, true},
+		{"Fischer Random", Chess960, true}, {"Freestyle", Chess960, true}, {"wild/fr", Chess960, true},
+		{"Crazyhouse", Standard, false}, {"atomic", Standard, false}, {"Three-check", Standard, false}, {"threeCheck", Standard, false},
+		{"King of the Hill", Standard, false}, {"kingOfTheHill", Standard, false}, {"Horde", Standard, false},
+		{"Racing Kings", Standard, false}, {"antichess", Standard, false}, {"Duck Chess", Standard, false},
+	} {
+		v, err := ParseVariant(tc.name)
+		var ve *VariantError
+		if tc.ok && (err != nil || v != tc.want) || !tc.ok && (!errors.As(err, &ve) || ve.Name != tc.name || !strings.Contains(err.Error(), "not supported")) {
+			t.Errorf("ParseVariant(%q) = %v, %v", tc.name, v, err)
+		}
+	}
+	for _, v := range []Variant{Standard, Chess960} {
+		b, err := v.MarshalText()
+		var back Variant
+		if err != nil || back.UnmarshalText(b) != nil || back != v {
+			t.Errorf("%v: text %q does not read back: %v", v, b, err)
 		}
 	}
 }

@@ -16,6 +16,20 @@ func ParseStart(fen string) (Position, error) {
 	return ParseFEN(fen)
 }
 
+// ParseStartVariant reads the start of a game of the variant v, with notes
+// on what the FEN claims that the position cannot have: "" (or only
+// spaces) is the standard start position (in Chess960, start position 518
+// played as Chess960), anything else a FEN read as ParseFENVariant reads
+// it.
+func ParseStartVariant(fen string, v Variant) (Position, []string, error) {
+	if strings.TrimSpace(fen) == "" {
+		p := StartPosition()
+		p.variant = v
+		return p, nil, nil
+	}
+	return ParseFENVariant(fen, v)
+}
+
 // Notation is how the moves of a move list are written.
 type Notation uint8
 

@@ -1,6 +1,10 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
 
 // Color is a side: White or Black.
 type Color uint8
@@ -224,4 +228,55 @@ func (v Variant) String() string {
 		return "chess960"
 	}
 	return "standard"
+}
+
+// MarshalText writes v as String does.
+func (v Variant) MarshalText() ([]byte, error) {
+	if v > Chess960 {
+		return nil, fmt.Errorf("rules: unknown variant %d", uint8(v))
+	}
+	return []byte(v.String()), nil
+}
+
+// UnmarshalText reads a variant's name as ParseVariant does.
+func (v *Variant) UnmarshalText(b []byte) error {
+	var err error
+	*v, err = ParseVariant(string(b))
+	return err
+}
+
+// ParseVariant reads the name of a variant as PGN's [Variant] tag, Lichess
+// and chess.com write it, ignoring case, spaces, hyphens and underscores:
+// "" and Standard, From Position (fromPosition), normal, chess are standard
+// chess; Chess960 (Chess 960), Fischerandom, Fischer Random, Freestyle and
+// wild/fr are Chess960. Any other variant (crazyhouse, atomic, three-check,
+// king of the hill, horde, racing kings, antichess, a name not known) has
+// a repetition rule of its own, which threefold does not follow: a
+// *VariantError.
+func ParseVariant(name string) (Variant, error) {
+	key := strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '-', '_', '\t':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, name)
+	switch key {
+	case "", "standard", "fromposition", "normal", "chess":
+		return Standard, nil
+	case "chess960", "fischerandom", "fischerrandom", "freestyle", "freestylechess", "wild/fr":
+		return Chess960, nil
+	}
+	return Standard, &VariantError{Name: name}
+}
+
+// VariantError is a game in a variant other than standard chess and
+// Chess960: its repetition rule differs (crazyhouse counts the pockets,
+// three-check the checks given) and threefold does not follow it.
+type VariantError struct {
+	Name string // as written
+}
+
+func (e *VariantError) Error() string {
+	return fmt.Sprintf("variant %s is not supported: its repetition rule differs (threefold follows standard chess and Chess960)", excerpt(e.Name))
 }

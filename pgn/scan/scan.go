@@ -7,6 +7,7 @@
 package scan
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/threefold-chess/threefold/pgn"
@@ -28,6 +29,7 @@ type Report struct {
 	StartFEN       *string `json:"start_fen"`
 	Error          string  `json:"error,omitempty"`
 
+	Variant             string      `json:"variant"` // standard, chess960, or the [Variant] tag of one threefold does not follow
 	Line                int         `json:"line"`
 	White               string      `json:"white,omitempty"`
 	Black               string      `json:"black,omitempty"`
@@ -97,9 +99,12 @@ func Analyse(g *pgn.Game, file string) *Report {
 	r.Result = g.Result
 	if fen, ok := g.StartFEN(); ok {
 		r.StartFEN = &fen
-		if _, notes, err := rules.ParseFENNotes(fen); err == nil {
-			r.Notes = notes
-		}
+	}
+	r.Variant = rules.Standard.String()
+	if start, notes, err := g.Start(); err == nil {
+		r.Variant, r.Notes = start.Variant().String(), notes
+	} else if ve := (*rules.VariantError)(nil); errors.As(err, &ve) {
+		r.Variant = ve.Name
 	}
 	check := func(ply int, t *rules.Game) {
 		c := t.Count()

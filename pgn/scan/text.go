@@ -12,6 +12,7 @@ import (
 
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // Writer writes reports as JSON lines or as readable text, and counts
@@ -91,6 +92,9 @@ func gameLabel(r *Report) string {
 		fmt.Fprintf(&b, " %s - %s", orQ(r.White), orQ(r.Black))
 	}
 	var ctx []string
+	if r.Variant == rules.Chess960.String() {
+		ctx = append(ctx, "Chess960")
+	}
 	if r.Event != "" && r.Event != "?" {
 		ctx = append(ctx, r.Event)
 	}
