@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -29,8 +28,13 @@ func TestScanChess960MatchesReferenceAnnotations(t *testing.T) {
 		// 3: the games in unsupported variants are errors.
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	got := decodeJSONLines(t, stdout.Bytes())
-	want := readJSONLines(t, "testdata/chess960.oracle.jsonl")
+	got := readJSONLinesFrom(t, &stdout)
+	f, err := os.Open("testdata/chess960.oracle.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := readJSONLinesFrom(t, f)
 	if len(got) != len(want) {
 		t.Fatalf("%d games scanned, %d annotated", len(got), len(want))
 	}
@@ -62,20 +66,6 @@ func TestScanChess960MatchesReferenceAnnotations(t *testing.T) {
 	if chess960 < 300 || repeated < 100 || unsupported < 5 {
 		t.Errorf("the set is too thin: %d Chess960 games, %d with a threefold, %d unsupported", chess960, repeated, unsupported)
 	}
-}
-
-func decodeJSONLines(t *testing.T, b []byte) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	for dec.More() {
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, m)
-	}
-	return out
 }
 
 // TestGenerateChess960Games writes testdata/chess960.pgn again (run it
