@@ -10,7 +10,7 @@ import (
 // TestCastlingChess960 checks every castling move of positions built for
 // the special cases of Chess960 castling: the move (UCI as a Chess960
 // engine writes it), its SAN, and the position after it. The expected
-// values were checked with python-chess 1.11.2 (chess960=True).
+// values were checked with chessops 0.15.1, Lichess's rules library.
 func TestCastlingChess960(t *testing.T) {
 	type castle struct{ uci, san, after string }
 	for _, tc := range []struct {
@@ -126,7 +126,7 @@ func TestCastlingUCIForms(t *testing.T) {
 
 // TestCastlingFEN reads castling fields in X-FEN and Shredder-FEN and
 // writes them back in both; void rights are dropped with a note. The
-// expected X-FEN is what python-chess 1.11.2 writes.
+// expected X-FEN is what python-chess 1.11.2 and chessops 0.15.1 write.
 func TestCastlingFEN(t *testing.T) {
 	for _, tc := range []struct {
 		name        string

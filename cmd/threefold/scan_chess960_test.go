@@ -19,9 +19,9 @@ import (
 // castling rights lost and kept, castling as the move that changes the
 // position, under every name of the [Variant] tag, plus games in other
 // variants — and compares every game, field by field, with the reference
-// annotations in testdata/chess960.oracle.jsonl, computed with python-chess
-// 1.11.2 with chess960=True (testdata/chess960-annotate.py). Zero
-// differences allowed.
+// annotations in testdata/chess960.oracle.jsonl, computed with chessops
+// 0.15.1, the rules library behind Lichess (testdata/chess960-annotate.mjs).
+// Zero differences allowed.
 func TestScanChess960MatchesReferenceAnnotations(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := Main(context.Background(), []string{"scan", "--json", "testdata/chess960.pgn"}, nil, &stdout, &stderr); code != 3 {
@@ -69,7 +69,7 @@ func TestScanChess960MatchesReferenceAnnotations(t *testing.T) {
 }
 
 // TestGenerateChess960Games writes testdata/chess960.pgn again (run it
-// with THREEFOLD_GEN_960=1, then testdata/chess960-annotate.py for the
+// with THREEFOLD_GEN_960=1, then testdata/chess960-annotate.mjs for the
 // reference annotations). The games are random but steered: knights,
 // bishops, queens and kings shuffle back and forth so that positions
 // repeat three and five times, rooks with a castling right leave and come
