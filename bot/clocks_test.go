@@ -11,7 +11,7 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -53,7 +53,7 @@ func (tg timedGames) run(t *testing.T) {
 		if i%2 == 1 {
 			color = rules.Black
 		}
-		ids[i] = h.newGame(lichesstest.GameSpec{ID: fmt.Sprintf("tc%s%02d", tg.name, i), ClockInitial: tg.clock, ClockIncrement: tg.inc,
+		ids[i] = h.newGame(fakelichess.GameSpec{ID: fmt.Sprintf("tc%s%02d", tg.name, i), ClockInitial: tg.clock, ClockIncrement: tg.inc,
 			DaysPerTurn: tg.days, Rated: true}, color)
 		h.opponent(ids[i], tg.opponent(i))
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -20,7 +20,7 @@ const (
 
 // checkRecord checks a record against the fake's final state and the
 // termination found by replaying the moves independently.
-func checkRecord(t *testing.T, st lichesstest.GameState, rec threefold.BotRecord) {
+func checkRecord(t *testing.T, st fakelichess.GameState, rec threefold.BotRecord) {
 	t.Helper()
 	if strings.Join(rec.Moves, " ") != strings.Join(st.Moves, " ") {
 		t.Errorf("record moves %v\nfake moves %v", rec.Moves, st.Moves)
@@ -70,7 +70,7 @@ func checkRecord(t *testing.T, st lichesstest.GameState, rec threefold.BotRecord
 func botChat(h *harness, id string) []string {
 	var out []string
 	for _, m := range h.fake.Game(id).Chat() {
-		if m.User == lichesstest.BotUser {
+		if m.User == fakelichess.BotUser {
 			out = append(out, m.Room+": "+m.Text)
 		}
 	}
@@ -84,7 +84,7 @@ func botChat(h *harness, id string) []string {
 // fifth occurrence line and no claim line: the fake, like Lichess, ends a
 // BOT's game at its first threefold, so such a line is never true by the
 // time it would be sent (the goodbye says how the game ended).
-func expectedNotices(t *testing.T, id string, st lichesstest.GameState, rec threefold.BotRecord, me, opp string) []string {
+func expectedNotices(t *testing.T, id string, st fakelichess.GameState, rec threefold.BotRecord, me, opp string) []string {
 	t.Helper()
 	chat := bot.DefaultConfig().Chat
 	name := func(c rules.Color) string {
@@ -138,7 +138,7 @@ func joinInts(xs []int) string {
 // checkNotices compares the bot's chat with the expected notices: greeting
 // first, goodbye last, the repetition notices in between, in order, none
 // but the goodbye after the end of the game, each at most 140 characters.
-func checkNotices(t *testing.T, h *harness, id string, st lichesstest.GameState, rec threefold.BotRecord) {
+func checkNotices(t *testing.T, h *harness, id string, st fakelichess.GameState, rec threefold.BotRecord) {
 	t.Helper()
 	var got []string
 	_ = h.fake.WaitFor(h.ctx, func() bool {
@@ -166,7 +166,7 @@ func checkNotices(t *testing.T, h *harness, id string, st lichesstest.GameState,
 func checkNoneAfterTheEnd(t *testing.T, h *harness, id string) {
 	t.Helper()
 	for _, m := range h.fake.Game(id).Chat() {
-		if m.User == lichesstest.BotUser && m.AfterEnd && !strings.HasPrefix(m.Text, "Good game") {
+		if m.User == fakelichess.BotUser && m.AfterEnd && !strings.HasPrefix(m.Text, "Good game") {
 			t.Errorf("sent after the end of the game: %s: %q", m.Room, m.Text)
 		}
 	}
@@ -188,7 +188,7 @@ func TestWinningBotAvoidsThreefold(t *testing.T) {
 	for _, e := range engines {
 		t.Run(e.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpt{engine: e.engine(t)})
-			id := h.newGame(lichesstest.GameSpec{InitialFEN: e.fen, ClockInitial: 300000, ClockIncrement: 2000}, rules.White)
+			id := h.newGame(fakelichess.GameSpec{InitialFEN: e.fen, ClockInitial: 300000, ClockIncrement: 2000}, rules.White)
 			h.opponent(id, repeater(e.resign))
 			st, rec := h.waitGameOver(id)
 			if st.Status != lichess.StatusResign || st.Winner != "white" {
@@ -223,7 +223,7 @@ func TestLosingBotTakesTheRepetition(t *testing.T) {
 	for _, e := range engines {
 		t.Run(e.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpt{engine: e.engine(t)})
-			id := h.newGame(lichesstest.GameSpec{InitialFEN: e.fen, ClockInitial: 300000}, rules.Black)
+			id := h.newGame(fakelichess.GameSpec{InitialFEN: e.fen, ClockInitial: 300000}, rules.Black)
 			h.opponent(id, shuffler("g1f3", "f3g1"))
 			st, rec := h.waitGameOver(id)
 			if st.Status != lichess.StatusDraw {
@@ -262,7 +262,7 @@ func TestScriptedEngineClaimsAtTheExpectedPly(t *testing.T) {
 	// the policy makes it repeat, then claim with the move that produces
 	// the third occurrence of the start position at ply 8.
 	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "cp=-500", "avoid")})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 300000}, rules.Black)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 300000}, rules.Black)
 	h.opponent(id, shuffler("g1f3", "f3g1"))
 	st, rec := h.waitGameOver(id)
 	if st.Status != lichess.StatusDraw || rec.Termination != threefold.TermThreefoldClaimed {
@@ -299,11 +299,11 @@ func TestScriptedEngineClaimsAtTheExpectedPly(t *testing.T) {
 
 func TestFullGameBuiltin(t *testing.T) {
 	h := newHarness(t, harnessOpt{legacy: true})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000, ClockIncrement: 2000, Rated: true}, rules.White)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000, ClockIncrement: 2000, Rated: true}, rules.White)
 	h.opponent(id, builtinOpponent(3, 0))
 	st, rec := h.waitGameOver(id)
 	checkRecord(t, st, rec)
-	if rec.Engine != "built-in" || rec.White.ID != lichesstest.BotUser || rec.BotColor != "white" || !rec.Rated {
+	if rec.Engine != "built-in" || rec.White.ID != fakelichess.BotUser || rec.BotColor != "white" || !rec.Rated {
 		t.Errorf("record %+v", rec)
 	}
 	t.Logf("built-in vs built-in: %s %s after %d plies (%s)", st.Status, st.Winner, st.Ply, rec.Termination)
@@ -316,7 +316,7 @@ func TestStockfish(t *testing.T) {
 	sf := testenv.Stockfish(t)
 	t.Run("full game", func(t *testing.T) {
 		h := newHarness(t, harnessOpt{engine: sf})
-		id := h.newGame(lichesstest.GameSpec{ClockInitial: 60000, ClockIncrement: 1000}, rules.Black)
+		id := h.newGame(fakelichess.GameSpec{ClockInitial: 60000, ClockIncrement: 1000}, rules.Black)
 		h.opponent(id, builtinOpponent(5, 200))
 		st, rec := h.waitGameOver(id)
 		checkRecord(t, st, rec)
@@ -331,7 +331,7 @@ func TestStockfish(t *testing.T) {
 	t.Run("winning against a repeater", func(t *testing.T) {
 		h := newHarness(t, harnessOpt{engine: sf})
 		// The start position already occurred twice; Stockfish is a queen up.
-		id := h.newGame(lichesstest.GameSpec{InitialFEN: noBlackQueen, Moves: strings.Fields("g1f3 g8f6 f3g1 f6g8"),
+		id := h.newGame(fakelichess.GameSpec{InitialFEN: noBlackQueen, Moves: strings.Fields("g1f3 g8f6 f3g1 f6g8"),
 			ClockInitial: 60000, ClockIncrement: 1000}, rules.White)
 		h.opponent(id, repeater(60))
 		st, rec := h.waitGameOver(id)
@@ -342,7 +342,7 @@ func TestStockfish(t *testing.T) {
 	})
 	t.Run("losing against a shuffler", func(t *testing.T) {
 		h := newHarness(t, harnessOpt{engine: sf})
-		id := h.newGame(lichesstest.GameSpec{InitialFEN: noBlackQueen, ClockInitial: 60000, ClockIncrement: 1000}, rules.Black)
+		id := h.newGame(fakelichess.GameSpec{InitialFEN: noBlackQueen, ClockInitial: 60000, ClockIncrement: 1000}, rules.Black)
 		h.opponent(id, shuffler("g1f3", "f3g1"))
 		st, rec := h.waitGameOver(id)
 		checkRecord(t, st, rec)

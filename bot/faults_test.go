@@ -11,23 +11,23 @@ import (
 
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
 func TestFaultsDoNotStopAGame(t *testing.T) {
 	tests := []struct {
 		name  string
-		fault lichesstest.Fault
+		fault fakelichess.Fault
 		// check looks at the requests after the game.
 		check func(t *testing.T, h *harness, id string)
 	}{
-		{"game stream dropped mid-game", lichesstest.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 6},
+		{"game stream dropped mid-game", fakelichess.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 6},
 			func(t *testing.T, h *harness, id string) { wantStreams(t, h, id, 2) }},
-		{"game stream goes silent", lichesstest.Fault{Path: "/api/bot/game/stream/*", Silent: true, AfterLines: 5},
+		{"game stream goes silent", fakelichess.Fault{Path: "/api/bot/game/stream/*", Silent: true, AfterLines: 5},
 			func(t *testing.T, h *harness, id string) { wantStreams(t, h, id, 2) }},
-		{"truncated line on the game stream", lichesstest.Fault{Path: "/api/bot/game/stream/*", Truncate: true, AfterLines: 4}, nil},
-		{"429 on a move", lichesstest.RateLimited("/api/bot/game/*/move/*", 0),
+		{"truncated line on the game stream", fakelichess.Fault{Path: "/api/bot/game/stream/*", Truncate: true, AfterLines: 4}, nil},
+		{"429 on a move", fakelichess.RateLimited("/api/bot/game/*/move/*", 0),
 			func(t *testing.T, h *harness, id string) {
 				var limited, after bool
 				for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/move/*") {
@@ -41,14 +41,14 @@ func TestFaultsDoNotStopAGame(t *testing.T) {
 					t.Errorf("429 seen %v, a move accepted after it %v", limited, after)
 				}
 			}},
-		{"5xx burst on moves", lichesstest.ServerErrors("/api/bot/game/*/move/*", 3), nil},
+		{"5xx burst on moves", fakelichess.ServerErrors("/api/bot/game/*/move/*", 3), nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpt{noAutoStart: true})
 			h.fake.Inject(tc.fault)
 			h.start()
-			id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000, ClockIncrement: 2000}, rules.White)
+			id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000, ClockIncrement: 2000}, rules.White)
 			h.opponent(id, builtinOpponent(11, 40))
 			st, rec := h.waitGameOver(id)
 			if st.Status != lichess.StatusResign && st.Status != lichess.StatusMate && st.Status != lichess.StatusDraw {
@@ -74,9 +74,9 @@ func TestEventStreamKilledThenNewGame(t *testing.T) {
 	if err := h.fake.WaitFor(h.ctx, func() bool { return h.fake.Streams("event") == 1 }); err != nil {
 		t.Fatal(err)
 	}
-	h.fake.KillEventStreams(lichesstest.BotUser)
+	h.fake.KillEventStreams(fakelichess.BotUser)
 	// A game that starts while the stream is down or reopening is still played.
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000}, rules.White)
 	h.opponent(id, builtinOpponent(2, 30))
 	st, rec := h.waitGameOver(id)
 	checkRecord(t, st, rec)
@@ -84,7 +84,7 @@ func TestEventStreamKilledThenNewGame(t *testing.T) {
 		t.Errorf("event stream not opened again: %v", err)
 	}
 	// And a challenge after the reconnect is answered.
-	cid := h.fake.Challenge(lichesstest.ChallengeSpec{Variant: "chess960", ClockLimit: 300})
+	cid := h.fake.Challenge(fakelichess.ChallengeSpec{Variant: "chess960", ClockLimit: 300})
 	if err := h.fake.WaitFor(h.ctx, func() bool { s, _ := h.fake.ChallengeStatus(cid); return s == "declined" }); err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,8 @@ func TestEventStreamKilledThenNewGame(t *testing.T) {
 func TestResumesGamesInProgressAtStart(t *testing.T) {
 	h := newHarness(t, harnessOpt{noAutoStart: true})
 	// Two games already running, the bot to move in both.
-	id1 := h.newGame(lichesstest.GameSpec{ID: "resume01", Moves: strings.Fields("e2e4 e7e5"), ClockInitial: 180000}, rules.White)
-	id2 := h.newGame(lichesstest.GameSpec{ID: "resume02", Moves: strings.Fields("d2d4 d7d5 c2c4"), ClockInitial: 180000}, rules.Black)
+	id1 := h.newGame(fakelichess.GameSpec{ID: "resume01", Moves: strings.Fields("e2e4 e7e5"), ClockInitial: 180000}, rules.White)
+	id2 := h.newGame(fakelichess.GameSpec{ID: "resume02", Moves: strings.Fields("d2d4 d7d5 c2c4"), ClockInitial: 180000}, rules.Black)
 	h.opponent(id1, builtinOpponent(1, 20))
 	h.opponent(id2, builtinOpponent(1, 21))
 	h.start()
@@ -126,14 +126,14 @@ func TestChallenges(t *testing.T) {
 		t.Fatal(err)
 	}
 	declined := []struct {
-		spec   lichesstest.ChallengeSpec
+		spec   fakelichess.ChallengeSpec
 		reason string
 	}{
-		{lichesstest.ChallengeSpec{ID: "chvariant", Variant: "chess960", ClockLimit: 300}, "variant"},
-		{lichesstest.ChallengeSpec{ID: "chfast", ClockLimit: 15}, "tooFast"},
-		{lichesstest.ChallengeSpec{ID: "chslow", ClockLimit: 5 * 3600}, "tooSlow"},
-		{lichesstest.ChallengeSpec{ID: "chbot", From: "otherbot", ClockLimit: 300}, "noBot"},
-		{lichesstest.ChallengeSpec{ID: "chtroll", From: "troll", ClockLimit: 300}, "generic"},
+		{fakelichess.ChallengeSpec{ID: "chvariant", Variant: "chess960", ClockLimit: 300}, "variant"},
+		{fakelichess.ChallengeSpec{ID: "chfast", ClockLimit: 15}, "tooFast"},
+		{fakelichess.ChallengeSpec{ID: "chslow", ClockLimit: 5 * 3600}, "tooSlow"},
+		{fakelichess.ChallengeSpec{ID: "chbot", From: "otherbot", ClockLimit: 300}, "noBot"},
+		{fakelichess.ChallengeSpec{ID: "chtroll", From: "troll", ClockLimit: 300}, "generic"},
 	}
 	for _, d := range declined {
 		h.fake.Challenge(d.spec)
@@ -146,7 +146,7 @@ func TestChallenges(t *testing.T) {
 		}
 	}
 	// Accepted: the bot plays white (the challenger gets black) and moves.
-	id := h.fake.Challenge(lichesstest.ChallengeSpec{ID: "chok", ClockLimit: 300, ClockIncrement: 3, Color: "black"})
+	id := h.fake.Challenge(fakelichess.ChallengeSpec{ID: "chok", ClockLimit: 300, ClockIncrement: 3, Color: "black"})
 	if err := h.fake.WaitFor(h.ctx, func() bool {
 		g := h.fake.Game(id)
 		return g != nil && g.State().Ply >= 1
@@ -154,7 +154,7 @@ func TestChallenges(t *testing.T) {
 		t.Fatalf("accepted game not played: %v", err)
 	}
 	// A second one while playing the maximum: later.
-	h.fake.Challenge(lichesstest.ChallengeSpec{ID: "chlater", ClockLimit: 300})
+	h.fake.Challenge(fakelichess.ChallengeSpec{ID: "chlater", ClockLimit: 300})
 	if err := h.fake.WaitFor(h.ctx, func() bool { s, _ := h.fake.ChallengeStatus("chlater"); return s == "declined" }); err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestChallenges(t *testing.T) {
 
 func TestGracefulStopFinishesGames(t *testing.T) {
 	h := newHarness(t, harnessOpt{})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000}, rules.White)
 	if err := h.fake.WaitFor(h.ctx, func() bool { return h.fake.Game(id).State().Ply >= 1 }); err != nil {
 		t.Fatal(err)
 	}
@@ -231,10 +231,10 @@ func TestBadStart(t *testing.T) {
 		want  string
 	}{
 		{"token without bot:play", func(h *harness) {
-			h.fake.AddToken("lip_noBotScope", lichesstest.BotUser, "challenge:read", "board:play")
+			h.fake.AddToken("lip_noBotScope", fakelichess.BotUser, "challenge:read", "board:play")
 		}, harnessOpt{token: "lip_noBotScope"}, "bot:play"},
 		{"token without challenge:read", func(h *harness) {
-			h.fake.AddToken("lip_noChallengeRead", lichesstest.BotUser, "bot:play")
+			h.fake.AddToken("lip_noChallengeRead", fakelichess.BotUser, "bot:play")
 		}, harnessOpt{token: "lip_noChallengeRead"}, "threefold login --for bot"},
 		{"unknown token", nil, harnessOpt{token: "lip_nosuchtoken"}, "token"},
 		{"not a BOT account", func(h *harness) {
@@ -261,7 +261,7 @@ func TestBadStart(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
-			if strings.Contains(err.Error(), lichesstest.BotToken) || (tc.opt.token != "" && strings.Contains(err.Error(), tc.opt.token)) {
+			if strings.Contains(err.Error(), fakelichess.BotToken) || (tc.opt.token != "" && strings.Contains(err.Error(), tc.opt.token)) {
 				t.Fatalf("error shows the token: %v", err)
 			}
 			if n := len(h.fake.RequestsTo("GET", "/api/stream/event")); n != 0 {
@@ -277,7 +277,7 @@ func TestCrashingEngineFallsBackToBuiltin(t *testing.T) {
 	// search and on every search after its restart.
 	engine := fakeEngine(t, "cp=0,crash=3,crashfile="+crashFile, "avoid")
 	h := newHarness(t, harnessOpt{engine: engine, cfg: func(c *bot.Config) { c.Engine.Restarts = 1 }})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000}, rules.White)
 	h.opponent(id, builtinOpponent(8, 30))
 	st, rec := h.waitGameOver(id)
 	checkRecord(t, st, rec)
@@ -314,7 +314,7 @@ func TestEngineThatNeverAnswersIsStopped(t *testing.T) {
 	// The engine answers "go" only when told to stop: the bot stops it at
 	// its deadline and plays the move it then gives.
 	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "hang", "avoid"), cfg: func(c *bot.Config) { c.Engine.Slack = 300 * time.Millisecond }})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000}, rules.White)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000}, rules.White)
 	h.opponent(id, builtinOpponent(3, 4))
 	st, rec := h.waitGameOver(id)
 	checkRecord(t, st, rec)

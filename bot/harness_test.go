@@ -16,7 +16,7 @@ import (
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -88,7 +88,7 @@ func fakePick(fen string, moves, searchmoves []string) string {
 type harness struct {
 	t       *testing.T
 	clk     clock.Clock
-	fake    *lichesstest.Server
+	fake    *fakelichess.Server
 	client  *lichess.Client
 	cfg     bot.Config
 	logs    *testlog.Buffer
@@ -143,9 +143,9 @@ type harnessOpt struct {
 	legacy      bool // older stream forms: e1g1 castling, wdraw:false fields
 	noAutoStart bool
 	// scale > 0: the clock runs scale times faster than real time and the
-	// fake's clocks run (lichesstest.Options.RunningClocks).
+	// fake's clocks run (fakelichess.Options.RunningClocks).
 	scale   float64
-	lag     time.Duration // lichesstest.Options.Lag
+	lag     time.Duration // fakelichess.Options.Lag
 	timeout time.Duration // of the whole test (default 60 s)
 }
 
@@ -179,15 +179,15 @@ func newHarness(t *testing.T, o harnessOpt) *harness {
 		ticked = clock.NewFake(time.Time{})
 		clk = ticked
 	}
-	fake := lichesstest.New(lichesstest.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy,
+	fake := fakelichess.New(fakelichess.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy,
 		RunningClocks: o.scale > 0, Lag: o.lag})
 	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	token := o.token
 	if token == "" {
-		token = lichesstest.BotToken
+		token = fakelichess.BotToken
 	}
-	client := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: token, Account: lichesstest.BotUser,
+	client := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: token, Account: fakelichess.BotUser,
 		Clock: clk, Logger: log, RateLimitPause: 5 * time.Second})
 	dir := t.TempDir()
 	cfg := testConfig(dir)
@@ -262,7 +262,7 @@ func (h *harness) start() {
 
 // waitGameOver waits until the fake game is over and the bot has written
 // its record; it returns both.
-func (h *harness) waitGameOver(id string) (lichesstest.GameState, threefold.BotRecord) {
+func (h *harness) waitGameOver(id string) (fakelichess.GameState, threefold.BotRecord) {
 	h.t.Helper()
 	g := h.fake.Game(id)
 	if err := h.fake.WaitFor(h.ctx, func() bool { return lichess.Finished(g.State().Status) }); err != nil {
@@ -282,7 +282,7 @@ func (h *harness) opponent(id string, choose func(g *rules.Game) string) {
 	go func() {
 		fg := h.fake.Game(id)
 		for {
-			var st lichesstest.GameState
+			var st fakelichess.GameState
 			err := h.fake.WaitFor(h.ctx, func() bool {
 				st = fg.State()
 				return lichess.Finished(st.Status) || !botToMove(st, h.botColor(id))
@@ -316,12 +316,12 @@ func (h *harness) botColor(id string) rules.Color {
 }
 
 // newGame starts a game on the fake with the bot playing botColor.
-func (h *harness) newGame(spec lichesstest.GameSpec, botColor rules.Color) string {
+func (h *harness) newGame(spec fakelichess.GameSpec, botColor rules.Color) string {
 	h.t.Helper()
 	if botColor == rules.White {
-		spec.White, spec.Black = lichesstest.BotUser, lichesstest.Opponent
+		spec.White, spec.Black = fakelichess.BotUser, fakelichess.Opponent
 	} else {
-		spec.White, spec.Black = lichesstest.Opponent, lichesstest.BotUser
+		spec.White, spec.Black = fakelichess.Opponent, fakelichess.BotUser
 	}
 	if spec.ID == "" {
 		spec.ID = "g" + strings.ToLower(strings.NewReplacer("/", "", " ", "", ":", "").Replace(h.t.Name()))
@@ -338,7 +338,7 @@ func (h *harness) newGame(spec lichesstest.GameSpec, botColor rules.Color) strin
 	return g.ID()
 }
 
-func botToMove(st lichesstest.GameState, bot rules.Color) bool {
+func botToMove(st fakelichess.GameState, bot rules.Color) bool {
 	p, err := rules.ParseFEN(st.FEN)
 	if err != nil {
 		return false
@@ -348,7 +348,7 @@ func botToMove(st lichesstest.GameState, bot rules.Color) bool {
 
 // replay rebuilds a fake game's moves (the fake starts from its FEN
 // history; the tests use the standard start or give the FEN to replayFrom).
-func replay(st lichesstest.GameState) *rules.Game {
+func replay(st fakelichess.GameState) *rules.Game {
 	return replayFrom(initialFENs.get(st.ID), st.Moves)
 }
 
@@ -467,8 +467,8 @@ func fakeEngine(t *testing.T, behavior, pick string) string {
 }
 
 // requests with their query flag.
-func (h *harness) moveRequests(id string) []lichesstest.Request {
-	var out []lichesstest.Request
+func (h *harness) moveRequests(id string) []fakelichess.Request {
+	var out []fakelichess.Request
 	for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/move/*") {
 		if r.Status == 200 {
 			out = append(out, r)
@@ -477,8 +477,8 @@ func (h *harness) moveRequests(id string) []lichesstest.Request {
 	return out
 }
 
-func (h *harness) drawYes(id string) []lichesstest.Request {
-	var out []lichesstest.Request
+func (h *harness) drawYes(id string) []fakelichess.Request {
+	var out []fakelichess.Request
 	for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/draw/*") {
 		if strings.HasSuffix(r.Path, "/yes") {
 			out = append(out, r)

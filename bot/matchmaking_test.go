@@ -8,7 +8,7 @@ import (
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // Matchmaking against the fake's online bots: it challenges within the
@@ -21,16 +21,16 @@ func TestMatchmaking(t *testing.T) {
 		c.Matchmaking = bot.MatchmakingConfig{Enabled: true, Idle: 5 * time.Second, TimeControls: []string{"3+2"}, Variant: "standard",
 			Rated: true, RatingDifference: 300, DailyChallenges: 100, ChallengeTimeout: 30 * time.Second, DeclineBackoff: time.Hour}
 	}})
-	wait := []lichesstest.Step{{Wait: 24 * time.Hour}}
-	h.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "aaa-decliner", Decline: lichess.DeclineLater})
-	h.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "acceptor1", Script: wait})
-	h.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "acceptor2", Script: wait})
-	h.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "strongbot", Ratings: map[string]int{"blitz": 2900}, Script: wait})
-	h.fake.AddOnlineBot(lichesstest.OnlineBot{ID: lichesstest.BotUser}) // itself, as Lichess lists it
+	wait := []fakelichess.Step{{Wait: 24 * time.Hour}}
+	h.fake.AddOnlineBot(fakelichess.OnlineBot{ID: "aaa-decliner", Decline: lichess.DeclineLater})
+	h.fake.AddOnlineBot(fakelichess.OnlineBot{ID: "acceptor1", Script: wait})
+	h.fake.AddOnlineBot(fakelichess.OnlineBot{ID: "acceptor2", Script: wait})
+	h.fake.AddOnlineBot(fakelichess.OnlineBot{ID: "strongbot", Ratings: map[string]int{"blitz": 2900}, Script: wait})
+	h.fake.AddOnlineBot(fakelichess.OnlineBot{ID: fakelichess.BotUser}) // itself, as Lichess lists it
 	h.start()
 	to := func() map[string]int {
 		n := map[string]int{}
-		for _, id := range h.fake.ChallengesFrom(lichesstest.BotUser) {
+		for _, id := range h.fake.ChallengesFrom(fakelichess.BotUser) {
 			spec, _ := h.fake.ChallengeInfo(id)
 			n[spec.To]++
 		}
@@ -38,7 +38,7 @@ func TestMatchmaking(t *testing.T) {
 	}
 	accepted := func() []string {
 		var ids []string
-		for _, id := range h.fake.ChallengesFrom(lichesstest.BotUser) {
+		for _, id := range h.fake.ChallengesFrom(fakelichess.BotUser) {
 			if st, _ := h.fake.ChallengeStatus(id); st == "accepted" {
 				ids = append(ids, id)
 			}
@@ -60,7 +60,7 @@ func TestMatchmaking(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := to()
-	if got["aaa-decliner"] != 1 || got["acceptor1"] != 1 || got["acceptor2"] != 1 || got["strongbot"] != 0 || got[lichesstest.BotUser] != 0 || len(got) != 3 {
+	if got["aaa-decliner"] != 1 || got["acceptor1"] != 1 || got["acceptor2"] != 1 || got["strongbot"] != 0 || got[fakelichess.BotUser] != 0 || len(got) != 3 {
 		t.Fatalf("challenges by account %v: want the decliner once, each acceptor once, nobody else", got)
 	}
 	if !strings.Contains(h.logs.String(), `msg="matchmaking: challenge declined; backing off" user=aaa-decliner reason=later`) {
@@ -69,7 +69,7 @@ func TestMatchmaking(t *testing.T) {
 	// A game ends: room for one more, and the decliner is still left alone.
 	first := accepted()[0]
 	h.fake.Game(first).Finish(lichess.StatusResign, "white")
-	if err := h.fake.WaitFor(h.ctx, func() bool { return len(h.fake.ChallengesFrom(lichesstest.BotUser)) == 4 }); err != nil {
+	if err := h.fake.WaitFor(h.ctx, func() bool { return len(h.fake.ChallengesFrom(fakelichess.BotUser)) == 4 }); err != nil {
 		t.Fatalf("no challenge after a game ended: %v", err)
 	}
 	if got := to(); got["aaa-decliner"] != 1 || got["strongbot"] != 0 {
@@ -84,7 +84,7 @@ func TestMatchmakingDailyLimit(t *testing.T) {
 			DailyChallenges: 3, ChallengeTimeout: 30 * time.Second, DeclineBackoff: time.Minute}
 	}})
 	for _, id := range []string{"d1", "d2", "d3", "d4", "d5"} {
-		h.fake.AddOnlineBot(lichesstest.OnlineBot{ID: id, Decline: lichess.DeclineGeneric})
+		h.fake.AddOnlineBot(fakelichess.OnlineBot{ID: id, Decline: lichess.DeclineGeneric})
 	}
 	h.start()
 	if err := h.logs.WaitFor(h.ctx, "matchmaking: daily challenge limit reached"); err != nil {
@@ -93,7 +93,7 @@ func TestMatchmakingDailyLimit(t *testing.T) {
 	if err := clock.Sleep(h.ctx, h.clk, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(h.fake.ChallengesFrom(lichesstest.BotUser)); n != 3 {
+	if n := len(h.fake.ChallengesFrom(fakelichess.BotUser)); n != 3 {
 		t.Errorf("%d challenges, want the daily limit of 3", n)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -30,7 +30,7 @@ func TestClaimsWhenTheOpponentLeaves(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpt{})
-			id := h.newGame(lichesstest.GameSpec{InitialFEN: tc.fen, ClockInitial: 180000}, rules.White)
+			id := h.newGame(fakelichess.GameSpec{InitialFEN: tc.fen, ClockInitial: 180000}, rules.White)
 			fg := h.fake.Game(id)
 			play := builtinOpponent(6, 0)
 			h.opponent(id, func(g *rules.Game) string {
@@ -48,7 +48,7 @@ func TestClaimsWhenTheOpponentLeaves(t *testing.T) {
 			if st.Status != lichess.StatusTimeout || st.Winner != tc.wantWinner || rec.Termination != threefold.TermOpponentLeft || rec.Result != tc.wantResult {
 				t.Fatalf("game %s/%q, record %s %s", st.Status, st.Winner, rec.Termination, rec.Result)
 			}
-			var claims []lichesstest.Request
+			var claims []fakelichess.Request
 			_ = h.fake.WaitFor(h.ctx, func() bool { // the answers recorded
 				claims = claims[:0]
 				for _, r := range h.fake.RequestsTo("POST", "/api/bot/game/"+id+"/*") {
@@ -97,7 +97,7 @@ func TestTakebacksByPolicy(t *testing.T) {
 			h := newHarness(t, harnessOpt{cfg: func(c *bot.Config) { c.Takebacks = tc.policy }})
 			// The opponent (Black) plays e5, regrets it once the bot has
 			// answered, asks to take it back, then plays d5 instead.
-			id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000, Rated: tc.rated, Script: []lichesstest.Step{
+			id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000, Rated: tc.rated, Script: []fakelichess.Step{
 				{Move: "e7e5"}, {Takeback: true}, {Wait: 10 * time.Second}, {Move: "d7d5"}, {Wait: time.Hour}, {Resign: true},
 			}}, rules.White)
 			fg := h.fake.Game(id)
@@ -148,8 +148,8 @@ func TestFirstMoveBeforeTheAbortDeadline(t *testing.T) {
 	h := newHarness(t, harnessOpt{scale: 4, engine: fakeEngine(t, "hang", "avoid"), cfg: func(c *bot.Config) {
 		c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.Slack = time.Second, 20*time.Second, 3*time.Second
 	}})
-	id := h.newGame(lichesstest.GameSpec{ClockInitial: 600000, FirstMoveTime: 15 * time.Second,
-		Script: []lichesstest.Step{{Move: "e7e5"}, {Resign: true}}}, rules.White)
+	id := h.newGame(fakelichess.GameSpec{ClockInitial: 600000, FirstMoveTime: 15 * time.Second,
+		Script: []fakelichess.Step{{Move: "e7e5"}, {Resign: true}}}, rules.White)
 	st, rec := h.waitGameOver(id)
 	if st.Status != lichess.StatusResign || st.Ply != 3 {
 		t.Fatalf("game %s at ply %d (record %s): the bot's first move came too late", st.Status, st.Ply, rec.Termination)
@@ -176,7 +176,7 @@ func TestDrawOffersByPolicy(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpt{engine: fakeEngine(t, "cp="+itoa(tc.cp), "avoid")})
-			id := h.newGame(lichesstest.GameSpec{ClockInitial: 180000, Script: []lichesstest.Step{
+			id := h.newGame(fakelichess.GameSpec{ClockInitial: 180000, Script: []fakelichess.Step{
 				{Move: "e7e5"}, {OfferDraw: true, Move: "b8c6"}, {Wait: time.Hour}, {Resign: true},
 			}}, rules.White)
 			fg := h.fake.Game(id)

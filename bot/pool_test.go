@@ -6,7 +6,7 @@ import (
 
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -21,8 +21,8 @@ func TestEnginesAreStartedOnceAndReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		id := h.newGame(lichesstest.GameSpec{ID: "reuse" + string(rune('a'+i)), ClockInitial: 60000,
-			Script: []lichesstest.Step{{Move: "e7e5"}, {Resign: true}}}, rules.White)
+		id := h.newGame(fakelichess.GameSpec{ID: "reuse" + string(rune('a'+i)), ClockInitial: 60000,
+			Script: []fakelichess.Step{{Move: "e7e5"}, {Resign: true}}}, rules.White)
 		if st, _ := h.waitGameOver(id); st.Status != lichess.StatusResign {
 			t.Fatalf("game %d: %s", i, st.Status)
 		}

@@ -11,14 +11,13 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
 )
 
 // BenchmarkBotGameStream measures reading and decoding a bot game stream:
 // b.N gameState lines of a 120-ply game (each line carries every move).
 func BenchmarkBotGameStream(b *testing.B) {
 	moves := strings.TrimSpace(strings.Repeat("g1f3 g8f6 f3g1 f6g8 ", 30))
-	full := lichesstest.Recorded("bot-game-stream.ndjson")[0] + "\n"
+	full := recorded("bot-game-stream.ndjson")[0] + "\n"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, full)
 		for i := 0; i < b.N; i++ {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // Every broadcast endpoint needs study:read: a bot's token (bot:play) is
@@ -16,7 +16,7 @@ import (
 // error names the scope and how to get it.
 func TestBroadcastWithABotTokenIsRefused(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	e.fake.Broadcast("rndScope").SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	e.fake.Broadcast("rndScope").SetPGN(recordedText("broadcast-round.pgn"))
 	err := e.c.StreamBroadcastRound(e.ctx, "rndScope", func(string) error { return nil })
 	var ae *lichess.AuthError
 	if !errors.As(err, &ae) || ae.Status != http.StatusForbidden || ae.Scope != lichess.ScopeStudyRead {
@@ -42,10 +42,10 @@ func TestBroadcastWithABotTokenIsRefused(t *testing.T) {
 // "finished" flag (deprecated) but finishedAt: the stream ends at the next
 // check instead of following a round that is over forever.
 func TestFinishedRoundWhoseStreamStaysOpen(t *testing.T) {
-	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: lichesstest.WatchToken},
-		fake: lichesstest.Options{FinishedRoundsStayOpen: true}})
+	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: fakelichess.WatchToken},
+		fake: fakelichess.Options{FinishedRoundsStayOpen: true}})
 	b := e.fake.Broadcast("rndOpen1")
-	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	b.SetPGN(recordedText("broadcast-round.pgn"))
 	col := newCollector[string]()
 	done := run(t, func() error { return e.c.StreamBroadcastRound(e.ctx, "rndOpen1", col.add) })
 	col.waitLen(t, 1)
@@ -72,9 +72,9 @@ func TestFinishedRoundWhoseStreamStaysOpen(t *testing.T) {
 // The same round info without "finished": when Lichess closes the stream
 // of a finished round, finishedAt alone ends it (no reconnect).
 func TestFinishedRoundWithoutFinishedFlag(t *testing.T) {
-	e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
+	e := newEnv(t, envOpts{client: lichess.Options{Token: fakelichess.WatchToken}})
 	b := e.fake.Broadcast("rndFlag1")
-	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	b.SetPGN(recordedText("broadcast-round.pgn"))
 	col := newCollector[string]()
 	done := run(t, func() error { return e.c.StreamBroadcastRound(e.ctx, "rndFlag1", col.add) })
 	col.waitLen(t, 1)
@@ -105,9 +105,9 @@ const laterRoundGame = `[Event "Knight Invitational"]
 // A tournament stream covers the rounds under way when it opened; a round
 // that starts later is picked up by opening the stream again.
 func TestTourPicksUpARoundThatStartsLater(t *testing.T) {
-	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: lichesstest.WatchToken}})
+	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: fakelichess.WatchToken}})
 	first := e.fake.Broadcast("rndLate1").SetTour("tourLate")
-	first.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	first.SetPGN(recordedText("broadcast-round.pgn"))
 	later := e.fake.Broadcast("rndLate2").SetTour("tourLate")
 	col := newCollector[string]()
 	done := run(t, func() error { return e.c.StreamBroadcastTour(e.ctx, "tourLate", col.add) })
@@ -135,9 +135,9 @@ func TestTourPicksUpARoundThatStartsLater(t *testing.T) {
 // tournament is followed as a group, every round of its tournaments, until
 // none is active.
 func TestGroupAddressIsFollowedAsAGroup(t *testing.T) {
-	e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
+	e := newEnv(t, envOpts{client: lichess.Options{Token: fakelichess.WatchToken}})
 	a := e.fake.Broadcast("rndGrpA1").SetTour("tourGrpA")
-	a.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	a.SetPGN(recordedText("broadcast-round.pgn"))
 	b := e.fake.Broadcast("rndLate2").SetTour("tourGrpB")
 	b.SetPGN(laterRoundGame)
 	e.fake.Group("grpAbCd1", "Cadets Cup", "tourGrpA", "tourGrpB")
@@ -170,12 +170,12 @@ func (e *env) nextBroadcastCheck() {
 func (e *env) advanceKeptAlive(d time.Duration) {
 	e.t.Helper()
 	watchdog := lichess.WatchdogFactor * lichess.KeepAliveBroadcast
-	for step := time.Duration(0); step < d; step += lichesstest.KeepAliveBroadcast {
+	for step := time.Duration(0); step < d; step += fakelichess.KeepAliveBroadcast {
 		if err := e.clk.WaitFor(e.ctx, func() bool {
-			return hasTimerLeft(e.clk, watchdog) && hasTimerLeft(e.clk, lichesstest.KeepAliveBroadcast)
+			return hasTimerLeft(e.clk, watchdog) && hasTimerLeft(e.clk, fakelichess.KeepAliveBroadcast)
 		}); err != nil {
 			e.t.Fatal(err)
 		}
-		e.clk.Advance(lichesstest.KeepAliveBroadcast)
+		e.clk.Advance(fakelichess.KeepAliveBroadcast)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 func TestCallsSendTheRightRequests(t *testing.T) {
@@ -20,7 +20,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 	fresh := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: "lip_fresh_token_1234"})
 	defer fresh.Close()
 	b := e.fake.Broadcast("rnd1")
-	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	b.SetPGN(recordedText("broadcast-round.pgn"))
 
 	tests := []struct {
 		name   string
@@ -28,18 +28,18 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 		call   func(id string) error
 		method string
 		path   string // with id for {id}
-		check  func(t *testing.T, r lichesstest.Request)
+		check  func(t *testing.T, r fakelichess.Request)
 	}{
 		{name: "move with draw offer", setup: e.newGame, method: "POST", path: "/api/bot/game/{id}/move/e2e4",
 			call: func(id string) error { return e.c.Move(e.ctx, id, "e2e4", true) },
-			check: func(t *testing.T, r lichesstest.Request) {
+			check: func(t *testing.T, r fakelichess.Request) {
 				if r.Query.Get("offeringDraw") != "true" {
 					t.Errorf("offeringDraw = %q", r.Query.Get("offeringDraw"))
 				}
 			}},
 		{name: "move without draw offer", setup: e.newGame, method: "POST", path: "/api/bot/game/{id}/move/e2e4",
 			call: func(id string) error { return e.c.Move(e.ctx, id, "e2e4", false) },
-			check: func(t *testing.T, r lichesstest.Request) {
+			check: func(t *testing.T, r fakelichess.Request) {
 				if r.Query.Get("offeringDraw") != "false" {
 					t.Errorf("offeringDraw = %q", r.Query.Get("offeringDraw"))
 				}
@@ -49,7 +49,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 			check: formIs(url.Values{"room": {"player"}, "text": {"good luck"}})},
 		{name: "chat spectator cut to 140", setup: e.newGame, method: "POST", path: "/api/bot/game/{id}/chat",
 			call: func(id string) error { return e.c.Chat(e.ctx, id, lichess.RoomSpectator, strings.Repeat("é", 200)) },
-			check: func(t *testing.T, r lichesstest.Request) {
+			check: func(t *testing.T, r fakelichess.Request) {
 				v, _ := url.ParseQuery(r.Body)
 				if n := len([]rune(v.Get("text"))); n != 140 || v.Get("room") != "spectator" {
 					t.Errorf("text of %d runes in room %q", n, v.Get("room"))
@@ -63,9 +63,9 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 			call: func(id string) error { return e.c.Resign(e.ctx, id) }},
 		{name: "abort", setup: e.newGame, method: "POST", path: "/api/bot/game/{id}/abort",
 			call: func(id string) error { return e.c.Abort(e.ctx, id) }},
-		{name: "accept challenge", setup: func() string { return e.fake.Challenge(lichesstest.ChallengeSpec{}) }, method: "POST",
+		{name: "accept challenge", setup: func() string { return e.fake.Challenge(fakelichess.ChallengeSpec{}) }, method: "POST",
 			path: "/api/challenge/{id}/accept", call: func(id string) error { return e.c.AcceptChallenge(e.ctx, id) }},
-		{name: "decline challenge", setup: func() string { return e.fake.Challenge(lichesstest.ChallengeSpec{}) }, method: "POST",
+		{name: "decline challenge", setup: func() string { return e.fake.Challenge(fakelichess.ChallengeSpec{}) }, method: "POST",
 			path: "/api/challenge/{id}/decline", call: func(id string) error { return e.c.DeclineChallenge(e.ctx, id, lichess.DeclineTooFast) },
 			check: formIs(url.Values{"reason": {"tooFast"}})},
 		{name: "playing", setup: e.newGame, method: "GET", path: "/api/account/playing",
@@ -113,7 +113,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 		{name: "account", method: "GET", path: "/api/account",
 			call: func(string) error {
 				a, err := e.c.Account(e.ctx)
-				if err == nil && (a.ID != lichesstest.BotUser || !a.IsBot()) {
+				if err == nil && (a.ID != fakelichess.BotUser || !a.IsBot()) {
 					return errors.New("wrong account")
 				}
 				return err
@@ -125,13 +125,13 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 			}},
 		{name: "test tokens", method: "POST", path: "/api/token/test",
 			call: func(string) error {
-				m, err := e.c.TestToken(e.ctx, lichesstest.BotToken, "lip_nonsense")
-				if err == nil && (m["lip_nonsense"] != nil || m[lichesstest.BotToken] == nil || !m[lichesstest.BotToken].HasScope("bot:play")) {
+				m, err := e.c.TestToken(e.ctx, fakelichess.BotToken, "lip_nonsense")
+				if err == nil && (m["lip_nonsense"] != nil || m[fakelichess.BotToken] == nil || !m[fakelichess.BotToken].HasScope("bot:play")) {
 					return errors.New("wrong token info")
 				}
 				return err
 			},
-			check: func(t *testing.T, r lichesstest.Request) {
+			check: func(t *testing.T, r fakelichess.Request) {
 				if r.Token != "" {
 					t.Error("token test sent a bearer token")
 				}
@@ -150,7 +150,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 				t.Fatalf("call: %v", err)
 			}
 			path := strings.ReplaceAll(tc.path, "{id}", id)
-			var got *lichesstest.Request
+			var got *fakelichess.Request
 			for _, r := range e.fake.Requests()[before:] {
 				if r.Method == tc.method && r.Path == path {
 					got = &r
@@ -171,7 +171,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 		t.Error("revoked token still valid")
 	}
 	for _, r := range e.fake.Requests() {
-		if r.Token == lichesstest.BotToken && r.UserAgent != "threefold (+"+lichesstest.BotUser+")" {
+		if r.Token == fakelichess.BotToken && r.UserAgent != "threefold (+"+fakelichess.BotUser+")" {
 			t.Errorf("User-Agent %q", r.UserAgent)
 			break
 		}
@@ -179,20 +179,20 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 }
 
 func (e *env) newGame() string {
-	return e.fake.MustNewGame(lichesstest.GameSpec{}).ID()
+	return e.fake.MustNewGame(fakelichess.GameSpec{}).ID()
 }
 
 func hasGame(games []lichess.GameEventInfo, id string) bool {
 	for _, g := range games {
-		if g.GameID == id && g.Color == "white" && g.IsMyTurn && g.Opponent.ID == lichesstest.Opponent {
+		if g.GameID == id && g.Color == "white" && g.IsMyTurn && g.Opponent.ID == fakelichess.Opponent {
 			return true
 		}
 	}
 	return false
 }
 
-func formIs(want url.Values) func(*testing.T, lichesstest.Request) {
-	return func(t *testing.T, r lichesstest.Request) {
+func formIs(want url.Values) func(*testing.T, fakelichess.Request) {
+	return func(t *testing.T, r fakelichess.Request) {
 		got, err := url.ParseQuery(r.Body)
 		if err != nil || got.Encode() != want.Encode() {
 			t.Errorf("form %q, want %q", r.Body, want.Encode())
@@ -202,7 +202,7 @@ func formIs(want url.Values) func(*testing.T, lichesstest.Request) {
 
 func TestErrorsAreTyped(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	watch := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: lichesstest.WatchToken, Logger: e.logger()})
+	watch := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: fakelichess.WatchToken, Logger: e.logger()})
 	defer watch.Close()
 	bad := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: "lip_secretButWrong", Logger: e.logger()})
 	defer bad.Close()
@@ -262,14 +262,14 @@ func TestErrorsAreTyped(t *testing.T) {
 func TestServerErrorsAreRetried(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	game := e.newGame()
-	e.fake.Inject(lichesstest.ServerErrors("/api/bot/game/*/move/*", 2))
+	e.fake.Inject(fakelichess.ServerErrors("/api/bot/game/*/move/*", 2))
 	if err := e.c.Move(e.ctx, game, "e2e4", false); err != nil {
 		t.Fatalf("move after a 5xx burst: %v", err)
 	}
 	if got := len(e.fake.RequestsTo(http.MethodPost, "/api/bot/game/*/move/*")); got != 3 {
 		t.Errorf("%d move requests, want 3", got)
 	}
-	e.fake.Inject(lichesstest.ServerErrors("/api/account", 10))
+	e.fake.Inject(fakelichess.ServerErrors("/api/account", 10))
 	_, err := e.c.Account(e.ctx)
 	var ae *lichess.APIError
 	if !errors.As(err, &ae) || !ae.Temporary() {
@@ -283,9 +283,9 @@ func TestServerErrorsAreRetried(t *testing.T) {
 // The User-Agent says the program, its version and the bot's account, as
 // Lichess asks of bots; the account is learned from the token.
 func TestUserAgentNamesTheAccount(t *testing.T) {
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
-	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken, Version: "v1.2.3"})
+	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: fakelichess.BotToken, Version: "v1.2.3"})
 	defer c.Close()
 	if got := c.UserAgent(); got != "threefold/v1.2.3" {
 		t.Errorf("before the account is known: %q", got)
@@ -297,7 +297,7 @@ func TestUserAgentNamesTheAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := fake.RequestsTo("GET", "/api/account/playing")
-	if want := "threefold/v1.2.3 (+" + lichesstest.BotUser + ")"; len(reqs) != 1 || reqs[0].UserAgent != want || c.UserAgent() != want {
+	if want := "threefold/v1.2.3 (+" + fakelichess.BotUser + ")"; len(reqs) != 1 || reqs[0].UserAgent != want || c.UserAgent() != want {
 		t.Errorf("User-Agent %+v, want %q", reqs, want)
 	}
 }

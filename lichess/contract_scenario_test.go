@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // contractEnv is a fake Lichess whose every exchange with the clients goes
 // through a contract check.
 type contractEnv struct {
 	k     *contract
-	fake  *lichesstest.Server
+	fake  *fakelichess.Server
 	bot   *lichess.Client // BotToken: bot:play, challenge:read, challenge:write
 	watch *lichess.Client // WatchToken: study:read
 	anon  *lichess.Client
@@ -27,7 +27,7 @@ type contractEnv struct {
 func newContractEnv(t *testing.T) *contractEnv {
 	t.Helper()
 	k := loadContract(t)
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	k.fake = fake
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	hc := &http.Client{Transport: k}
@@ -35,7 +35,7 @@ func newContractEnv(t *testing.T) *contractEnv {
 		return lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: tok, HTTPClient: hc, Logger: slog.New(slog.DiscardHandler),
 			Backoff: lichess.Backoff{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
 	}
-	e := &contractEnv{k: k, fake: fake, bot: mk(lichesstest.BotToken), watch: mk(lichesstest.WatchToken), anon: mk(""), ctx: ctx}
+	e := &contractEnv{k: k, fake: fake, bot: mk(fakelichess.BotToken), watch: mk(fakelichess.WatchToken), anon: mk(""), ctx: ctx}
 	t.Cleanup(func() {
 		cancel()
 		e.bot.Close()
@@ -84,9 +84,9 @@ func TestContract(t *testing.T) {
 	must("check the watcher's scopes", err)
 
 	// The bot: challenges, a game, its stream and every command.
-	e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chDecl01"})
-	ch := e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chAcpt01", Color: "black", ClockLimit: 300, ClockIncrement: 2,
-		Script: []lichesstest.Step{{Move: "e7e5", Chat: "hello"}, {Move: "g8f6"}}})
+	e.fake.Challenge(fakelichess.ChallengeSpec{ID: "chDecl01"})
+	ch := e.fake.Challenge(fakelichess.ChallengeSpec{ID: "chAcpt01", Color: "black", ClockLimit: 300, ClockIncrement: 2,
+		Script: []fakelichess.Step{{Move: "e7e5", Chat: "hello"}, {Move: "g8f6"}}})
 	_, _, err = e.bot.Challenges(ctx)
 	must("list challenges", err)
 	_, err = firstEvents(ctx, 2, e.bot.StreamEvents)
@@ -111,11 +111,11 @@ func TestContract(t *testing.T) {
 	g := e.fake.Game(ch)
 	g.OpponentGone(true, 0)
 	must("claim victory", e.bot.ClaimVictory(ctx, ch))
-	gd := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmClmDrw", Moves: []string{"e2e4", "e7e5"}})
+	gd := e.fake.MustNewGame(fakelichess.GameSpec{ID: "gmClmDrw", Moves: []string{"e2e4", "e7e5"}})
 	gd.OpponentGone(true, 0)
 	must("claim draw", e.bot.ClaimDraw(ctx, gd.ID()))
-	gt := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmTakebk", ClockInitial: 60000,
-		Script: []lichesstest.Step{{Move: "e7e5"}, {Takeback: true}, {Wait: time.Hour}}})
+	gt := e.fake.MustNewGame(fakelichess.GameSpec{ID: "gmTakebk", ClockInitial: 60000,
+		Script: []fakelichess.Step{{Move: "e7e5"}, {Takeback: true}, {Wait: time.Hour}}})
 	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameEvent) error) error {
 		return e.bot.StreamBotGame(ctx, gt.ID(), fn) // gameFull with expiration
 	})
@@ -124,22 +124,22 @@ func TestContract(t *testing.T) {
 	must("move before a takeback", e.bot.Move(ctx, gt.ID(), "g1f3", false))
 	must("takeback no", e.bot.Takeback(ctx, gt.ID(), false))
 	must("takeback yes (a proposal)", e.bot.Takeback(ctx, gt.ID(), true))
-	e.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "botAccepts", Script: []lichesstest.Step{{Wait: time.Hour}}})
-	e.fake.AddOnlineBot(lichesstest.OnlineBot{ID: "botDeclines", Decline: lichess.DeclineTooFast})
+	e.fake.AddOnlineBot(fakelichess.OnlineBot{ID: "botAccepts", Script: []fakelichess.Step{{Wait: time.Hour}}})
+	e.fake.AddOnlineBot(fakelichess.OnlineBot{ID: "botDeclines", Decline: lichess.DeclineTooFast})
 	_, err = e.bot.OnlineBots(ctx, 50)
 	must("online bots", err)
 	_, err = e.bot.CreateChallenge(ctx, "botAccepts", lichess.ChallengeRequest{Clock: true, Limit: time.Minute, Color: "white", Rated: true})
 	must("challenge (real time)", err)
 	_, err = e.bot.CreateChallenge(ctx, "botDeclines", lichess.ChallengeRequest{Clock: true, Limit: 3 * time.Minute, Increment: 2 * time.Second})
 	must("challenge (declined)", err)
-	corr, err := e.bot.CreateChallenge(ctx, lichesstest.Opponent, lichess.ChallengeRequest{Days: 2, Color: "black"})
+	corr, err := e.bot.CreateChallenge(ctx, fakelichess.Opponent, lichess.ChallengeRequest{Days: 2, Color: "black"})
 	must("challenge (correspondence)", err)
 	if corr != nil {
 		must("cancel challenge", e.bot.CancelChallenge(ctx, corr.ID))
 	}
-	g2 := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmAbort1"})
+	g2 := e.fake.MustNewGame(fakelichess.GameSpec{ID: "gmAbort1"})
 	must("abort", e.bot.Abort(ctx, g2.ID()))
-	g3 := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gmResgn1", Moves: []string{"e2e4", "e7e5"}})
+	g3 := e.fake.MustNewGame(fakelichess.GameSpec{ID: "gmResgn1", Moves: []string{"e2e4", "e7e5"}})
 	must("draw yes", e.bot.Draw(ctx, g3.ID(), true))
 	must("resign", e.bot.Resign(ctx, g3.ID()))
 	e.fake.AddUser("newbie", "Newbie", "")
@@ -150,13 +150,13 @@ func TestContract(t *testing.T) {
 	nb.Close()
 
 	// Spectating.
-	sg := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "spGame01", White: "Alice", Black: "Bob", Clock: true,
+	sg := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "spGame01", White: "Alice", Black: "Bob", Clock: true,
 		Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}})
 	_, err = firstEvents(ctx, 3, func(ctx context.Context, fn func(lichess.SpectatorEvent) error) error {
 		return e.anon.StreamGame(ctx, sg.ID(), fn)
 	})
 	must("spectator stream", err)
-	e.fake.PublishGame(lichesstest.Summary{ID: "spGame01", White: "alice", Black: "bob"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "spGame01", White: "alice", Black: "bob"})
 	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameSummary) error) error {
 		return e.anon.StreamGamesByUsers(ctx, []string{"alice", "bob"}, fn)
 	})
@@ -177,7 +177,7 @@ func TestContract(t *testing.T) {
 
 	// Broadcasts, with the watcher's study:read token.
 	b := e.fake.Broadcast("rndCtr01").SetTour("tourCtr1")
-	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	b.SetPGN(recordedText("broadcast-round.pgn"))
 	_, err = e.watch.BroadcastRound(ctx, "rndCtr01")
 	must("broadcast round", err)
 	_, err = e.watch.BroadcastRoundPGN(ctx, "rndCtr01")
@@ -214,16 +214,16 @@ func TestContract(t *testing.T) {
 func TestContractCatchesViolations(t *testing.T) {
 	t.Run("required field missing from an answer", func(t *testing.T) {
 		e := newContractEnv(t)
-		e.fake.Inject(lichesstest.Fault{Method: http.MethodGet, Path: "/api/account", Status: http.StatusOK,
+		e.fake.Inject(fakelichess.Fault{Method: http.MethodGet, Path: "/api/account", Status: http.StatusOK,
 			Body: `{"username":"ThreefoldBot","perfs":{}}`}) // no "id"
 		_, _ = e.bot.Account(e.ctx)
 		assertViolation(t, e.k, "id")
 	})
 	t.Run("bot token on a broadcast endpoint", func(t *testing.T) {
 		e := newContractEnv(t)
-		e.fake.AddToken(lichesstest.BotToken, lichesstest.BotUser, lichess.ScopeBotPlay, lichess.ScopeStudyRead) // so the fake serves it
-		e.fake.Broadcast("rndBotTk").SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
-		e.fake.AddToken("lip_botOnly", lichesstest.BotUser, lichess.ScopeBotPlay)
+		e.fake.AddToken(fakelichess.BotToken, fakelichess.BotUser, lichess.ScopeBotPlay, lichess.ScopeStudyRead) // so the fake serves it
+		e.fake.Broadcast("rndBotTk").SetPGN(recordedText("broadcast-round.pgn"))
+		e.fake.AddToken("lip_botOnly", fakelichess.BotUser, lichess.ScopeBotPlay)
 		c := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: "lip_botOnly", HTTPClient: &http.Client{Transport: e.k}, Logger: slog.New(slog.DiscardHandler)})
 		defer c.Close()
 		_, _ = c.BroadcastRound(e.ctx, "rndBotTk")
@@ -238,9 +238,9 @@ func TestContractChecksChallengeBodies(t *testing.T) {
 	for _, body := range []string{"clock.limit=60&rated=true", "days=4"} {
 		t.Run(body, func(t *testing.T) {
 			e := newContractEnv(t)
-			req, _ := http.NewRequestWithContext(e.ctx, http.MethodPost, e.fake.URL+"/api/challenge/"+lichesstest.Opponent, strings.NewReader(body))
+			req, _ := http.NewRequestWithContext(e.ctx, http.MethodPost, e.fake.URL+"/api/challenge/"+fakelichess.Opponent, strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			req.Header.Set("Authorization", "Bearer "+lichesstest.BotToken)
+			req.Header.Set("Authorization", "Bearer "+fakelichess.BotToken)
 			resp, err := (&http.Client{Transport: e.k}).Do(req)
 			if err == nil {
 				resp.Body.Close()

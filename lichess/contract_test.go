@@ -31,7 +31,7 @@ import (
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 
 	"github.com/threefold-chess/threefold/internal/testenv"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // specFile is the official Lichess API description (OpenAPI 3.1, the
@@ -51,7 +51,7 @@ type contract struct {
 	v      validator.Validator
 	doc    *v3.Document
 	opts   *config.ValidationOptions
-	fake   *lichesstest.Server
+	fake   *fakelichess.Server
 	base   http.RoundTripper
 	mu     sync.Mutex
 	faults []string

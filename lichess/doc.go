@@ -11,5 +11,5 @@
 // after a reconnect; stream opens are kept within Lichess's per-IP limits by
 // a shared [StreamBudget]. Time comes from an injected clock.Clock and the token
 // never reaches a log line, an error or a panic. The fake server for tests
-// lives in package lichesstest.
+// lives in package fakelichess.
 package lichess

@@ -78,7 +78,7 @@ func lines(body []byte) map[string]bool {
 // seedFile adds each recorded stream of the fake's testdata, whole and line
 // by line.
 func seedFile(f *testing.F, name string) {
-	b, err := os.ReadFile("lichesstest/testdata/" + name)
+	b, err := os.ReadFile("testdata/recorded/" + name)
 	if err != nil {
 		f.Fatal(err)
 	}

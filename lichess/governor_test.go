@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // A 429 pauses the whole account: the caller gets a *RateLimitError, every
@@ -29,7 +29,7 @@ func TestRateLimitPausesTheWholeAccount(t *testing.T) {
 			e := newEnv(t, envOpts{clock: true})
 			game := e.newGame()
 			t0 := e.clk.Now()
-			e.fake.Inject(lichesstest.RateLimited("/api/challenge/*/accept", tc.seconds))
+			e.fake.Inject(fakelichess.RateLimited("/api/challenge/*/accept", tc.seconds))
 			err := e.c.AcceptChallenge(e.ctx, "someid")
 			var rl *lichess.RateLimitError
 			if !errors.As(err, &rl) || rl.Pause != tc.pause {
@@ -85,7 +85,7 @@ func TestRateLimitPausesTheWholeAccount(t *testing.T) {
 func TestRateLimitedStreamWaits(t *testing.T) {
 	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Backoff: lichess.Backoff{Initial: time.Second, Max: time.Second, Rand: func() float64 { return 1 }}}})
 	t0 := e.clk.Now()
-	e.fake.Inject(lichesstest.RateLimited("/api/stream/event", 0))
+	e.fake.Inject(fakelichess.RateLimited("/api/stream/event", 0))
 	got := make(chan lichess.Event, 10)
 	done := run(t, func() error {
 		return e.c.StreamEvents(e.ctx, func(ev lichess.Event) error { got <- ev; return errStop })
@@ -108,7 +108,7 @@ func TestRateLimitedStreamWaits(t *testing.T) {
 	if last := opened[len(opened)-1]; last.Time.Sub(t0) < time.Minute {
 		t.Errorf("stream reopened %s after the 429", last.Time.Sub(t0))
 	}
-	e.fake.Challenge(lichesstest.ChallengeSpec{})
+	e.fake.Challenge(fakelichess.ChallengeSpec{})
 	if err := wait(t, done); !errors.Is(err, errStop) {
 		t.Fatalf("stream ended with %v", err)
 	}
@@ -120,7 +120,7 @@ var errStop = errors.New("stop")
 func TestOneRequestAtATime(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	release := make(chan struct{})
-	e.fake.Inject(lichesstest.Fault{Path: "/api/account", Hold: release})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/account", Hold: release})
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)

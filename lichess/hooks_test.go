@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // The hooks of Options and WithStreamObserver see a stream connect, drop
@@ -24,7 +24,7 @@ func TestStreamHooks(t *testing.T) {
 	e.allScopes()
 	b := e.fake.Broadcast("hookRnd1")
 	b.SetPGN("[Event \"x\"]\n[GameURL \"https://lichess.org/broadcast/x/r/hookRnd1/g1\"]\n[Result \"*\"]\n\n1. e4 *\n")
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
 	ctx := lichess.WithStreamObserver(e.ctx, func(connected bool, err error) {
 		add("observed " + boolStr(connected) + " " + boolStr(err != nil))
 	})
@@ -53,7 +53,7 @@ func TestStreamHooks(t *testing.T) {
 		mu.Lock()
 		t.Fatalf("stuck: %v pgns=%d\n%s", events, pgns, e.logs.String())
 	}
-	e.fake.Inject(lichesstest.RateLimited("/api/challenge/*/accept", 90))
+	e.fake.Inject(fakelichess.RateLimited("/api/challenge/*/accept", 90))
 	var rl *lichess.RateLimitError
 	if err := e.c.AcceptChallenge(e.ctx, "abc"); !errors.As(err, &rl) {
 		t.Fatalf("accept: %v, want a rate-limit error", err)

@@ -18,7 +18,7 @@ import (
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // bodyCatcher is a server on another host that records what reaches it.
@@ -59,7 +59,7 @@ func TestTokenNeverFollowsARedirectToAnotherHost(t *testing.T) {
 				http.Redirect(w, r, otherURL+r.URL.Path, code)
 			}))
 			defer redirector.Close()
-			c := lichess.NewClient(lichess.Options{BaseURL: redirector.URL, Token: lichesstest.BotToken, MaxRetries: -1,
+			c := lichess.NewClient(lichess.Options{BaseURL: redirector.URL, Token: fakelichess.BotToken, MaxRetries: -1,
 				Logger: slog.New(slog.DiscardHandler)})
 			defer c.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -84,7 +84,7 @@ func TestTokenNeverFollowsARedirectToAnotherHost(t *testing.T) {
 		http.Redirect(w, r, "/new/api/account", http.StatusTemporaryRedirect)
 	})
 	mux.HandleFunc("/new/api/account", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+lichesstest.BotToken {
+		if r.Header.Get("Authorization") != "Bearer "+fakelichess.BotToken {
 			http.Error(w, "no token", http.StatusUnauthorized)
 			return
 		}
@@ -92,7 +92,7 @@ func TestTokenNeverFollowsARedirectToAnotherHost(t *testing.T) {
 	})
 	same := httptest.NewServer(mux)
 	defer same.Close()
-	c := lichess.NewClient(lichess.Options{BaseURL: same.URL + "/old", Token: lichesstest.BotToken, Logger: slog.New(slog.DiscardHandler)})
+	c := lichess.NewClient(lichess.Options{BaseURL: same.URL + "/old", Token: fakelichess.BotToken, Logger: slog.New(slog.DiscardHandler)})
 	defer c.Close()
 	if a, err := c.Account(context.Background()); err != nil || a.ID != "bobby" {
 		t.Errorf("same-host redirect: %v %v", a, err)
@@ -117,12 +117,12 @@ func TestPlainHTTPToARemoteHostWarns(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.base, func(t *testing.T) {
 			logs := &testlog.Buffer{}
-			c := lichess.NewClient(lichess.Options{BaseURL: tc.base, Token: lichesstest.BotToken, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+			c := lichess.NewClient(lichess.Options{BaseURL: tc.base, Token: fakelichess.BotToken, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 			c.Close()
 			if got := strings.Contains(logs.String(), "plain http"); got != tc.warn {
 				t.Errorf("warned %v, want %v:\n%s", got, tc.warn, logs.String())
 			}
-			if strings.Contains(logs.String(), lichesstest.BotToken) {
+			if strings.Contains(logs.String(), fakelichess.BotToken) {
 				t.Errorf("token in the log")
 			}
 		})
@@ -143,7 +143,7 @@ func TestJunkAnswersAreBackedOff(t *testing.T) {
 	defer junk.Close()
 	clk := clock.NewFake(time.Time{})
 	reconnecting := make(chan struct{}, 1)
-	c := lichess.NewClient(lichess.Options{BaseURL: junk.URL, Token: lichesstest.BotToken, Clock: clk, Logger: slog.New(slog.DiscardHandler),
+	c := lichess.NewClient(lichess.Options{BaseURL: junk.URL, Token: fakelichess.BotToken, Clock: clk, Logger: slog.New(slog.DiscardHandler),
 		Backoff:     lichess.Backoff{Initial: time.Second, Max: time.Minute, Rand: func() float64 { return 1 }},
 		OnReconnect: func(string, error) { reconnecting <- struct{}{} }})
 	defer c.Close()

@@ -13,14 +13,14 @@ import (
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 type env struct {
 	t    *testing.T
-	fake *lichesstest.Server
+	fake *fakelichess.Server
 	c    *lichess.Client
 	clk  *clock.Fake // nil when real time
 	logs *testlog.Buffer
@@ -28,7 +28,7 @@ type env struct {
 }
 
 type envOpts struct {
-	fake   lichesstest.Options
+	fake   fakelichess.Options
 	client lichess.Options
 	clock  bool // use a fake clock for both
 }
@@ -44,13 +44,13 @@ func newEnv(t *testing.T, o envOpts) *env {
 		o.fake.Clock = e.clk
 		o.client.Clock = e.clk
 	}
-	e.fake = lichesstest.New(o.fake)
+	e.fake = fakelichess.New(o.fake)
 	o.client.BaseURL = e.fake.URL
 	if o.client.Token == "" && o.client.TokenSource == nil {
-		o.client.Token = lichesstest.BotToken
+		o.client.Token = fakelichess.BotToken
 	}
 	if o.client.Account == "" {
-		o.client.Account = lichesstest.BotUser
+		o.client.Account = fakelichess.BotUser
 	}
 	o.client.Logger = slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if o.client.Backoff.Initial == 0 {
@@ -63,7 +63,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 		cancel()
 		e.c.Close()
 		e.fake.Close()
-		for _, tok := range []string{lichesstest.BotToken, lichesstest.WatchToken, o.client.Token} {
+		for _, tok := range []string{fakelichess.BotToken, fakelichess.WatchToken, o.client.Token} {
 			if strings.Contains(e.logs.String(), tok) {
 				t.Errorf("a token appears in the logs:\n%s", e.logs.String())
 			}
@@ -75,7 +75,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 // allScopes gives the bot's token every scope threefold uses (bot and
 // broadcasts), for tests that call both kinds of endpoint with one client.
 func (e *env) allScopes() {
-	e.fake.AddToken(lichesstest.BotToken, lichesstest.BotUser, lichess.ScopeBotPlay, lichess.ScopeChallengeRead, lichess.ScopeChallengeWrite, lichess.ScopeStudyRead)
+	e.fake.AddToken(fakelichess.BotToken, fakelichess.BotUser, lichess.ScopeBotPlay, lichess.ScopeChallengeRead, lichess.ScopeChallengeWrite, lichess.ScopeStudyRead)
 }
 
 // run starts f in a goroutine owned by the test and returns a channel with

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // browser follows the authorisation URL as a browser would (the fake
@@ -143,4 +143,4 @@ func (p *promptWriter) String() string {
 	return p.b.String()
 }
 
-var _ = lichesstest.BotToken
+var _ = fakelichess.BotToken

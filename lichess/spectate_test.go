@@ -10,19 +10,19 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 func TestSpectatorStreamResumesExactly(t *testing.T) {
 	tests := []struct {
 		name  string
-		fault lichesstest.Fault
+		fault fakelichess.Fault
 	}{
-		{"no fault", lichesstest.Fault{}},
+		{"no fault", fakelichess.Fault{}},
 		// description + 3 positions, then the cut
-		{"cut mid-stream", lichesstest.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 4}},
-		{"5xx burst on connect", lichesstest.ServerErrors("/api/stream/game/*", 3)},
-		{"truncated line", lichesstest.Fault{Path: "/api/stream/game/*", Truncate: true, AfterLines: 2}},
+		{"cut mid-stream", fakelichess.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 4}},
+		{"5xx burst on connect", fakelichess.ServerErrors("/api/stream/game/*", 3)},
+		{"truncated line", fakelichess.Fault{Path: "/api/stream/game/*", Truncate: true, AfterLines: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -30,7 +30,7 @@ func TestSpectatorStreamResumesExactly(t *testing.T) {
 			if tc.fault.Path != "" {
 				e.fake.Inject(tc.fault)
 			}
-			g := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "spect001", White: "Carlsen", Black: "Nepo", Moves: []string{"e2e4", "e7e5"}, Clock: true})
+			g := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "spect001", White: "Carlsen", Black: "Nepo", Moves: []string{"e2e4", "e7e5"}, Clock: true})
 			col := newCollector[lichess.SpectatorEvent]()
 			done := run(t, func() error { return e.c.StreamGame(e.ctx, g.ID(), col.add) })
 			col.waitLen(t, 4)
@@ -70,7 +70,7 @@ func TestSpectatorStreamResumesExactly(t *testing.T) {
 // The recorded spectator lines (with "board side" FENs) parse.
 func TestSpectatorRecordedLines(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	lines := lichesstest.Recorded("spectator-stream.ndjson")
+	lines := recorded("spectator-stream.ndjson")
 	e.fake.SetRawGame("LuGQwhBb", lines)
 	col := newCollector[lichess.SpectatorEvent]()
 	done := run(t, func() error { return e.c.StreamGame(e.ctx, "LuGQwhBb", col.add) })
@@ -88,18 +88,18 @@ func TestSpectatorRecordedLines(t *testing.T) {
 // Spectator streams wait for a slot of the budget: the fake (limited like
 // Lichess, here to 2) never sees a third and never answers 429.
 func TestSpectatorStreamsStayWithinBudget(t *testing.T) {
-	e := newEnv(t, envOpts{fake: lichesstest.Options{GameStreams: 2}, client: lichess.Options{Streams: lichess.NewStreamBudget(2, 1)}})
-	var games []*lichesstest.Spectated
+	e := newEnv(t, envOpts{fake: fakelichess.Options{GameStreams: 2}, client: lichess.Options{Streams: lichess.NewStreamBudget(2, 1)}})
+	var games []*fakelichess.Spectated
 	var dones []<-chan error
 	for i := 0; i < 4; i++ {
-		g := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: fmt.Sprintf("budget%02d", i), White: "A", Black: "B"})
+		g := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: fmt.Sprintf("budget%02d", i), White: "A", Black: "B"})
 		games = append(games, g)
 		dones = append(dones, run(t, func() error { return e.c.StreamGame(e.ctx, g.ID(), func(lichess.SpectatorEvent) error { return nil }) }))
 	}
 	e.waitFor("two streams", func() bool { return e.fake.Streams("game") == 2 })
 	for i := 0; i < 4; i++ {
 		// finish a game that is being streamed
-		var next *lichesstest.Spectated
+		var next *fakelichess.Spectated
 		e.waitFor("a stream", func() bool {
 			for _, g := range games {
 				if !g.Finished() && len(e.fake.RequestsTo(http.MethodGet, "/api/stream/game/"+g.ID())) > 0 {
@@ -139,16 +139,16 @@ func summaryKeys(gs []lichess.GameSummary) []string {
 
 func TestGamesByUsersResumesExactly(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/games-by-users", Disconnect: true, AfterLines: 1})
-	e.fake.PublishGame(lichesstest.Summary{ID: "gameA001", White: "alice", Black: "bob"})
-	e.fake.PublishGame(lichesstest.Summary{ID: "other001", White: "alice", Black: "zed"})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/games-by-users", Disconnect: true, AfterLines: 1})
+	e.fake.PublishGame(fakelichess.Summary{ID: "gameA001", White: "alice", Black: "bob"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "other001", White: "alice", Black: "zed"})
 	col := newCollector[lichess.GameSummary]()
 	done := run(t, func() error { return e.c.StreamGamesByUsers(e.ctx, []string{"alice", "bob"}, col.add) })
 	col.waitLen(t, 1)
-	e.fake.PublishGame(lichesstest.Summary{ID: "gameB001", White: "bob", Black: "alice"}) // cut before this line
+	e.fake.PublishGame(fakelichess.Summary{ID: "gameB001", White: "bob", Black: "alice"}) // cut before this line
 	col.waitLen(t, 2)
-	e.fake.PublishGame(lichesstest.Summary{ID: "gameA001", White: "alice", Black: "bob", Status: "resign", Winner: "white"})
-	e.fake.PublishGame(lichesstest.Summary{ID: "gameB001", White: "bob", Black: "alice", Status: "draw"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "gameA001", White: "alice", Black: "bob", Status: "resign", Winner: "white"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "gameB001", White: "bob", Black: "alice", Status: "draw"})
 	got := col.waitLen(t, 4)
 	e.c.Close()
 	wait(t, done)
@@ -166,8 +166,8 @@ func TestGamesByUsersResumesExactly(t *testing.T) {
 
 func TestGamesByIDsResumesWithAddedIDs(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	e.fake.PublishGame(lichesstest.Summary{ID: "id000001", White: "a", Black: "b"})
-	e.fake.PublishGame(lichesstest.Summary{ID: "id000002", White: "c", Black: "d"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "id000001", White: "a", Black: "b"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "id000002", White: "c", Black: "d"})
 	col := newCollector[lichess.GameSummary]()
 	done := run(t, func() error { return e.c.StreamGamesByIDs(e.ctx, "mystream", []string{"id000001"}, col.add) })
 	col.waitLen(t, 1)
@@ -176,12 +176,12 @@ func TestGamesByIDsResumesWithAddedIDs(t *testing.T) {
 	}
 	col.waitLen(t, 2)
 	// Cut the stream: the reconnect asks for both ids and delivers nothing twice.
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/games/mystream", Disconnect: true})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/games/mystream", Disconnect: true})
 	e.fake.KillStreams("games-by-ids")
 	e.waitFor("the reconnect", func() bool {
 		return e.streamsOpened("/api/stream/games/mystream") >= 2 && e.fake.Streams("games-by-ids") == 1
 	})
-	e.fake.PublishGame(lichesstest.Summary{ID: "id000002", White: "c", Black: "d", Status: "mate", Winner: "black"})
+	e.fake.PublishGame(fakelichess.Summary{ID: "id000002", White: "c", Black: "d", Status: "mate", Winner: "black"})
 	got := col.waitLen(t, 3)
 	e.c.Close()
 	wait(t, done)
@@ -197,11 +197,11 @@ func TestGamesByIDsResumesWithAddedIDs(t *testing.T) {
 func TestTVFeed(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	tv := e.fake.TV("bot")
-	tv.Feature("")
+	tv.Feature(recorded("tv-feed.ndjson")[0]) // the featured line as Lichess sends it
 	col := newCollector[lichess.TVEvent]()
 	done := run(t, func() error { return e.c.StreamTV(e.ctx, "bot", col.add) })
 	col.waitLen(t, 1)
-	fens := lichesstest.Recorded("tv-feed.ndjson")
+	fens := recorded("tv-feed.ndjson")
 	_ = fens
 	tv.Move("3r1rk1/pp2p1b1/4P2p/3Nq1p1/5p2/5Q2/PP4K1/3R3R w - - 0 32", "e4e5", 9, 16)
 	col.waitLen(t, 2)
@@ -233,10 +233,10 @@ const secondGame = `[Event "Knight Invitational"]
 `
 
 func TestBroadcastRoundResumesExactly(t *testing.T) {
-	e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
+	e := newEnv(t, envOpts{client: lichess.Options{Token: fakelichess.WatchToken}})
 	b := e.fake.Broadcast("round001")
-	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn") + secondGame)
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 3})
+	b.SetPGN(recordedText("broadcast-round.pgn") + secondGame)
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 3})
 	col := newCollector[string]()
 	done := run(t, func() error { return e.c.StreamBroadcastRound(e.ctx, "round001", col.add) })
 	col.waitLen(t, 2)
@@ -274,20 +274,20 @@ func TestBroadcastRoundResumesExactly(t *testing.T) {
 // The broadcast keep-alive is a single space, not a line: it must neither
 // break the PGN that follows nor count as a game.
 func TestBroadcastKeepAliveSpace(t *testing.T) {
-	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: lichesstest.WatchToken}})
+	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Token: fakelichess.WatchToken}})
 	b := e.fake.Broadcast("round002")
-	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	b.SetPGN(recordedText("broadcast-round.pgn"))
 	col := newCollector[string]()
 	done := run(t, func() error { return e.c.StreamBroadcastTour(e.ctx, "tour-round002", col.add) })
 	col.waitLen(t, 1)
 	for i := 0; i < 3; i++ {
 		// the client's watchdog (3 min) and the fake's keep-alive (60 s) are armed
 		if err := e.clk.WaitFor(e.ctx, func() bool {
-			return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) && hasTimerLeft(e.clk, lichesstest.KeepAliveBroadcast)
+			return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) && hasTimerLeft(e.clk, fakelichess.KeepAliveBroadcast)
 		}); err != nil {
 			t.Fatal(err)
 		}
-		e.clk.Advance(lichesstest.KeepAliveBroadcast)
+		e.clk.Advance(fakelichess.KeepAliveBroadcast)
 	}
 	if err := e.clk.WaitFor(e.ctx, func() bool { return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) }); err != nil {
 		t.Fatal(err)
@@ -327,9 +327,9 @@ func TestBroadcastCheckCutByStopIsQuiet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
+			e := newEnv(t, envOpts{client: lichess.Options{Token: fakelichess.WatchToken}})
 			b := e.fake.Broadcast("round004").SetTour("tour004")
-			b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+			b.SetPGN(recordedText("broadcast-round.pgn"))
 			ctx, cancel := context.WithCancel(e.ctx)
 			defer cancel()
 			col := newCollector[string]()
@@ -337,7 +337,7 @@ func TestBroadcastCheckCutByStopIsQuiet(t *testing.T) {
 			col.waitLen(t, 1)
 			hold := make(chan struct{})
 			defer close(hold)
-			e.fake.Inject(lichesstest.Fault{Path: tc.check, Hold: hold})
+			e.fake.Inject(fakelichess.Fault{Path: tc.check, Hold: hold})
 			checks := len(e.fake.RequestsTo("GET", tc.check))
 			e.fake.KillStreams("broadcast")
 			e.waitFor("the check", func() bool { return len(e.fake.RequestsTo("GET", tc.check)) > checks })
@@ -365,9 +365,9 @@ func TestBroadcastStreamClosedWhileOngoing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{client: lichess.Options{Token: lichesstest.WatchToken}})
+			e := newEnv(t, envOpts{client: lichess.Options{Token: fakelichess.WatchToken}})
 			b := e.fake.Broadcast("round003").SetTour("tour003")
-			b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+			b.SetPGN(recordedText("broadcast-round.pgn"))
 			col := newCollector[string]()
 			done := run(t, func() error { return tc.stream(e, col.add) })
 			col.waitLen(t, 1)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // collector gathers what a stream delivers.
@@ -74,8 +74,8 @@ func TestEventStreamParsesRecordedLines(t *testing.T) {
 	col := newCollector[lichess.Event]()
 	done := run(t, func() error { return e.c.StreamEvents(e.ctx, col.add) })
 	e.waitFor("the event stream", func() bool { return e.fake.Streams("event") == 1 })
-	for _, l := range lichesstest.Recorded("event-stream.ndjson") {
-		e.fake.SendEvent(lichesstest.BotUser, l)
+	for _, l := range recorded("event-stream.ndjson") {
+		e.fake.SendEvent(fakelichess.BotUser, l)
 	}
 	evs := col.waitLen(t, 5)
 	checks := []struct {
@@ -111,27 +111,27 @@ func TestEventStreamParsesRecordedLines(t *testing.T) {
 // delivered again, and what happened while the stream was down (a game
 // finished, a challenge canceled) is reconciled and delivered.
 func TestEventStreamResumesExactly(t *testing.T) {
-	cut := lichesstest.Fault{Path: "/api/stream/event", Disconnect: true, AfterLines: 2}
+	cut := fakelichess.Fault{Path: "/api/stream/event", Disconnect: true, AfterLines: 2}
 	tests := []struct {
 		name   string
-		faults []lichesstest.Fault
+		faults []fakelichess.Fault
 		kill   bool // a second event stream kills the first
 		down   bool // the game ends and challenge 1 is canceled while the stream is down
 		opens  int  // streams opened (status 200) once the client is back
 		logs   []string
 	}{
-		{name: "cut mid-stream", faults: []lichesstest.Fault{cut}, opens: 2},
-		{name: "cut, then a 5xx burst", faults: []lichesstest.Fault{cut, lichesstest.ServerErrors("/api/stream/event", 3)}, opens: 2},
+		{name: "cut mid-stream", faults: []fakelichess.Fault{cut}, opens: 2},
+		{name: "cut, then a 5xx burst", faults: []fakelichess.Fault{cut, fakelichess.ServerErrors("/api/stream/event", 3)}, opens: 2},
 		{name: "a second event stream kills the first", kill: true, opens: 3},
-		{name: "events while down are reconciled", faults: []lichesstest.Fault{cut}, down: true, opens: 2},
+		{name: "events while down are reconciled", faults: []fakelichess.Fault{cut}, down: true, opens: 2},
 		{name: "truncated line", opens: 1, logs: []string{"malformed stream line skipped", "stream=event", "line=3"},
-			faults: []lichesstest.Fault{{Path: "/api/stream/event", Truncate: true, AfterLines: 2}}},
+			faults: []fakelichess.Fault{{Path: "/api/stream/event", Truncate: true, AfterLines: 2}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, envOpts{})
-			game := e.fake.MustNewGame(lichesstest.GameSpec{ID: "gameAAAA"})
-			c1 := e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chal0001"})
+			game := e.fake.MustNewGame(fakelichess.GameSpec{ID: "gameAAAA"})
+			c1 := e.fake.Challenge(fakelichess.ChallengeSpec{ID: "chal0001"})
 			for _, f := range tc.faults {
 				e.fake.Inject(f)
 			}
@@ -143,9 +143,9 @@ func TestEventStreamResumesExactly(t *testing.T) {
 			}
 			if tc.down {
 				// Keep the client out until the changes are made.
-				e.fake.Inject(lichesstest.Fault{Path: "/api/stream/event", Status: 503, Times: -1})
+				e.fake.Inject(fakelichess.Fault{Path: "/api/stream/event", Status: 503, Times: -1})
 			}
-			e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chal0002"})
+			e.fake.Challenge(fakelichess.ChallengeSpec{ID: "chal0002"})
 			if tc.down {
 				e.waitFor("a failed reconnect", func() bool {
 					return len(e.fake.RequestsTo(http.MethodGet, "/api/stream/event")) >= 3
@@ -163,7 +163,7 @@ func TestEventStreamResumesExactly(t *testing.T) {
 			}
 			col.waitLen(t, 5)
 			// Let any duplicate arrive: one more event closes the list.
-			e.fake.Challenge(lichesstest.ChallengeSpec{ID: "chal0003"})
+			e.fake.Challenge(fakelichess.ChallengeSpec{ID: "chal0003"})
 			evs := col.waitLen(t, 6)
 			count := map[string]int{}
 			for _, ev := range evs {
@@ -199,7 +199,7 @@ func TestEventStreamResumesExactly(t *testing.T) {
 func secondEventStream(e *env) {
 	ctx, cancel := context.WithCancel(e.ctx)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.fake.URL+"/api/stream/event", nil)
-	req.Header.Set("Authorization", "Bearer "+lichesstest.BotToken)
+	req.Header.Set("Authorization", "Bearer "+fakelichess.BotToken)
 	hc := &http.Client{Transport: &http.Transport{}}
 	resp, err := hc.Do(req)
 	if err != nil {
@@ -282,7 +282,7 @@ func describe(evs []lichess.GameEvent) []string {
 // and the stream ends with the final state.
 func TestBotGameEndsAtFirstThreefold(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "shuffle1", Script: []lichesstest.Step{
+	g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "shuffle1", Script: []fakelichess.Step{
 		{Move: "b8c6", Chat: "hello"}, {Move: "c6b8"}, {Move: "b8c6"}, {Move: "c6b8"}, {Move: "b8c6"}}})
 	b := &botPlayer{e: e, game: g.ID(), white: true, moves: []string{"g1f3", "f3g1", "g1f3", "f3g1", "g1f3"}, events: newCollector[lichess.GameEvent]()}
 	if err := e.c.StreamBotGame(e.ctx, g.ID(), b.handle); err != nil {
@@ -305,11 +305,11 @@ func TestBotGameEndsAtFirstThreefold(t *testing.T) {
 func TestBotGameResumesExactly(t *testing.T) {
 	tests := []struct {
 		name  string
-		fault lichesstest.Fault
+		fault fakelichess.Fault
 		kill  bool
 	}{
-		{name: "cut after the chat line", fault: lichesstest.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 3}},
-		{name: "cut before the chat line: it comes from the history", fault: lichesstest.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 2}},
+		{name: "cut after the chat line", fault: fakelichess.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 3}},
+		{name: "cut before the chat line: it comes from the history", fault: fakelichess.Fault{Path: "/api/bot/game/stream/*", Disconnect: true, AfterLines: 2}},
 		{name: "second stream with the same User-Agent", kill: true},
 	}
 	for _, tc := range tests {
@@ -319,7 +319,7 @@ func TestBotGameResumesExactly(t *testing.T) {
 				e.fake.Inject(tc.fault)
 			}
 			// Lines: gameFull, state e2e4, chat hi, state e2e4 e7e5 ...
-			g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "resume01", Script: []lichesstest.Step{
+			g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "resume01", Script: []fakelichess.Step{
 				{Chat: "hi", Move: "e7e5"}, {Move: "b8c6"}, {Resign: true}}})
 			b := &botPlayer{e: e, game: g.ID(), white: true, moves: []string{"e2e4", "g1f3", "f1b5"}, events: newCollector[lichess.GameEvent]()}
 			var once sync.Once
@@ -377,7 +377,7 @@ func TestBotGameResumesExactly(t *testing.T) {
 // keep-alive periods and reconnected; keep-alives keep a quiet stream up.
 func TestSilentStreamIsReconnected(t *testing.T) {
 	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Backoff: lichess.Backoff{Initial: time.Second, Max: time.Second, Rand: func() float64 { return 1 }}}})
-	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "silent01"})
+	g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "silent01"})
 	col := newCollector[lichess.GameEvent]()
 	done := run(t, func() error { return e.c.StreamBotGame(e.ctx, g.ID(), col.add) })
 	col.waitLen(t, 1)
@@ -387,17 +387,17 @@ func TestSilentStreamIsReconnected(t *testing.T) {
 	for i := 0; i < 9; i++ {
 		// The client's watchdog and the server's keep-alive timer are armed.
 		if err := e.clk.WaitFor(e.ctx, func() bool {
-			return hasTimerLeft(e.clk, watchdog) && hasTimerLeft(e.clk, lichesstest.KeepAliveBotGame)
+			return hasTimerLeft(e.clk, watchdog) && hasTimerLeft(e.clk, fakelichess.KeepAliveBotGame)
 		}); err != nil {
 			t.Fatal(err)
 		}
-		e.clk.Advance(lichesstest.KeepAliveBotGame)
+		e.clk.Advance(fakelichess.KeepAliveBotGame)
 	}
 	if n := e.streamsOpened("/api/bot/game/stream/*"); n != 1 {
 		t.Fatalf("%d connections while keep-alives flowed", n)
 	}
 	// Now the next connection goes silent from its first line on.
-	e.fake.Inject(lichesstest.Fault{Path: "/api/bot/game/stream/*", Silent: true, AfterLines: 1})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/bot/game/stream/*", Silent: true, AfterLines: 1})
 	g.KillStreams()
 	if err := e.clk.WaitTimer(e.ctx, time.Second); err != nil { // the backoff
 		t.Fatal(err)
@@ -445,11 +445,11 @@ func hasTimerLeft(c *clock.Fake, d time.Duration) bool {
 // wdraw:false, parse into typed events.
 func TestBotGameRecordedLines(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "recorded"})
+	g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "recorded"})
 	col := newCollector[lichess.GameEvent]()
 	done := run(t, func() error { return e.c.StreamBotGame(e.ctx, g.ID(), col.add) })
 	col.waitLen(t, 1)
-	lines := append(lichesstest.Recorded("bot-game-stream.ndjson")[1:], lichesstest.Recorded("board-game-states.ndjson")...)
+	lines := append(recorded("bot-game-stream.ndjson")[1:], recorded("board-game-states.ndjson")...)
 	for _, l := range lines {
 		g.SendRaw(l)
 	}
@@ -476,7 +476,7 @@ func TestBotGameRecordedLines(t *testing.T) {
 		}
 	}
 	var full lichess.GameFull
-	if err := json.Unmarshal([]byte(lichesstest.Recorded("bot-game-stream.ndjson")[0]), &full); err != nil ||
+	if err := json.Unmarshal([]byte(recorded("bot-game-stream.ndjson")[0]), &full); err != nil ||
 		full.Clock == nil || full.Clock.Initial != 900000 || full.White.Name != "Bobby" || full.InitialFEN != "startpos" || full.State.Moves != "d2d3" || full.Perf.Name != "Rapid" {
 		t.Errorf("recorded gameFull: %+v %v", full, err)
 	}
@@ -488,7 +488,7 @@ func TestStreamHeadersNeverCome(t *testing.T) {
 	e := newEnv(t, envOpts{clock: true, client: lichess.Options{Backoff: lichess.Backoff{Initial: time.Second, Max: time.Second, Rand: func() float64 { return 1 }}}})
 	hold := make(chan struct{})
 	defer close(hold)
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/event", Hold: hold})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/event", Hold: hold})
 	col := newCollector[lichess.Event]()
 	done := run(t, func() error { return e.c.StreamEvents(e.ctx, col.add) })
 	e.waitFor("the held request", func() bool { return len(e.fake.RequestsTo(http.MethodGet, "/api/stream/event")) == 1 })
@@ -506,7 +506,7 @@ func TestStreamHeadersNeverCome(t *testing.T) {
 	}
 	e.clk.Advance(time.Second)
 	e.waitFor("the second stream", func() bool { return e.streamsOpened("/api/stream/event") == 1 && e.fake.Streams("event") == 1 })
-	e.fake.Challenge(lichesstest.ChallengeSpec{})
+	e.fake.Challenge(fakelichess.ChallengeSpec{})
 	col.waitLen(t, 1)
 	e.c.Close()
 	wait(t, done)
@@ -515,7 +515,7 @@ func TestStreamHeadersNeverCome(t *testing.T) {
 // Lines far longer than the reader's buffer are read whole.
 func TestLongLines(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "longline"})
+	g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "longline"})
 	col := newCollector[lichess.GameEvent]()
 	done := run(t, func() error { return e.c.StreamBotGame(e.ctx, g.ID(), col.add) })
 	col.waitLen(t, 1)

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // failingSource is a token source whose error quotes the token, as a
@@ -28,7 +28,7 @@ func TestTokenNeverInLogsOrErrors(t *testing.T) {
 	const secret = "lip_TopSecretTokenValue0123456789"
 	e := newEnv(t, envOpts{})
 	e.allScopes()
-	e.fake.AddToken(secret, lichesstest.WatchUser, "study:read")
+	e.fake.AddToken(secret, fakelichess.WatchUser, "study:read")
 	c := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, Token: secret, Account: "watcher", Logger: e.logger(),
 		Backoff: lichess.Backoff{Initial: 1, Max: 2}})
 	defer c.Close()
@@ -36,10 +36,10 @@ func TestTokenNeverInLogsOrErrors(t *testing.T) {
 	defer bad.Close()
 	src := lichess.NewClient(lichess.Options{BaseURL: e.fake.URL, TokenSource: failingSource{secret}, Logger: e.logger()})
 	defer src.Close()
-	g := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "tokgame1", White: "a", Black: "b"})
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 1})
-	e.fake.Inject(lichesstest.Fault{Path: "/api/stream/game/*", Truncate: true, AfterLines: 1})
-	e.fake.Inject(lichesstest.ServerErrors("/api/account", 2))
+	g := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "tokgame1", White: "a", Black: "b"})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 1})
+	e.fake.Inject(fakelichess.Fault{Path: "/api/stream/game/*", Truncate: true, AfterLines: 1})
+	e.fake.Inject(fakelichess.ServerErrors("/api/account", 2))
 
 	var errs []error
 	_, err := c.Account(e.ctx) // 5xx, then fine
@@ -64,7 +64,7 @@ func TestTokenNeverInLogsOrErrors(t *testing.T) {
 	g.Finish("draw", "")
 	errs = append(errs, wait(t, done))
 	cancel()
-	e.fake.Inject(lichesstest.RateLimited("/api/account/playing", 0)) // last: it pauses c for a minute
+	e.fake.Inject(fakelichess.RateLimited("/api/account/playing", 0)) // last: it pauses c for a minute
 	_, err = c.Playing(e.ctx)
 	errs = append(errs, err)
 
@@ -100,9 +100,9 @@ func TestTokenNeverInLogsOrErrors(t *testing.T) {
 func TestCloseStopsEverything(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.allScopes()
-	g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "closegm1"})
-	s := e.fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "closegm2", White: "a", Black: "b"})
-	e.fake.Broadcast("closernd").SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+	g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "closegm1"})
+	s := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "closegm2", White: "a", Black: "b"})
+	e.fake.Broadcast("closernd").SetPGN(recordedText("broadcast-round.pgn"))
 	var dones []<-chan error
 	dones = append(dones,
 		run(t, func() error { return e.c.StreamEvents(context.Background(), func(lichess.Event) error { return nil }) }),

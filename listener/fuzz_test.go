@@ -27,7 +27,7 @@ import (
 // out) must end in the same state as a full parse, and no slice handed out
 // is ever changed.
 func FuzzPGNFeed(f *testing.F) {
-	round, err := os.ReadFile("../lichess/lichesstest/testdata/broadcast-round.pgn")
+	round, err := os.ReadFile("../lichess/testdata/recorded/broadcast-round.pgn")
 	if err != nil {
 		f.Fatal(err)
 	}

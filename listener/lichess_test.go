@@ -14,14 +14,14 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
 
-func newLichess(t *testing.T) (*lichesstest.Server, *lichess.Client) {
+func newLichess(t *testing.T) (*fakelichess.Server, *lichess.Client) {
 	t.Helper()
-	srv := lichesstest.New(lichesstest.Options{})
+	srv := fakelichess.New(fakelichess.Options{})
 	t.Cleanup(srv.Close)
 	c := lichess.NewClient(lichess.Options{BaseURL: srv.URL, Logger: slog.New(slog.DiscardHandler),
 		Backoff: lichess.Backoff{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
@@ -47,10 +47,10 @@ func toUCI(t testing.TB, sans []string) []string {
 func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 	srv, client := newLichess(t)
 	uci := toUCI(t, anandMoves)
-	sg := srv.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "abcdefgh", White: "Anand", Black: "Martin", Moves: uci[:40], Clock: true})
+	sg := srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "abcdefgh", White: "Anand", Black: "Martin", Moves: uci[:40], Clock: true})
 	// The first connection is cut after 20 lines: the client reconnects and
 	// Lichess sends every position again.
-	srv.Inject(lichesstest.Fault{Path: "/api/stream/game/abcdefgh", AfterLines: 20, Disconnect: true})
+	srv.Inject(fakelichess.Fault{Path: "/api/stream/game/abcdefgh", AfterLines: 20, Disconnect: true})
 	c := newCollector()
 	src := &LichessGameSource{Client: client, GameID: "abcdefgh", Base: "https://lichess.org"}
 	done := make(chan error, 1)
@@ -119,9 +119,9 @@ func TestLichessGameNotFound(t *testing.T) {
 func TestLichessUsersAndTV(t *testing.T) {
 	srv, client := newLichess(t)
 	uci := toUCI(t, anandMoves)
-	srv.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "usergame", White: "Alice", Black: "Bob", Moves: uci})
-	srv.PublishGame(lichesstest.Summary{ID: "usergame", White: "alice", Black: "bob"})
-	srv.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "tvgame01", White: "C", Black: "D", Moves: uci[:10]})
+	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "usergame", White: "Alice", Black: "Bob", Moves: uci})
+	srv.PublishGame(fakelichess.Summary{ID: "usergame", White: "alice", Black: "bob"})
+	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "tvgame01", White: "C", Black: "D", Moves: uci[:10]})
 	srv.TV("blitz").Feature(`{"t":"featured","d":{"id":"tvgame01","orientation":"white","players":[],"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}}`)
 
 	c := newCollector()

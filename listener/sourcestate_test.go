@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // A quiet broadcast round (no game yet) is reported connected as soon as
@@ -37,7 +37,7 @@ func TestSourcesReportTheirState(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The stream is cut at its second line.
-	srv.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
+	srv.Inject(fakelichess.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

@@ -18,12 +18,12 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/web"
 )
 
-func botConfigFile(t *testing.T, fake *lichesstest.Server, token, extra string) (file, dataDir string) {
+func botConfigFile(t *testing.T, fake *fakelichess.Server, token, extra string) (file, dataDir string) {
 	t.Helper()
 	dir := t.TempDir()
 	dataDir = filepath.Join(dir, "data")
@@ -37,9 +37,9 @@ func botConfigFile(t *testing.T, fake *lichesstest.Server, token, extra string) 
 
 func TestBotCommandPlaysAndStops(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
-	file, dataDir := botConfigFile(t, fake, lichesstest.BotToken, "bot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
+	file, dataDir := botConfigFile(t, fake, fakelichess.BotToken, "bot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stderr syncBuffer
@@ -49,8 +49,8 @@ func TestBotCommandPlaysAndStops(t *testing.T) {
 	}()
 
 	// The opponent (white) plays e4, the bot answers, the opponent resigns.
-	g := fake.MustNewGame(lichesstest.GameSpec{White: lichesstest.Opponent, Black: lichesstest.BotUser, ClockInitial: 60000,
-		Script: []lichesstest.Step{{Move: "e2e4"}, {Resign: true}}})
+	g := fake.MustNewGame(fakelichess.GameSpec{White: fakelichess.Opponent, Black: fakelichess.BotUser, ClockInitial: 60000,
+		Script: []fakelichess.Step{{Move: "e2e4"}, {Resign: true}}})
 	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer wcancel()
 	records := filepath.Join(dataDir, "games.jsonl")
@@ -77,25 +77,25 @@ func TestBotCommandPlaysAndStops(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("threefold bot did not stop")
 	}
-	if strings.Contains(stderr.String(), lichesstest.BotToken) {
+	if strings.Contains(stderr.String(), fakelichess.BotToken) {
 		t.Error("the token reached the log")
 	}
 }
 
 func TestBotCommandBadStart(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
-	fake.AddToken("lip_noBotScope", lichesstest.BotUser, "challenge:read")
+	fake.AddToken("lip_noBotScope", fakelichess.BotUser, "challenge:read")
 	tests := []struct {
 		name, token, extra string
 		code               int
 		want               string
 	}{
-		{"unknown key", lichesstest.BotToken, "bot:\n  engine:\n    pth: /usr/games/stockfish\n", exitUsage, "bot.engine.pth"},
-		{"bad value", lichesstest.BotToken, "bot:\n  on_stop: explode\n", exitUsage, "explode"},
-		{"bad engine option", lichesstest.BotToken, "bot:\n  engine:\n    options: [Hash]\n", exitUsage, "Name=Value"},
-		{"missing engine binary", lichesstest.BotToken, "bot:\n  engine:\n    path: /nonexistent/engine\n", exitFailure, "/nonexistent/engine"},
+		{"unknown key", fakelichess.BotToken, "bot:\n  engine:\n    pth: /usr/games/stockfish\n", exitUsage, "bot.engine.pth"},
+		{"bad value", fakelichess.BotToken, "bot:\n  on_stop: explode\n", exitUsage, "explode"},
+		{"bad engine option", fakelichess.BotToken, "bot:\n  engine:\n    options: [Hash]\n", exitUsage, "Name=Value"},
+		{"missing engine binary", fakelichess.BotToken, "bot:\n  engine:\n    path: /nonexistent/engine\n", exitFailure, "/nonexistent/engine"},
 		{"token without bot:play", "lip_noBotScope", "", exitFailure, "bot:play"},
 		{"no token", "", "", exitUsage, "THREEFOLD_LICHESS_TOKEN"},
 	}
@@ -118,7 +118,7 @@ func TestBotCommandBadStart(t *testing.T) {
 
 func TestBotUpgrade(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
 	fake.AddUser("newbie", "Newbie", "")
 	fake.AddToken("lip_newbieToken", "newbie", "bot:play")
@@ -164,9 +164,9 @@ func TestBotConfigDefaultsMatchPackage(t *testing.T) {
 // played, and its record goes to the store as well as to games.jsonl.
 func TestBotCommandStoreAndDashboard(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
-	file, dataDir := botConfigFile(t, fake, lichesstest.BotToken,
+	file, dataDir := botConfigFile(t, fake, fakelichess.BotToken,
 		"http:\n  addr: 127.0.0.1:0\nbot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -188,8 +188,8 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("no dashboard: %v\n%s", err, stderr.String())
 	}
-	g := fake.MustNewGame(lichesstest.GameSpec{White: lichesstest.Opponent, Black: lichesstest.BotUser, ClockInitial: 60000,
-		Script: []lichesstest.Step{{Move: "e2e4"}, {Resign: true}}})
+	g := fake.MustNewGame(fakelichess.GameSpec{White: fakelichess.Opponent, Black: fakelichess.BotUser, ClockInitial: 60000,
+		Script: []fakelichess.Step{{Move: "e2e4"}, {Resign: true}}})
 	var h web.Health
 	var st *store.Store
 	var recs []threefold.BotRecord
@@ -237,24 +237,24 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 
 func TestBotChallengeCommand(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
-	file, _ := botConfigFile(t, fake, lichesstest.BotToken, "")
+	file, _ := botConfigFile(t, fake, fakelichess.BotToken, "")
 	run := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), append([]string{"--config", file, "bot", "challenge"}, args...), strings.NewReader(""), &out, &errb)
 		return code, out.String(), errb.String()
 	}
-	code, out, errOut := run(lichesstest.Opponent, "--clock", "3+2", "--color", "white", "--rated")
+	code, out, errOut := run(fakelichess.Opponent, "--clock", "3+2", "--color", "white", "--rated")
 	if code != 0 || !strings.Contains(out, "3+2 rated, colour white") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	ids := fake.ChallengesFrom(lichesstest.BotUser)
+	ids := fake.ChallengesFrom(fakelichess.BotUser)
 	if len(ids) != 1 {
 		t.Fatalf("challenges %v", ids)
 	}
 	spec, _ := fake.ChallengeInfo(ids[0])
-	if spec.To != lichesstest.Opponent || spec.ClockLimit != 180 || spec.ClockIncrement != 2 || spec.Color != "white" || !spec.Rated {
+	if spec.To != fakelichess.Opponent || spec.ClockLimit != 180 || spec.ClockIncrement != 2 || spec.Color != "white" || !spec.Rated {
 		t.Errorf("challenge as the fake got it: %+v", spec)
 	}
 	if code, out, errOut := run("--cancel", ids[0]); code != 0 || !strings.Contains(out, "cancelled") {
@@ -263,8 +263,8 @@ func TestBotChallengeCommand(t *testing.T) {
 	if st, _ := fake.ChallengeStatus(ids[0]); st != "canceled" {
 		t.Errorf("status %s", st)
 	}
-	for _, bad := range [][]string{{lichesstest.Opponent, "--clock", "1+0", "--days", "3"}, {lichesstest.Opponent, "--clock", "100s"},
-		{lichesstest.Opponent, "--days", "4"}, {}, {lichesstest.Opponent, "--cancel", "x"}} {
+	for _, bad := range [][]string{{fakelichess.Opponent, "--clock", "1+0", "--days", "3"}, {fakelichess.Opponent, "--clock", "100s"},
+		{fakelichess.Opponent, "--days", "4"}, {}, {fakelichess.Opponent, "--cancel", "x"}} {
 		if code, _, _ := run(bad...); code != 2 {
 			t.Errorf("%q: exit %d, want 2 (usage)", bad, code)
 		}
@@ -281,7 +281,7 @@ func TestBotChallengeCommand(t *testing.T) {
 // each exactly once, for the operator.
 func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
 	var mu sync.Mutex
 	var hooked []threefold.Alert
@@ -294,7 +294,7 @@ func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 		}
 	}))
 	defer hook.Close()
-	file, _ := botConfigFile(t, fake, lichesstest.BotToken, "http:\n  addr: 127.0.0.1:0\nwatch:\n  webhooks:\n    - kind: json\n      url: "+hook.URL+"\n"+
+	file, _ := botConfigFile(t, fake, fakelichess.BotToken, "http:\n  addr: 127.0.0.1:0\nwatch:\n  webhooks:\n    - kind: json\n      url: "+hook.URL+"\n"+
 		"bot:\n  chat:\n    min_interval: 0s\n  engine:\n    max_move_time: 50ms\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -318,9 +318,9 @@ func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 	}
 	// The knights have shuffled; the opponent's f6g8 makes the start
 	// position occur the third time, and Lichess draws the BOT's game.
-	g := fake.MustNewGame(lichesstest.GameSpec{White: lichesstest.BotUser, Black: lichesstest.Opponent, ClockInitial: 60000,
+	g := fake.MustNewGame(fakelichess.GameSpec{White: fakelichess.BotUser, Black: fakelichess.Opponent, ClockInitial: 60000,
 		Moves:  strings.Fields("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"),
-		Script: []lichesstest.Step{{Wait: 500 * time.Millisecond}, {Move: "f6g8"}}})
+		Script: []fakelichess.Step{{Wait: 500 * time.Millisecond}, {Move: "f6g8"}}})
 	threefolds := func(as []threefold.Alert) (n int, last threefold.Alert) {
 		for _, a := range as {
 			if a.Kind == threefold.KindThreefold {

@@ -18,7 +18,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/internal/demo"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
@@ -94,7 +94,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
 	hook := newDemoWebhook()
 	defer hook.Close()
@@ -132,7 +132,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	// watch and bot, as the commands run them, on one store and one
 	// dashboard.
 	watchCfg, botCfg := cfg, cfg
-	watchCfg.Lichess.Token, botCfg.Lichess.Token = lichesstest.WatchToken, lichesstest.BotToken
+	watchCfg.Lichess.Token, botCfg.Lichess.Token = fakelichess.WatchToken, fakelichess.BotToken
 	targets, err := demoTargets(fake.URL, scenario.URLs()...)
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	player := &botRun{cfg: &botCfg, bc: bc, log: log, dash: d, st: st, source: "lichess bot " + lichesstest.BotUser,
+	player := &botRun{cfg: &botCfg, bc: bc, log: log, dash: d, st: st, source: "lichess bot " + fakelichess.BotUser,
 		alerts: botAlerts, records: []bot.RecordSink{demoRecords{out: out}}}
 
 	var wg sync.WaitGroup

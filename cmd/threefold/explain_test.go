@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // readmeExample is one console block of the README: a threefold command
@@ -142,7 +142,7 @@ func TestExplainBadInput(t *testing.T) {
 // TestExplainLichessGame: a Lichess game URL is read through the export.
 func TestExplainLichessGame(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
 	fake.SetExport("abcdefgh", "{}", "[Event \"x\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 *\n")
 	file, _ := botConfigFile(t, fake, "", "")

@@ -17,7 +17,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
@@ -186,9 +186,9 @@ func (rc *idReceiver) snapshot() (raw int, accepted map[string]int) {
 // rules alone, see expectedAlerts).
 type faultRound struct {
 	t        *testing.T
-	fake     *lichesstest.Server
+	fake     *fakelichess.Server
 	clk      *clock.Fake
-	bc       *lichesstest.Broadcast
+	bc       *fakelichess.Broadcast
 	id       string
 	url      string
 	boards   []*crashBoard
@@ -204,7 +204,7 @@ type faultRound struct {
 func newFaultRound(t *testing.T, name string) *faultRound {
 	t.Helper()
 	clk := clock.NewFake(time.Time{})
-	fake := lichesstest.New(lichesstest.Options{Clock: clk})
+	fake := fakelichess.New(fakelichess.Options{Clock: clk})
 	t.Cleanup(fake.Close)
 	id := "fault001"
 	boards := crashBoards(t, id)

@@ -16,7 +16,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/testenv"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 )
@@ -60,28 +60,28 @@ func TestWatchFaultMatrix(t *testing.T) {
 	cases := []faultCase{
 		{name: "stream dropped", setup: func(t *testing.T, r *faultRound) {
 			// The first three connections are cut mid-stream.
-			r.fake.Inject(lichesstest.Fault{Path: roundStream, Disconnect: true, AfterLines: len(r.boards) * 4, Times: 3})
+			r.fake.Inject(fakelichess.Fault{Path: roundStream, Disconnect: true, AfterLines: len(r.boards) * 4, Times: 3})
 		}, logWants: []string{"stream reconnecting"}, minOpens: 4},
 		{name: "stream dropped by the server mid-round", events: at(5, kill), logWants: []string{"stream reconnecting"}, minOpens: 2},
 		{name: "stream silent (watchdog)", setup: func(t *testing.T, r *faultRound) {
-			r.fake.Inject(lichesstest.Fault{Path: roundStream, Silent: true, AfterLines: len(r.boards) * 3})
+			r.fake.Inject(fakelichess.Fault{Path: roundStream, Silent: true, AfterLines: len(r.boards) * 3})
 		}, logWants: []string{"stream silent, reconnecting"}, minOpens: 2},
 		{name: "429 storm", events: at(4, func(t *testing.T, r *faultRound) func() {
-			r.fake.Inject(lichesstest.Fault{Path: roundStream, Status: 429, Body: `{"error":"Too many requests. Try again later."}`, Times: 6})
+			r.fake.Inject(fakelichess.Fault{Path: roundStream, Status: 429, Body: `{"error":"Too many requests. Try again later."}`, Times: 6})
 			r.fake.KillStreams("broadcast")
 			return nil
 		}), logWants: []string{"rate limited, pausing account"}, minOpens: 8},
 		{name: "5xx burst", events: at(4, func(t *testing.T, r *faultRound) func() {
-			r.fake.Inject(lichesstest.ServerErrors(roundStream, 6))
-			r.fake.Inject(lichesstest.Fault{Path: roundStream, Status: 502, Times: 3})
+			r.fake.Inject(fakelichess.ServerErrors(roundStream, 6))
+			r.fake.Inject(fakelichess.Fault{Path: roundStream, Status: 502, Times: 3})
 			r.fake.KillStreams("broadcast")
 			return nil
 		}), logWants: []string{"503", "502"}, minOpens: 11},
 		{name: "truncated line", setup: func(t *testing.T, r *faultRound) {
-			r.fake.Inject(lichesstest.Fault{Path: roundStream, Truncate: true, AfterLines: len(r.boards) * 2})
+			r.fake.Inject(fakelichess.Fault{Path: roundStream, Truncate: true, AfterLines: len(r.boards) * 2})
 		}},
 		{name: "truncated line inside the movetext", setup: func(t *testing.T, r *faultRound) {
-			r.fake.Inject(lichesstest.Fault{Path: roundStream, Truncate: true, AfterLines: len(r.boards) * 12})
+			r.fake.Inject(fakelichess.Fault{Path: roundStream, Truncate: true, AfterLines: len(r.boards) * 12})
 		}},
 		{name: "oversized line", setup: func(t *testing.T, r *faultRound) {
 			if raceEnabled {

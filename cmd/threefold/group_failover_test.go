@@ -24,7 +24,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/testenv"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 )
@@ -261,7 +261,7 @@ func groupFailover(t *testing.T, bin, dsn string, sending bool) {
 	// The three instances share 127.0.0.1 here, where a group's
 	// instances have an address each: the fake's per-address limit of 4
 	// round streams is lifted, each instance's budget (4) stays.
-	fake := lichesstest.New(lichesstest.Options{EventStreams: 100})
+	fake := fakelichess.New(fakelichess.Options{EventStreams: 100})
 	defer fake.Close()
 	rc := &receiver{t: t, held: make(chan struct{})}
 	if sending {
@@ -292,7 +292,7 @@ watch:
 		t.Fatal(err)
 	}
 	var sources []string
-	bcs := map[string]*lichesstest.Broadcast{}
+	bcs := map[string]*fakelichess.Broadcast{}
 	for _, r := range rounds {
 		bc := fake.Broadcast(r.id)
 		bc.SetPGN(r.board.pgnAt(r.board.start, "*"))

@@ -17,7 +17,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/refgames"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
@@ -210,7 +210,7 @@ func heapInUse() uint64 {
 // runLoad runs one load and returns its row of the README table.
 func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) string {
 	const spectated = 8 // Lichess's spectator streams per IP
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
 	round := "load0001"
 	bc := fake.Broadcast(round)
@@ -223,11 +223,11 @@ func runLoad(t *testing.T, dsn string, boards, games []*loadGame, maxPlies int) 
 		initial = append(initial, cb.pgnAt(0, "*")...)
 	}
 	bc.SetPGN(string(initial))
-	spec := make([]*lichesstest.Spectated, spectated)
+	spec := make([]*fakelichess.Spectated, spectated)
 	var more []string
 	for i := range spec {
 		id := fmt.Sprintf("ld%06d", i)
-		spec[i] = fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: id, White: games[i].white, Black: games[i].black})
+		spec[i] = fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: id, White: games[i].white, Black: games[i].black})
 		more = append(more, fake.URL+"/"+id)
 	}
 	applied := games[spectated:]

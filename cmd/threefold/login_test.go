@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // fakeBrowser follows the authorisation URL as a browser would; the fake
@@ -39,13 +39,13 @@ func (b *fakeBrowser) open(u string) error {
 }
 
 // loginEnv isolates the user's directories and installs a fake browser.
-func loginEnv(t *testing.T) (*lichesstest.Server, *fakeBrowser, string) {
+func loginEnv(t *testing.T) (*fakelichess.Server, *fakeBrowser, string) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("THREEFOLD_LICHESS_URL", "")
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	b := &fakeBrowser{hc: &http.Client{Transport: &http.Transport{}}}
 	saved := openBrowser
 	openBrowser = b.open

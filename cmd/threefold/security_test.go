@@ -18,7 +18,7 @@ import (
 
 	"github.com/spf13/viper"
 
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // The secrets of the redaction tests: each is distinctive, so that a
@@ -138,9 +138,9 @@ func TestSecretsNeverShown(t *testing.T) {
 	t.Run("watch: token, failing webhook", func(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			t.Run(format, func(t *testing.T) {
-				fake := lichesstest.New(lichesstest.Options{})
+				fake := fakelichess.New(fakelichess.Options{})
 				defer fake.Close()
-				fake.AddToken(secretToken, lichesstest.WatchUser, "study:read")
+				fake.AddToken(secretToken, fakelichess.WatchUser, "study:read")
 				game := strings.Replace(watchGame, "[Result", "[GameURL \"https://lichess.org/broadcast/wch-u20/round-2/rnd00002/game0001\"]\n[Result", 1)
 				b := fake.Broadcast("rnd00002")
 				b.SetPGN(game)
@@ -166,7 +166,7 @@ func TestSecretsNeverShown(t *testing.T) {
 	})
 
 	t.Run("watch: refused token", func(t *testing.T) {
-		fake := lichesstest.New(lichesstest.Options{})
+		fake := fakelichess.New(fakelichess.Options{})
 		defer fake.Close()
 		b := fake.Broadcast("rnd00003")
 		b.SetPGN(watchGame)
@@ -178,7 +178,7 @@ func TestSecretsNeverShown(t *testing.T) {
 	})
 
 	t.Run("bot: refused token", func(t *testing.T) {
-		fake := lichesstest.New(lichesstest.Options{})
+		fake := fakelichess.New(fakelichess.Options{})
 		defer fake.Close()
 		cfg := writeConfig(t, "log:\n  level: debug\n  format: json\nlichess:\n  url: "+fake.URL+"\n  token: "+secretBadTok+"\n")
 		code, out, logs := runCaptured(t, time.Minute, "--config", cfg, "bot")
@@ -197,9 +197,9 @@ func TestSecretsNeverShown(t *testing.T) {
 	for name, dsn := range dsns {
 		for _, cmd := range [][]string{{"history"}, {"status"}, {"status", "--json"}, {"export", "--all"}, {"watch", "--once"}, {"bot"}} {
 			t.Run("store unreachable, "+name+": "+strings.Join(cmd, " "), func(t *testing.T) {
-				fake := lichesstest.New(lichesstest.Options{})
+				fake := fakelichess.New(fakelichess.Options{})
 				defer fake.Close()
-				cfg := writeConfig(t, "log:\n  level: debug\nlichess:\n  url: "+fake.URL+"\n  token: "+lichesstest.BotToken+
+				cfg := writeConfig(t, "log:\n  level: debug\nlichess:\n  url: "+fake.URL+"\n  token: "+fakelichess.BotToken+
 					"\nhttp:\n  token: "+secretHTTPTok+"\nstore:\n  dsn: '"+dsn+"'\n")
 				args := append([]string{"--config", cfg}, cmd...)
 				if cmd[0] == "watch" {

@@ -24,7 +24,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/internal/testenv"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/pgn"
@@ -333,7 +333,7 @@ func crashTest(t *testing.T, bin, dsn string) {
 		lastTick = max(lastTick, len(b.san)-b.start+1)
 	}
 
-	fake := lichesstest.New(lichesstest.Options{})
+	fake := fakelichess.New(fakelichess.Options{})
 	defer fake.Close()
 	rc := &receiver{t: t, holdAt: holdAt, held: make(chan struct{})}
 	hook := httptest.NewServer(rc)

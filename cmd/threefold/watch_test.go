@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/web"
 )
 
@@ -205,7 +205,7 @@ func TestWatchUnreachableHostOthersGoOn(t *testing.T) {
 // A broadcast round on the configured lichess.url (the fake), followed to
 // its end through the command line.
 func TestWatchBroadcastOnConfiguredBase(t *testing.T) {
-	srv := lichesstest.New(lichesstest.Options{})
+	srv := fakelichess.New(fakelichess.Options{})
 	defer srv.Close()
 	game := strings.Replace(watchGame, "[Result", "[GameURL \"https://lichess.org/broadcast/wch-u20/round-2/rnd00002/game0001\"]\n[Result", 1)
 	b := srv.Broadcast("rnd00002")
@@ -278,10 +278,10 @@ func getBody(t *testing.T, u string) (int, string) {
 // before it has any game, /metrics counts the stream's reconnect (the
 // client's hook), and watch ends with the round, dashboard and all.
 func TestWatchServesDashboard(t *testing.T) {
-	srv := lichesstest.New(lichesstest.Options{})
+	srv := fakelichess.New(fakelichess.Options{})
 	defer srv.Close()
 	round := srv.Broadcast("dashRnd1")
-	srv.Inject(lichesstest.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
+	srv.Inject(fakelichess.Fault{Path: "/api/stream/broadcast/round/*", Disconnect: true, AfterLines: 1})
 	cfg := filepath.Join(t.TempDir(), "threefold.yaml")
 	conf := "data_dir: " + t.TempDir() + "\nlichess:\n  url: " + srv.URL + "\nhttp:\n  addr: 127.0.0.1:0\n"
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
@@ -360,7 +360,7 @@ func TestWatchOnceWithDashboardEnds(t *testing.T) {
 func TestWatchBroadcastChecksTheTokenScope(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no token saved on this machine counts
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	srv := lichesstest.New(lichesstest.Options{})
+	srv := fakelichess.New(fakelichess.Options{})
 	defer srv.Close()
 	game := strings.Replace(watchGame, "[Result", "[GameURL \"https://lichess.org/broadcast/wch-u20/round-2/rndScop1/game0001\"]\n[Result", 1)
 	b := srv.Broadcast("rndScop1")
@@ -374,7 +374,7 @@ func TestWatchBroadcastChecksTheTokenScope(t *testing.T) {
 		return cfg
 	}
 
-	code, _, errs := runMain(t, "watch", "--json", "--config", config(lichesstest.BotToken), url)
+	code, _, errs := runMain(t, "watch", "--json", "--config", config(fakelichess.BotToken), url)
 	if code == 0 {
 		t.Fatalf("watch with a bot:play token exited 0:\n%s", errs)
 	}
@@ -386,12 +386,12 @@ func TestWatchBroadcastChecksTheTokenScope(t *testing.T) {
 	if n := len(srv.RequestsTo("", "/api/stream/broadcast/round/*")); n != 0 {
 		t.Errorf("%d stream requests with a token that cannot read broadcasts", n)
 	}
-	if strings.Contains(errs, lichesstest.BotToken) {
+	if strings.Contains(errs, fakelichess.BotToken) {
 		t.Error("the token is in the output")
 	}
 
 	b.Finish() // finishedAt, no finished flag
-	code, out, errs := runMain(t, "watch", "--json", "--config", config(lichesstest.WatchToken), url)
+	code, out, errs := runMain(t, "watch", "--json", "--config", config(fakelichess.WatchToken), url)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
@@ -399,7 +399,7 @@ func TestWatchBroadcastChecksTheTokenScope(t *testing.T) {
 		t.Errorf("no threefold alert:\n%s", out)
 	}
 	for _, r := range srv.RequestsTo("", "/api/stream/broadcast/round/*") {
-		if r.Token != lichesstest.WatchToken {
+		if r.Token != fakelichess.WatchToken {
 			t.Errorf("stream request without the watch token")
 		}
 	}

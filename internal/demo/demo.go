@@ -20,7 +20,7 @@ import (
 
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/clock"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -58,19 +58,19 @@ var Boards = len(demoBoardSpecs)
 
 // Scenario is the recorded games on one fake Lichess.
 type Scenario struct {
-	fake    *lichesstest.Server
+	fake    *fakelichess.Server
 	pace    time.Duration
 	games   []demoGame
-	round   *lichesstest.Broadcast
+	round   *fakelichess.Broadcast
 	boards  *demoBoards
-	spect   *lichesstest.Spectated
+	spect   *fakelichess.Spectated
 	ffStart int
 }
 
 // New sets the broadcast round and the spectated game up on fake, at the
 // plies they start from, so that a watcher can open their streams before
 // Run plays them.
-func New(fake *lichesstest.Server, pace time.Duration) (*Scenario, error) {
+func New(fake *fakelichess.Server, pace time.Duration) (*Scenario, error) {
 	games, err := loadDemoGames()
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func New(fake *lichesstest.Server, pace time.Duration) (*Scenario, error) {
 	s.round.SetPGN(s.boards.pgn())
 	ff := games[demoFivefold.game]
 	s.ffStart = max(0, ff.firstClaim-demoFivefold.lead)
-	s.spect, err = fake.SpectatorGame(lichesstest.SpectatorSpec{ID: "8dCwCGev", White: ff.white, Black: ff.black,
+	s.spect, err = fake.SpectatorGame(fakelichess.SpectatorSpec{ID: "8dCwCGev", White: ff.white, Black: ff.black,
 		Moves: ff.uci[:s.ffStart]})
 	if err != nil {
 		return nil, fmt.Errorf("demo: spectated game: %w", err)
@@ -159,7 +159,7 @@ func loadDemoGames() ([]demoGame, error) {
 
 // playSpectatorGame plays the recorded moves from ply on, one per pace,
 // then ends the game.
-func playSpectatorGame(ctx context.Context, g *lichesstest.Spectated, uci []string, ply int, pace time.Duration) error {
+func playSpectatorGame(ctx context.Context, g *fakelichess.Spectated, uci []string, ply int, pace time.Duration) error {
 	for ; ply < len(uci); ply++ {
 		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
 			return err
@@ -214,7 +214,7 @@ func (db *demoBoards) pgn() string {
 	return sb.String()
 }
 
-func (db *demoBoards) play(ctx context.Context, round *lichesstest.Broadcast, pace time.Duration) error {
+func (db *demoBoards) play(ctx context.Context, round *fakelichess.Broadcast, pace time.Duration) error {
 	for {
 		if err := clock.Sleep(ctx, clock.Real, pace); err != nil {
 			return err
@@ -246,7 +246,7 @@ func (db *demoBoards) play(ctx context.Context, round *lichesstest.Broadcast, pa
 
 // playBotGames starts one game after another for the bot from the
 // positions of demoBotStarts and plays the scripted opponent's side.
-func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGame, pace time.Duration) error {
+func playBotGames(ctx context.Context, fake *fakelichess.Server, games []demoGame, pace time.Duration) error {
 	if err := fake.WaitFor(ctx, func() bool { return fake.Streams("event") > 0 }); err != nil {
 		return err
 	}
@@ -261,13 +261,13 @@ func playBotGames(ctx context.Context, fake *lichesstest.Server, games []demoGam
 	}
 }
 
-func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, startPly int, botWhite bool, n int, pace time.Duration) error {
-	spec := lichesstest.GameSpec{ID: fmt.Sprintf("botgm%03d", n), Moves: rec.uci[:startPly],
+func playBotGame(ctx context.Context, fake *fakelichess.Server, rec demoGame, startPly int, botWhite bool, n int, pace time.Duration) error {
+	spec := fakelichess.GameSpec{ID: fmt.Sprintf("botgm%03d", n), Moves: rec.uci[:startPly],
 		ClockInitial: 5 * 60 * 1000, ClockIncrement: 3000}
 	if botWhite {
-		spec.White, spec.Black = lichesstest.BotUser, lichesstest.Opponent
+		spec.White, spec.Black = fakelichess.BotUser, fakelichess.Opponent
 	} else {
-		spec.White, spec.Black = lichesstest.Opponent, lichesstest.BotUser
+		spec.White, spec.Black = fakelichess.Opponent, fakelichess.BotUser
 	}
 	g, err := fake.NewGame(spec)
 	if err != nil {
@@ -276,7 +276,7 @@ func playBotGame(ctx context.Context, fake *lichesstest.Server, rec demoGame, st
 	opp := &demoOpponent{rec: rec, mover: &bot.Builtin{Seed: int64(n)}}
 	last := -1
 	for {
-		var st lichesstest.GameState
+		var st fakelichess.GameState
 		err := fake.WaitFor(ctx, func() bool {
 			st = g.State()
 			return len(st.Moves) != last || st.Status != "started"

@@ -1,4 +1,4 @@
-package lichesstest_test
+package fakelichess_test
 
 import (
 	"bufio"
@@ -15,15 +15,15 @@ import (
 
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func setup(t *testing.T, opts lichesstest.Options) (*lichesstest.Server, *lichess.Client, context.Context) {
+func setup(t *testing.T, opts fakelichess.Options) (*fakelichess.Server, *lichess.Client, context.Context) {
 	t.Helper()
-	fake := lichesstest.New(opts)
-	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken, Account: lichesstest.BotUser,
+	fake := fakelichess.New(opts)
+	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: fakelichess.BotToken, Account: fakelichess.BotUser,
 		Backoff: lichess.Backoff{Initial: time.Millisecond, Max: time.Millisecond}})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(func() { cancel(); c.Close(); fake.Close() })
@@ -39,7 +39,7 @@ func TestGameEndings(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		spec    lichesstest.GameSpec
+		spec    fakelichess.GameSpec
 		steps   []step
 		status  string
 		winner  string
@@ -51,7 +51,7 @@ func TestGameEndings(t *testing.T) {
 		{name: "threefold is drawn automatically", steps: []step{{bot: "g1f3", opponent: "g8f6"}, {bot: "f3g1", opponent: "f6g8"},
 			{bot: "g1f3", opponent: "g8f6"}, {bot: "f3g1", opponent: "f6g8"}}, status: "draw", moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"},
 		{name: "draw/yes on a threefold position ends the game",
-			spec:  lichesstest.GameSpec{Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}},
+			spec:  fakelichess.GameSpec{Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}},
 			steps: []step{{bot: "draw"}}, status: "draw"},
 		{name: "draw/yes elsewhere is an offer", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "draw"}}, status: "started", wdraw: true},
 		{name: "offer with a move, declined by the reply", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "g1f3", offer: true, opponent: "b8c6"}},
@@ -66,25 +66,25 @@ func TestGameEndings(t *testing.T) {
 			status: "started"},
 		{name: "mate", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "f1c4", opponent: "b8c6"}, {bot: "d1h5", opponent: "g8f6"}, {bot: "h5f7"}},
 			status: "mate", winner: "white"},
-		{name: "fifty moves", spec: lichesstest.GameSpec{InitialFEN: "4k3/8/8/8/8/8/4P3/R3K3 w Q - 99 80"}, steps: []step{{bot: "a1a2"}}, status: "draw"},
-		{name: "insufficient material", spec: lichesstest.GameSpec{InitialFEN: "4k3/8/8/8/8/8/8/r3K3 w - - 0 80", Moves: []string{"e1d2", "e8e7"}},
+		{name: "fifty moves", spec: fakelichess.GameSpec{InitialFEN: "4k3/8/8/8/8/8/4P3/R3K3 w Q - 99 80"}, steps: []step{{bot: "a1a2"}}, status: "draw"},
+		{name: "insufficient material", spec: fakelichess.GameSpec{InitialFEN: "4k3/8/8/8/8/8/8/r3K3 w - - 0 80", Moves: []string{"e1d2", "e8e7"}},
 			steps: []step{{bot: "d2c2", opponent: "a1a2"}, {bot: "c2c3", opponent: "a2a3"}, {bot: "c3b4", opponent: "a3a8"}}, status: "started"},
-		{name: "insufficient material after a capture", spec: lichesstest.GameSpec{InitialFEN: "4k3/8/8/8/8/8/1K6/r7 w - - 0 80"},
+		{name: "insufficient material after a capture", spec: fakelichess.GameSpec{InitialFEN: "4k3/8/8/8/8/8/1K6/r7 w - - 0 80"},
 			steps: []step{{bot: "b2a1"}}, status: "draw"},
-		{name: "stalemate", spec: lichesstest.GameSpec{InitialFEN: "k7/8/8/1Q6/8/8/8/4K3 w - - 0 1"}, steps: []step{{bot: "b5b6"}}, status: "stalemate"},
+		{name: "stalemate", spec: fakelichess.GameSpec{InitialFEN: "k7/8/8/1Q6/8/8/8/4K3 w - - 0 1"}, steps: []step{{bot: "b5b6"}}, status: "stalemate"},
 		{name: "resign", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "resign"}}, status: "resign", winner: "black"},
 		{name: "resign before two plies aborts", steps: []step{{bot: "resign"}}, status: "aborted"},
 		{name: "abort", steps: []step{{bot: "e2e4", opponent: "e7e5"}, {bot: "abort"}}, status: "started", wantErr: "no longer be aborted"},
 		{name: "opponent resigns", steps: []step{{bot: "e2e4", opponent: "resign"}}, status: "resign", winner: "white"},
 		{name: "castling written king-to-rook, accepted both ways",
-			spec:  lichesstest.GameSpec{Moves: []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"}},
+			spec:  fakelichess.GameSpec{Moves: []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"}},
 			steps: []step{{bot: "e1g1", opponent: "e8h8"}}, status: "started", moves: "e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1 e8h8"},
 		{name: "not the bot's turn", steps: []step{{bot: "e2e4"}, {bot: "d2d4"}}, status: "started", wantErr: "Not your turn"},
 		{name: "illegal move", steps: []step{{bot: "e2e5"}}, status: "started", wantErr: "cannot move"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fake, c, ctx := setup(t, lichesstest.Options{})
+			fake, c, ctx := setup(t, fakelichess.Options{})
 			g := fake.MustNewGame(tc.spec)
 			var err error
 			for _, s := range tc.steps {
@@ -141,24 +141,24 @@ func TestGameEndings(t *testing.T) {
 func TestStreamForms(t *testing.T) {
 	tests := []struct {
 		name string
-		opts lichesstest.Options
+		opts fakelichess.Options
 		want []string
 	}{
-		{"current", lichesstest.Options{}, []string{`"moves":"e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1","wtime":2147483647,"btime":2147483647,"winc":0,"binc":0,"wdraw":true,"status":"started"`}},
-		{"legacy", lichesstest.Options{LegacyCastling: true, LegacyDrawFields: true},
+		{"current", fakelichess.Options{}, []string{`"moves":"e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1","wtime":2147483647,"btime":2147483647,"winc":0,"binc":0,"wdraw":true,"status":"started"`}},
+		{"legacy", fakelichess.Options{LegacyCastling: true, LegacyDrawFields: true},
 			[]string{`"moves":"e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1g1","wtime":2147483647,"btime":2147483647,"winc":0,"binc":0,"wdraw":true,"bdraw":false,"wtakeback":false,"btakeback":false,"status":"started"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fake, c, ctx := setup(t, tc.opts)
-			g := fake.MustNewGame(lichesstest.GameSpec{Moves: []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"}})
+			g := fake.MustNewGame(fakelichess.GameSpec{Moves: []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"}})
 			if err := c.Move(ctx, g.ID(), "e1h1", true); err != nil {
 				t.Fatal(err)
 			}
 			sctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			req, _ := http.NewRequestWithContext(sctx, http.MethodGet, fake.URL+"/api/bot/game/stream/"+g.ID(), nil)
-			req.Header.Set("Authorization", "Bearer "+lichesstest.BotToken)
+			req.Header.Set("Authorization", "Bearer "+fakelichess.BotToken)
 			hc := &http.Client{Transport: &http.Transport{}}
 			defer hc.CloseIdleConnections()
 			resp, err := hc.Do(req)
@@ -180,7 +180,7 @@ func TestStreamForms(t *testing.T) {
 
 // A request outside the prefix fails, so absolute-URL bugs show.
 func TestPrefixIsEnforced(t *testing.T) {
-	fake, _, ctx := setup(t, lichesstest.Options{Prefix: "/under/here"})
+	fake, _, ctx := setup(t, fakelichess.Options{Prefix: "/under/here"})
 	if !strings.HasSuffix(fake.URL, "/under/here") {
 		t.Fatalf("URL %s", fake.URL)
 	}
@@ -189,7 +189,7 @@ func TestPrefixIsEnforced(t *testing.T) {
 	defer hc.CloseIdleConnections()
 	for _, u := range []string{root + "/api/account", fake.URL + "/api/account"} {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		req.Header.Set("Authorization", "Bearer "+lichesstest.BotToken)
+		req.Header.Set("Authorization", "Bearer "+fakelichess.BotToken)
 		resp, err := hc.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -208,7 +208,7 @@ func TestPrefixIsEnforced(t *testing.T) {
 // The token endpoint checks the PKCE verifier, the client and the
 // redirect, and a code works once.
 func TestOAuthChecksTheVerifier(t *testing.T) {
-	fake, _, ctx := setup(t, lichesstest.Options{})
+	fake, _, ctx := setup(t, fakelichess.Options{})
 	hc := &http.Client{Transport: &http.Transport{}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	defer hc.CloseIdleConnections()
 	verifier := "a-verifier-that-is-long-enough-0123456789-abcdefghijkl"
@@ -270,12 +270,12 @@ func TestOAuthChecksTheVerifier(t *testing.T) {
 // script, waiting on the server's clock where the script says so.
 func TestScriptedChallengeWithWaits(t *testing.T) {
 	clk := clock.NewFake(time.Time{})
-	fake := lichesstest.New(lichesstest.Options{Clock: clk})
-	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken, Clock: clk})
+	fake := fakelichess.New(fakelichess.Options{Clock: clk})
+	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: fakelichess.BotToken, Clock: clk})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer func() { cancel(); c.Close(); fake.Close() }()
-	id := fake.Challenge(lichesstest.ChallengeSpec{Color: "white", ClockLimit: 300, ClockIncrement: 3,
-		Script: []lichesstest.Step{{Move: "e2e4"}, {Wait: 10 * time.Second, Chat: "thinking", Move: "g1f3"}}})
+	id := fake.Challenge(fakelichess.ChallengeSpec{Color: "white", ClockLimit: 300, ClockIncrement: 3,
+		Script: []fakelichess.Step{{Move: "e2e4"}, {Wait: 10 * time.Second, Chat: "thinking", Move: "g1f3"}}})
 	if st, _ := fake.ChallengeStatus(id); st != "created" {
 		t.Fatalf("challenge status %q", st)
 	}
@@ -300,14 +300,14 @@ func TestScriptedChallengeWithWaits(t *testing.T) {
 	if err := fake.WaitFor(ctx, func() bool { return len(g.State().Moves) == 3 }); err != nil {
 		t.Fatal(err)
 	}
-	if chat := g.Chat(); len(chat) != 1 || chat[0].Text != "thinking" || chat[0].User != lichesstest.Opponent {
+	if chat := g.Chat(); len(chat) != 1 || chat[0].Text != "thinking" || chat[0].User != fakelichess.Opponent {
 		t.Errorf("chat %+v", chat)
 	}
 	if st, _ := fake.ChallengeStatus(id); st != "accepted" {
 		t.Errorf("challenge status %q", st)
 	}
 	// Declining another one records the reason.
-	id2 := fake.Challenge(lichesstest.ChallengeSpec{})
+	id2 := fake.Challenge(fakelichess.ChallengeSpec{})
 	if err := c.DeclineChallenge(ctx, id2, lichess.DeclineTooSlow); err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,7 @@
-package lichesstest
+package fakelichess
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,34 +15,6 @@ import (
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 )
-
-//go:embed testdata
-var testdata embed.FS
-
-// Recorded returns the non-empty lines of a recorded file in testdata/
-// (e.g. "event-stream.ndjson"): real Lichess payloads.
-func Recorded(name string) []string {
-	b, err := testdata.ReadFile("testdata/" + name)
-	if err != nil {
-		panic("lichesstest: no recorded file " + name)
-	}
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// RecordedText returns a recorded file of testdata/ as it is.
-func RecordedText(name string) string {
-	b, err := testdata.ReadFile("testdata/" + name)
-	if err != nil {
-		panic("lichesstest: no recorded file " + name)
-	}
-	return string(b)
-}
 
 // Default accounts of a new server.
 const (
@@ -283,7 +254,7 @@ func (s *Server) WaitFor(ctx context.Context, cond func() bool) error {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return fmt.Errorf("lichesstest: condition not met: %w", ctx.Err())
+			return fmt.Errorf("fakelichess: condition not met: %w", ctx.Err())
 		}
 	}
 }

@@ -1,7 +1,11 @@
-// Package lichesstest is a fake Lichess for tests: an httptest server,
-// mounted under a path prefix (so a client that builds absolute URLs
-// fails), that speaks the endpoints package lichess uses and answers with
-// the real payloads recorded in testdata/ (see Recorded). It keeps real
+// Package fakelichess is an offline Lichess, for tests and the demo.
+//
+// It is a local HTTP server, mounted under a path prefix (so a client that
+// builds absolute URLs fails), that speaks the endpoints package lichess
+// uses and answers in Lichess's payload shapes (payloads.go, our own
+// values; the tests compare the shapes with the examples of the official
+// API description in lichess/testdata/recorded, which are test fixtures
+// and never built into the program). It keeps real
 // keep-alive intervals on an injectable clock (share a clock.Fake with the
 // client to drive keep-alives, watchdogs, backoff and 429 pauses), plays
 // scripted games by the rules of package rules (the bot under test plays
@@ -42,13 +46,13 @@
 // A bot test, typically:
 //
 //	clk := clock.NewFake(time.Time{})
-//	fake := lichesstest.New(lichesstest.Options{Clock: clk})
+//	fake := fakelichess.New(fakelichess.Options{Clock: clk})
 //	defer fake.Close()
-//	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: lichesstest.BotToken,
-//		Account: lichesstest.BotUser, Clock: clk})
+//	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: fakelichess.BotToken,
+//		Account: fakelichess.BotUser, Clock: clk})
 //	defer c.Close()
-//	id := fake.Challenge(lichesstest.ChallengeSpec{Color: "black", // the challenger plays black
-//		Script: []lichesstest.Step{{Move: "e7e5"}, {Wait: 5 * time.Second, Chat: "hi", Move: "g8f6"}}})
+//	id := fake.Challenge(fakelichess.ChallengeSpec{Color: "black", // the challenger plays black
+//		Script: []fakelichess.Step{{Move: "e7e5"}, {Wait: 5 * time.Second, Chat: "hi", Move: "g8f6"}}})
 //	// ... the bot accepts id from its event stream and plays e2e4 ...
 //	err := fake.WaitFor(ctx, func() bool { g := fake.Game(id); return g != nil && len(g.State().Moves) >= 2 })
 //	clk.Advance(5 * time.Second) // the scripted opponent's second move
@@ -56,9 +60,9 @@
 // A watcher test:
 //
 //	b := fake.Broadcast("round1")
-//	b.SetPGN(lichesstest.RecordedText("broadcast-round.pgn"))
+//	b.SetPGN(roundPGN) // e.g. a recorded round of lichess/testdata/recorded
 //	b.AppendMove("5rsW2cRb", "Nf3") // the listener gets the whole PGN of that game again
-//	g := fake.MustSpectatorGame(lichesstest.SpectatorSpec{ID: "abcd1234", White: "A", Black: "B"})
+//	g := fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "abcd1234", White: "A", Black: "B"})
 //	g.Move("g1f3")
-//	fake.Inject(lichesstest.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 2})
-package lichesstest
+//	fake.Inject(fakelichess.Fault{Path: "/api/stream/game/*", Disconnect: true, AfterLines: 2})
+package fakelichess

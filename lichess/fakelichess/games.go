@@ -1,4 +1,4 @@
-package lichesstest
+package fakelichess
 
 import (
 	"bytes"
@@ -152,7 +152,7 @@ func (s *Server) newGameLocked(spec GameSpec) (*Game, error) {
 		spec.White, spec.Black = BotUser, Opponent
 	}
 	if s.games[spec.ID] != nil {
-		return nil, fmt.Errorf("lichesstest: game %s exists", spec.ID)
+		return nil, fmt.Errorf("fakelichess: game %s exists", spec.ID)
 	}
 	g := &Game{s: s, id: spec.ID, white: strings.ToLower(spec.White), black: strings.ToLower(spec.Black),
 		status: lichess.StatusStarted, rated: spec.Rated, createdAt: s.clk.Now().UnixMilli(), script: spec.Script,
@@ -176,14 +176,14 @@ func (s *Server) newGameLocked(spec GameSpec) (*Game, error) {
 	if spec.InitialFEN != "" {
 		p, err := rules.ParseFEN(spec.InitialFEN)
 		if err != nil {
-			return nil, fmt.Errorf("lichesstest: game %s: %w", spec.ID, err)
+			return nil, fmt.Errorf("fakelichess: game %s: %w", spec.ID, err)
 		}
 		g.start, g.initialFEN = p, spec.InitialFEN
 	}
 	g.rg = rules.NewGame(g.start)
 	for _, u := range spec.Moves {
 		if err := g.play(u); err != nil {
-			return nil, fmt.Errorf("lichesstest: game %s: %w", spec.ID, err)
+			return nil, fmt.Errorf("fakelichess: game %s: %w", spec.ID, err)
 		}
 	}
 	if spec.ClockInitial > 0 {
@@ -392,12 +392,12 @@ func (g *Game) fullJSON() map[string]any {
 }
 
 // eventInfo renders the GameEventInfo of g from the point of view of the
-// user uid, on the recorded template.
+// user uid, on the shape of payloadGameStart or payloadGameFinish.
 func (g *Game) eventInfo(uid string, typ string) map[string]any {
 	var tmpl map[string]any
-	line := Recorded("event-stream.ndjson")[0]
+	line := payloadGameStart
 	if typ == "gameFinish" {
-		line = Recorded("event-stream.ndjson")[1]
+		line = payloadGameFinish
 	}
 	_ = json.Unmarshal([]byte(line), &tmpl)
 	info := tmpl["game"].(map[string]any)
@@ -518,7 +518,7 @@ func (s *Server) runScript(g *Game) {
 		}
 		if st.Move != "" {
 			if err := g.opponentPlay(st.Move); err != nil {
-				panic(fmt.Sprintf("lichesstest: game %s: script move %d: %v", g.id, g.scriptPos, err))
+				panic(fmt.Sprintf("fakelichess: game %s: script move %d: %v", g.id, g.scriptPos, err))
 			}
 		}
 	}
@@ -604,7 +604,7 @@ func (g *Game) OpponentMove(uci string) error {
 	g.s.mu.Lock()
 	defer g.s.mu.Unlock()
 	if err := g.opponentPlay(uci); err != nil {
-		return fmt.Errorf("lichesstest: game %s: opponent move %s: %w", g.id, uci, err)
+		return fmt.Errorf("fakelichess: game %s: opponent move %s: %w", g.id, uci, err)
 	}
 	g.s.runScript(g)
 	return nil
@@ -651,7 +651,7 @@ func (g *Game) Finish(status, winner string) {
 	g.push()
 }
 
-// SendRaw sends a raw line (e.g. from Recorded("bot-game-stream.ndjson"))
+// SendRaw sends a raw line (e.g. a recorded one of Lichess's)
 // to the game's streams, without changing the game.
 func (g *Game) SendRaw(line string) {
 	g.s.mu.Lock()

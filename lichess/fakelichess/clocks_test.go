@@ -1,4 +1,4 @@
-package lichesstest_test
+package fakelichess_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
-	"github.com/threefold-chess/threefold/lichess/lichesstest"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
 // The clocks run as on Lichess: the first move of each side is free, then
@@ -23,7 +23,7 @@ func TestRunningClocks(t *testing.T) {
 	}
 	tests := []struct {
 		name         string
-		spec         lichesstest.GameSpec
+		spec         fakelichess.GameSpec
 		lag          time.Duration
 		moves        []move
 		idle         time.Duration // after the moves
@@ -32,35 +32,35 @@ func TestRunningClocks(t *testing.T) {
 		wtime, btime int64
 	}{
 		{name: "first moves are free, then time is spent and the increment earned",
-			spec: lichesstest.GameSpec{ClockInitial: 60000, ClockIncrement: 2000},
+			spec: fakelichess.GameSpec{ClockInitial: 60000, ClockIncrement: 2000},
 			moves: []move{{10 * time.Second, true, "e2e4"}, {10 * time.Second, false, "e7e5"},
 				{3 * time.Second, true, "g1f3"}, {5 * time.Second, false, "b8c6"}},
 			status: "started", wtime: 59000, btime: 57000},
 		{name: "lag is charged to the bot",
-			spec: lichesstest.GameSpec{ClockInitial: 60000}, lag: 500 * time.Millisecond,
+			spec: fakelichess.GameSpec{ClockInitial: 60000}, lag: 500 * time.Millisecond,
 			moves:  []move{{0, true, "e2e4"}, {0, false, "e7e5"}, {time.Second, true, "g1f3"}},
 			status: "started", wtime: 58500, btime: 60000},
 		{name: "the bot's clock runs out while it thinks",
-			spec:  lichesstest.GameSpec{ClockInitial: 15000},
+			spec:  fakelichess.GameSpec{ClockInitial: 15000},
 			moves: []move{{0, true, "e2e4"}, {0, false, "e7e5"}}, idle: 16 * time.Second,
 			status: "outoftime", winner: "black", wtime: 0, btime: 15000},
 		{name: "out of time against a lone king is a draw",
-			spec:  lichesstest.GameSpec{ClockInitial: 15000, InitialFEN: "8/3p4/3k4/8/8/3K4/8/8 w - - 0 1"},
+			spec:  fakelichess.GameSpec{ClockInitial: 15000, InitialFEN: "8/3p4/3k4/8/8/3K4/8/8 w - - 0 1"},
 			moves: []move{{0, true, "d3e3"}, {0, false, "d6e6"}, {0, true, "e3d3"}}, idle: 16 * time.Second,
 			status: "outoftime", winner: "", wtime: 15000, btime: 0},
 		{name: "no first move: aborted",
-			spec:   lichesstest.GameSpec{ClockInitial: 60000, FirstMoveTime: 20 * time.Second},
+			spec:   fakelichess.GameSpec{ClockInitial: 60000, FirstMoveTime: 20 * time.Second},
 			idle:   21 * time.Second,
 			status: "noStart", wtime: 60000, btime: 60000},
 		{name: "correspondence: a move later than the days per turn loses",
-			spec:  lichesstest.GameSpec{DaysPerTurn: 1},
+			spec:  fakelichess.GameSpec{DaysPerTurn: 1},
 			moves: []move{{0, true, "e2e4"}, {0, false, "e7e5"}}, idle: 25 * time.Hour,
 			status: "outoftime", winner: "black", wtime: 2147483647, btime: 2147483647},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := clock.NewFake(time.Unix(1_800_000_000, 0))
-			fake, c, ctx := setup(t, lichesstest.Options{Clock: clk, RunningClocks: true, Lag: tc.lag})
+			fake, c, ctx := setup(t, fakelichess.Options{Clock: clk, RunningClocks: true, Lag: tc.lag})
 			g := fake.MustNewGame(tc.spec)
 			for _, m := range tc.moves {
 				clk.Advance(m.wait)
@@ -93,8 +93,8 @@ func TestRunningClocks(t *testing.T) {
 // since the last move.
 func TestExpirationInGameState(t *testing.T) {
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
-	fake, c, ctx := setup(t, lichesstest.Options{Clock: clk})
-	g := fake.MustNewGame(lichesstest.GameSpec{ClockInitial: 60000, FirstMoveTime: 20 * time.Second})
+	fake, c, ctx := setup(t, fakelichess.Options{Clock: clk})
+	g := fake.MustNewGame(fakelichess.GameSpec{ClockInitial: 60000, FirstMoveTime: 20 * time.Second})
 	clk.Advance(3 * time.Second)
 	var states []lichess.GameState
 	_, err := first(ctx, func(ev lichess.GameEvent) bool {
@@ -138,8 +138,8 @@ func TestTakebacks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fake, c, ctx := setup(t, lichesstest.Options{})
-			g := fake.MustNewGame(lichesstest.GameSpec{Script: []lichesstest.Step{{Move: "e7e5"}, {Takeback: true}, {Wait: time.Hour}}})
+			fake, c, ctx := setup(t, fakelichess.Options{})
+			g := fake.MustNewGame(fakelichess.GameSpec{Script: []fakelichess.Step{{Move: "e7e5"}, {Takeback: true}, {Wait: time.Hour}}})
 			if err := c.Move(ctx, g.ID(), "e2e4", false); err != nil {
 				t.Fatal(err)
 			}
@@ -176,8 +176,8 @@ func joinMoves(m []string) string {
 func TestClaimsAfterTheOpponentLeft(t *testing.T) {
 	for _, draw := range []bool{false, true} {
 		clk := clock.NewFake(time.Unix(1_800_000_000, 0))
-		fake, c, ctx := setup(t, lichesstest.Options{Clock: clk})
-		g := fake.MustNewGame(lichesstest.GameSpec{Moves: []string{"e2e4", "e7e5"}})
+		fake, c, ctx := setup(t, fakelichess.Options{Clock: clk})
+		g := fake.MustNewGame(fakelichess.GameSpec{Moves: []string{"e2e4", "e7e5"}})
 		claim := c.ClaimVictory
 		if draw {
 			claim = c.ClaimDraw
@@ -209,9 +209,9 @@ func TestClaimsAfterTheOpponentLeft(t *testing.T) {
 // with the challenge's id and settings), to one that declines (the
 // challenger hears it on its event stream), and one cancelled.
 func TestOutgoingChallenges(t *testing.T) {
-	fake, c, ctx := setup(t, lichesstest.Options{})
-	fake.AddOnlineBot(lichesstest.OnlineBot{ID: "acceptor", Ratings: map[string]int{"blitz": 1700}, Script: []lichesstest.Step{{Resign: true}}})
-	fake.AddOnlineBot(lichesstest.OnlineBot{ID: "decliner", Decline: lichess.DeclineTooFast})
+	fake, c, ctx := setup(t, fakelichess.Options{})
+	fake.AddOnlineBot(fakelichess.OnlineBot{ID: "acceptor", Ratings: map[string]int{"blitz": 1700}, Script: []fakelichess.Step{{Resign: true}}})
+	fake.AddOnlineBot(fakelichess.OnlineBot{ID: "decliner", Decline: lichess.DeclineTooFast})
 	fake.AddUser("human", "Human", "")
 	bots, err := c.OnlineBots(ctx, 10)
 	if err != nil || len(bots) != 2 || bots[0].ID != "acceptor" || bots[0].Perfs["blitz"].Rating != 1700 || bots[0].Title != "BOT" {

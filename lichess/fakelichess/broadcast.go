@@ -1,4 +1,4 @@
-package lichesstest
+package fakelichess
 
 import (
 	"fmt"
@@ -119,17 +119,17 @@ func (b *Broadcast) AppendMove(game, san string) error {
 	defer b.s.mu.Unlock()
 	g := b.find(game)
 	if g == nil {
-		return fmt.Errorf("lichesstest: broadcast %s: no game %q", b.id, game)
+		return fmt.Errorf("fakelichess: broadcast %s: no game %q", b.id, game)
 	}
 	tags, moves := cutPGN(g.pgn)
 	rg, sans, result, err := replaySAN(moves)
 	if err != nil {
-		return fmt.Errorf("lichesstest: broadcast %s game %s: %w", b.id, game, err)
+		return fmt.Errorf("fakelichess: broadcast %s game %s: %w", b.id, game, err)
 	}
 	pos := rg.Position()
 	m, err := pos.ParseSAN(san)
 	if err != nil {
-		return fmt.Errorf("lichesstest: broadcast %s game %s: %w", b.id, game, err)
+		return fmt.Errorf("fakelichess: broadcast %s game %s: %w", b.id, game, err)
 	}
 	sans = append(sans, pos.SAN(m))
 	g.pgn = tags + "\n" + movetext(sans, result) + "\n"
@@ -143,7 +143,7 @@ func (b *Broadcast) SetResult(game, result string) error {
 	defer b.s.mu.Unlock()
 	g := b.find(game)
 	if g == nil {
-		return fmt.Errorf("lichesstest: broadcast %s: no game %q", b.id, game)
+		return fmt.Errorf("fakelichess: broadcast %s: no game %q", b.id, game)
 	}
 	tags, moves := cutPGN(g.pgn)
 	_, sans, _, err := replaySAN(moves)

@@ -1,4 +1,4 @@
-package lichesstest
+package fakelichess
 
 import (
 	"fmt"
@@ -362,7 +362,7 @@ func (s *Server) AnswerChallenge(id, declineReason string, script []Step) error 
 	defer s.mu.Unlock()
 	ch := s.challenges[id]
 	if ch == nil || ch.status != "created" {
-		return fmt.Errorf("lichesstest: no open challenge %s", id)
+		return fmt.Errorf("fakelichess: no open challenge %s", id)
 	}
 	if declineReason != "" {
 		s.declineLocked(ch, declineReason)

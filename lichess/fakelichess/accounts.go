@@ -1,4 +1,4 @@
-package lichesstest
+package fakelichess
 
 import (
 	"crypto/rand"
@@ -92,7 +92,7 @@ func (s *Server) ChallengeStatus(id string) (status, declineReason string) {
 
 func (s *Server) challengeJSON(ch *challenge, typ string) map[string]any {
 	var tmpl map[string]any
-	_ = json.Unmarshal([]byte(Recorded("event-stream.ndjson")[2]), &tmpl)
+	_ = json.Unmarshal([]byte(payloadChallenge), &tmpl)
 	tmpl["type"] = typ
 	c := tmpl["challenge"].(map[string]any)
 	sp := ch.spec
@@ -138,7 +138,7 @@ func (s *Server) challengeJSON(ch *challenge, typ string) map[string]any {
 	return tmpl
 }
 
-// SendEvent sends a raw line (e.g. from Recorded("event-stream.ndjson"))
+// SendEvent sends a raw line (e.g. a recorded one of Lichess's)
 // to the event streams of a user.
 func (s *Server) SendEvent(userID, line string) {
 	s.mu.Lock()
@@ -269,7 +269,7 @@ func (s *Server) handleAccount(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var m map[string]any
-	_ = json.Unmarshal([]byte(Recorded("account.json")[0]), &m)
+	_ = json.Unmarshal([]byte(payloadAccount), &m)
 	u := s.users[uid]
 	m["id"], m["username"], m["url"] = u.ID, u.Username, "https://lichess.org/@/"+u.Username
 	if u.Title != "" {

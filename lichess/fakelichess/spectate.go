@@ -1,4 +1,4 @@
-package lichesstest
+package fakelichess
 
 import (
 	"encoding/json"
@@ -47,8 +47,8 @@ func (sg *Spectated) Finished() bool {
 	return lichess.Finished(sg.status)
 }
 
-// SetRawGame makes /api/stream/game/{id} send these lines (e.g.
-// Recorded("spectator-stream.ndjson")) on every connection, then stay open.
+// SetRawGame makes /api/stream/game/{id} send these lines (e.g. recorded
+// ones of Lichess's) on every connection, then stay open.
 func (s *Server) SetRawGame(id string, lines []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -66,7 +66,7 @@ func (s *Server) SpectatorGame(spec SpectatorSpec) (*Spectated, error) {
 	if spec.InitialFEN != "" {
 		p, err := rules.ParseFEN(spec.InitialFEN)
 		if err != nil {
-			return nil, fmt.Errorf("lichesstest: spectator game %s: %w", spec.ID, err)
+			return nil, fmt.Errorf("fakelichess: spectator game %s: %w", spec.ID, err)
 		}
 		start = p
 	}
@@ -128,7 +128,7 @@ func (sg *Spectated) play(u string) error {
 	pos := sg.rg.Position()
 	m, err := pos.ParseUCI(u)
 	if err != nil {
-		return fmt.Errorf("lichesstest: spectator game %s: %w", sg.spec.ID, err)
+		return fmt.Errorf("fakelichess: spectator game %s: %w", sg.spec.ID, err)
 	}
 	if err := sg.rg.Play(m); err != nil {
 		return err
@@ -140,7 +140,7 @@ func (sg *Spectated) play(u string) error {
 
 func (sg *Spectated) descLine() string {
 	var m map[string]any
-	_ = json.Unmarshal([]byte(Recorded("spectator-stream.ndjson")[0]), &m)
+	_ = json.Unmarshal([]byte(payloadSpectatorDesc), &m)
 	pos := sg.rg.Position()
 	m["id"], m["initialFen"], m["fen"] = sg.spec.ID, sg.initialFEN, pos.FEN()
 	m["turns"], m["startedAtTurn"], m["lastMove"] = sg.rg.Ply(), 0, sg.lastMove
@@ -161,7 +161,7 @@ func (sg *Spectated) Move(uci string) error {
 	sg.s.mu.Lock()
 	defer sg.s.mu.Unlock()
 	if lichess.Finished(sg.status) {
-		return fmt.Errorf("lichesstest: spectator game %s is over", sg.spec.ID)
+		return fmt.Errorf("fakelichess: spectator game %s is over", sg.spec.ID)
 	}
 	if err := sg.play(uci); err != nil {
 		return err
@@ -253,7 +253,7 @@ func (s *Server) PublishGame(sum Summary) {
 	}
 	sum.White, sum.Black = strings.ToLower(sum.White), strings.ToLower(sum.Black)
 	var m map[string]any
-	_ = json.Unmarshal([]byte(Recorded("games-by-users.ndjson")[0]), &m)
+	_ = json.Unmarshal([]byte(payloadGameSummary), &m)
 	m["id"], m["status"], m["statusName"] = sum.ID, statusID(sum.Status), sum.Status
 	m["players"] = map[string]any{"white": map[string]any{"userId": sum.White, "rating": 2000}, "black": map[string]any{"userId": sum.Black, "rating": 2000}}
 	if sum.Winner != "" {
@@ -379,11 +379,11 @@ func (s *Server) TV(channel string) *TVChannel {
 	return t
 }
 
-// Feature features a game (a "featured" line); line "" uses the recorded
+// Feature features a game (a "featured" line); line "" uses the fake's own
 // one.
 func (t *TVChannel) Feature(line string) {
 	if line == "" {
-		line = Recorded("tv-feed.ndjson")[0]
+		line = payloadTVFeatured
 	}
 	t.s.mu.Lock()
 	defer t.s.mu.Unlock()
