@@ -1,5 +1,9 @@
 // Package explain says in sentences and diagrams what the rules package found.
 //
+// Claims checks an arbiter's claim of a draw (FIDE 9.2, 9.3) at a ply of a
+// game, with or without a declared move: correct or not, the rule, the
+// proof, or why not (ClaimReport, the JSON of threefold claim).
+//
 // Compare and ComparePlies explain whether two moments of a game (or two
 // positions given alone) are the same position in the sense of FIDE 9.2.3,
 // and every reason why not; the Report they return is written as text with

@@ -56,6 +56,28 @@ const (
 	msgCaptionEnPassant
 	msgLegendSquares
 
+	msgClaimCorrect
+	msgClaimCorrectMove
+	msgClaimIncorrect
+	msgClaimIncorrectMove
+	msgClaimOccurred
+	msgClaimByMove
+	msgClaimFifty
+	msgClaimFiftyByMove
+	msgClaimOnce
+	msgClaimTwice
+	msgClaimMoveNew
+	msgClaimMoveSecond
+	msgClaimNear
+	msgClaimNoFifty
+	msgClaimHintByMove
+	msgClaimHintFiftyByMove
+	msgClaimAfterFivefold
+	msgClaimAfterSeventyFive
+	msgClaimListItem
+	msgClaimListStart
+	msgClaimBeforeStart
+
 	msgCount
 )
 
@@ -115,6 +137,30 @@ var English = Messages{
 	msgCaptionNoCastling: "no castling rights",
 	msgCaptionEnPassant:  "en passant: %[1]s",
 	msgLegendSquares:     "[ ] marks a square whose occupant differs.",
+
+	// threefold claim: the verdict (who, at which ply, the move declared,
+	// the rule), then the reasons and notes.
+	msgClaimCorrect:          "%[1]s claims a draw at %[2]s: the claim is correct (FIDE %[3]s).",
+	msgClaimCorrectMove:      "%[1]s claims a draw at %[2]s, declaring %[3]s: the claim is correct (FIDE %[4]s).",
+	msgClaimIncorrect:        "%[1]s claims a draw at %[2]s: the claim is not correct.",
+	msgClaimIncorrectMove:    "%[1]s claims a draw at %[2]s, declaring %[3]s: the claim is not correct.",
+	msgClaimOccurred:         "The position of %[1]s has occurred %[2]d times, at plies %[3]s, and the claimant has the move (9.2.2).",
+	msgClaimByMove:           "The declared move %[1]s makes, at ply %[2]d, a position that has occurred %[3]d times before, at plies %[4]s (9.2.1).",
+	msgClaimFifty:            "No pawn has moved and nothing has been captured in the last %[1]d moves of each player, since %[2]s (9.3.2).",
+	msgClaimFiftyByMove:      "The declared move %[1]s, neither a pawn move nor a capture, completes 50 moves of each player without a pawn move or a capture, since %[2]s (9.3.1).",
+	msgClaimOnce:             "The position of %[1]s has not occurred before.",
+	msgClaimTwice:            "The position of %[1]s has occurred twice, at plies %[2]s: a claim under 9.2.2 needs a third occurrence.",
+	msgClaimMoveNew:          "The declared move %[1]s makes a position that has not occurred before.",
+	msgClaimMoveSecond:       "The declared move %[1]s makes, at ply %[2]d, a position that has occurred once before, at ply %[3]s: a claim under 9.2.1 needs two earlier occurrences.",
+	msgClaimNear:             "At %[1]s the pieces stood on the same squares with the same player to move, but it was not the same position: %[2]s",
+	msgClaimNoFifty:          "No pawn has moved and nothing has been captured for %[1]d half-moves, since %[2]s: a claim under 9.3 needs 50 moves of each player (100 half-moves).",
+	msgClaimHintByMove:       "A claim declaring %[1]s would be correct (9.2.1).",
+	msgClaimHintFiftyByMove:  "A claim declaring a move that is neither a pawn move nor a capture would be correct (9.3.1).",
+	msgClaimAfterFivefold:    "The game was already drawn at %[1]s, where a position occurred the fifth time (9.6.1): no claim was needed.",
+	msgClaimAfterSeventyFive: "75 moves of each player have been made without a pawn move or a capture: the game is drawn (9.6.2), no claim is needed.",
+	msgClaimListItem:         "%[1]d (%[2]s)",
+	msgClaimListStart:        "0 (the start position)",
+	msgClaimBeforeStart:      "before the start position (its FEN counts the half-moves)",
 }
 
 // text is the catalogue the package speaks from.

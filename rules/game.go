@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Game tracks one game move by move and answers, after every ply, what the
 // repetition rule (FIDE 9.2, 9.6.1) and the move-count rules (9.3, 9.6.2)
@@ -395,4 +398,17 @@ func (g *Game) Verdict() Verdict {
 	}
 	v.SeventyFiveMoves = p.halfmove >= 150 && !v.Checkmate
 	return v
+}
+
+// Clone returns a copy of g that goes on independently: a move played on
+// one is not played on the other. It answers "what if": the verdict after
+// a move that is only declared (9.2.1), without replaying the game.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.moves = slices.Clone(g.moves)
+	c.seen = slices.Clone(g.seen)
+	c.index = slices.Clone(g.index)
+	c.twice = [2][]int32{slices.Clone(g.twice[0]), slices.Clone(g.twice[1])}
+	c.near = g.near.clone()
+	return &c
 }

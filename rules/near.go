@@ -1,5 +1,7 @@
 package rules
 
+import "slices"
+
 // A near repetition is a position whose placement, with the same side to
 // move, occurred before as another position: other castling rights, or an
 // en passant capture possible then and not now (or the other way round).
@@ -132,4 +134,16 @@ func (g *Game) NearRepetitions() []NearRepetition {
 		out = append(out, NearRepetition{Plies: o.plies(), Count: int(o.count), Diff: cur.key.Diff(o.key)})
 	}
 	return out
+}
+
+// clone returns a copy of n that shares nothing with it.
+func (n *nearTracker) clone() nearTracker {
+	c := nearTracker{active: n.active, earlier: slices.Clone(n.earlier)}
+	if n.byPlacement != nil {
+		c.byPlacement = make(map[placementKey][]int32, len(n.byPlacement))
+		for pk, refs := range n.byPlacement {
+			c.byPlacement[pk] = slices.Clone(refs)
+		}
+	}
+	return c
 }

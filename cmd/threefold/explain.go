@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -91,13 +90,7 @@ Exit status: 0 when the comparison was made (same or not), 2 for bad input.`,
 					return fmt.Errorf("explain: --svg: %w", err)
 				}
 			}
-			if jsonOut {
-				enc := json.NewEncoder(env.stdout)
-				enc.SetEscapeHTML(false)
-				return enc.Encode(r)
-			}
-			_, err = fmt.Fprint(env.stdout, r.Text()) // every word of it is ours: SAN, squares, the catalogue
-			return err
+			return writeAnswer(env.stdout, jsonOut, r)
 		},
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "write the comparison as one JSON object")
