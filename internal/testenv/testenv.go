@@ -1,6 +1,6 @@
 // Package testenv decides, for the tests of this module, whether a test that
 // needs something from outside the repository runs: Stockfish, a PostgreSQL
-// server, Chromium, or the big reference corpus. When the thing is there the
+// server, Chromium, pgn-extract, or the big reference corpus. When the thing is there the
 // test gets its path or address. When it is not, the test is skipped with a
 // reason that says how to provide it — unless CI is set (as CI services and
 // .ci/run set it), where everything must be present and a missing one fails
@@ -73,6 +73,22 @@ func Chromium(t testing.TB) string {
 		}
 	}
 	Unavailable(t, "Chromium", "apt-get install chromium")
+	return ""
+}
+
+// PgnExtract returns the path of pgn-extract (Debian's package puts it in
+// /usr/games), the archive tool whose repetition search a test measures.
+func PgnExtract(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{"/usr/games/pgn-extract", "/usr/bin/pgn-extract"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("pgn-extract"); err == nil {
+		return p
+	}
+	Unavailable(t, "pgn-extract", "apt-get install pgn-extract")
 	return ""
 }
 
