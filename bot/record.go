@@ -155,10 +155,10 @@ func (j *JSONLines) WriteRecord(_ context.Context, r threefold.BotRecord) error 
 	data = append(data, '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(j.Path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(j.Path), 0o700); err != nil {
 		return fmt.Errorf("bot: record %s: %w", r.GameID, err)
 	}
-	f, err := os.OpenFile(j.Path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(j.Path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("bot: record %s: %w", r.GameID, err)
 	}

@@ -60,9 +60,17 @@ type Config struct {
 	// BusyTimeout is how long a SQLite write waits for another writer
 	// (another process on the same file); default 10s.
 	BusyTimeout time.Duration
+	// ReadOnly opens an existing store for reading only (history, export,
+	// status): a SQLite file is opened read-only and never switched to
+	// WAL, and no migration runs, so that a store on a read-only file or
+	// file system can be read. A schema older than this binary's is an
+	// error that says how to upgrade it.
+	ReadOnly bool
 
 	// sqlitePragmas are extra pragmas run on every SQLite connection (tests).
 	sqlitePragmas []string
+	// immutable: ReadOnly, on a file nothing can change (see Open).
+	immutable bool
 }
 
 type dialect int
@@ -141,8 +149,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		path := SQLitePath(cfg.DSN, cfg.DataDir)
 		s.where = path
-		if dir := filepath.Dir(path); dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
+		if !cfg.ReadOnly {
+			if err := createPrivate(path); err != nil {
 				return nil, fmt.Errorf("store: open %s: %w", path, err)
 			}
 		}
@@ -159,7 +167,14 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			"foreign_keys(1)",
 		}, cfg.sqlitePragmas...)
 		var q strings.Builder
-		q.WriteString("file:" + path + "?_txlock=immediate")
+		if cfg.ReadOnly {
+			q.WriteString("file:" + path + "?mode=ro")
+			if cfg.immutable {
+				q.WriteString("&immutable=1")
+			}
+		} else {
+			q.WriteString("file:" + path + "?_txlock=immediate")
+		}
 		for _, p := range pragmas {
 			q.WriteString("&_pragma=" + p)
 		}
@@ -169,20 +184,86 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		s.db.SetMaxOpenConns(4)
 		s.db.SetMaxIdleConns(4)
-		if err := s.walMode(ctx, busy); err != nil {
-			s.db.Close()
-			return nil, err
+		if !cfg.ReadOnly {
+			if err := s.walMode(ctx, busy); err != nil {
+				s.db.Close()
+				return nil, err
+			}
 		}
 	}
-	if err := s.db.PingContext(ctx); err != nil {
-		s.db.Close()
-		return nil, s.wrap(err, "open %s", s.where)
+	migrate := s.migrate
+	if cfg.ReadOnly {
+		migrate = s.checkSchema
 	}
-	if err := s.migrate(ctx, migrationFiles); err != nil {
+	err = s.db.PingContext(ctx)
+	if err != nil {
+		err = s.wrap(err, "open %s", s.where)
+	} else {
+		err = migrate(ctx, migrationFiles)
+	}
+	if err != nil {
 		s.db.Close()
+		if s.dialect == dialectSQLite && cfg.ReadOnly && !cfg.immutable && readOnlyDirectory(err) {
+			// A WAL file nobody has open (no -shm) in a folder this user may
+			// not write: SQLite cannot make the -shm to read it. Nothing can
+			// change the file meanwhile, so it is read as immutable.
+			cfg.immutable = true
+			return Open(ctx, cfg)
+		}
 		return nil, err
 	}
 	return s, nil
+}
+
+// readOnlyDirectory reports whether err is SQLite's refusal to read a WAL
+// file whose -shm it may not create (SQLITE_READONLY_DIRECTORY,
+// SQLITE_CANTOPEN).
+func readOnlyDirectory(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && (se.Code() == 1544 || se.Code()&0xff == 14)
+}
+
+// createPrivate creates the directories of a new SQLite file 0700 and the
+// file itself 0600, as the token file: the store holds who was followed and
+// when. Existing ones are left as they are.
+func createPrivate(path string) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// checkSchema is migrate for a store opened read-only: it only checks
+// that the schema is the one this binary knows.
+func (s *Store) checkSchema(ctx context.Context, files fs.FS) error {
+	migs, err := loadMigrations(files)
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	known := 0
+	if len(migs) > 0 {
+		known = migs[len(migs)-1].version
+	}
+	var have int
+	if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&have); err != nil {
+		return s.wrap(err, "open %s (read only): read schema_version", s.where)
+	}
+	switch {
+	case have > known:
+		return fmt.Errorf("store: open %s: %w", s.where, &SchemaTooNewError{Have: have, Known: known})
+	case have < known:
+		return fmt.Errorf("store: open %s: its schema (version %d) is older than this threefold's (%d); run threefold watch or bot on it once to upgrade it", s.where, have, known)
+	}
+	return nil
 }
 
 // walMode puts the SQLite file in WAL mode, retrying for up to busy while

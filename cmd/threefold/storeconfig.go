@@ -34,15 +34,16 @@ func defaultStoreConfig() storeConfig {
 
 // storeOptions is how a command opens the store.
 type storeOptions struct {
-	// mustExist: a command that only reads (history, export) does not
-	// create an empty SQLite file; it says that there is no store yet.
+	// mustExist: a command that only reads (history, export, status) does
+	// not create an empty SQLite file (it says that there is no store yet)
+	// and opens the store read-only.
 	mustExist bool
 }
 
 // openStore opens the store the config names.
 func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Store, error) {
 	sc := cfg.Store
-	sconf := store.Config{DSN: sc.DSN, DataDir: cfg.DataDir, BusyTimeout: sc.BusyTimeout}
+	sconf := store.Config{DSN: sc.DSN, DataDir: cfg.DataDir, BusyTimeout: sc.BusyTimeout, ReadOnly: opts.mustExist}
 	if opts.mustExist && !store.IsPostgres(sc.DSN) {
 		path := store.SQLitePath(sc.DSN, cfg.DataDir)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
