@@ -234,3 +234,54 @@ func FuzzGamesByUsers(f *testing.F) {
 		})
 	})
 }
+
+func FuzzGamesByIDs(f *testing.F) {
+	seedFile(f, "games-by-users.ndjson")
+	f.Add([]byte("{\"id\":\"aaaaaaaa\",\"status\":{\"id\":25}}\n{\"id\":[]}\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		runFuzzStream(t, func(ctx context.Context) error {
+			return fuzzClient(t, body).StreamGamesByIDs(ctx, "fuzz", []string{"aaaaaaaa", "bbbbbbbb"}, func(g lichess.GameSummary) error {
+				if g.ID == "" {
+					t.Error("a game without id was delivered")
+				}
+				return nil
+			})
+		})
+	})
+}
+
+// FuzzBroadcastRound: the broadcast stream's PGN splitter and
+// de-duplication over any bytes: every game it delivers is non-blank and
+// none is longer than the size cap plus the line that crossed it.
+func FuzzBroadcastRound(f *testing.F) {
+	seedFile(f, "broadcast-round.pgn")
+	f.Add([]byte("[Event \"a\"]\n[Event \"b\"]\n\n1. e4 *\n\n\n[White \"x\"]\n1. d4 { [%clk 1:00:00] }\n \n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		const capBytes = 4096
+		longestLine := 0
+		for _, l := range bytes.Split(body, []byte("\n")) {
+			longestLine = max(longestLine, len(l))
+		}
+		c := lichess.NewClient(lichess.Options{
+			BaseURL:     "http://lichess.invalid",
+			HTTPClient:  &http.Client{Transport: &onceTransport{body: body}},
+			Logger:      slog.New(slog.DiscardHandler),
+			Backoff:     lichess.Backoff{Initial: time.Nanosecond, Max: time.Nanosecond},
+			MaxRetries:  -1,
+			MaxPGNBytes: capBytes,
+		})
+		t.Cleanup(func() { c.Close() })
+		runFuzzStream(t, func(ctx context.Context) error {
+			return c.StreamBroadcastRound(ctx, "fuzzround", func(pgn string) error {
+				if strings.TrimSpace(pgn) == "" {
+					t.Error("a blank game was delivered")
+				}
+				// +2: the line's newline and the blank line before movetext.
+				if limit := capBytes + longestLine + 2; len(pgn) > limit {
+					t.Errorf("a game of %d bytes was delivered (cap %d, longest line %d)", len(pgn), capBytes, longestLine)
+				}
+				return nil
+			})
+		})
+	})
+}
