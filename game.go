@@ -43,7 +43,10 @@ type GameState struct {
 	// ReadError says why the source could not read the game beyond Moves
 	// (a PGN syntax error or limit, with its line and token); "" when it
 	// read it whole.
-	ReadError  string        `json:"-"`
+	ReadError string `json:"-"`
+	// More says that the source emits more states at once (it is reading
+	// a file): a consumer may hold its writes back until a state without it.
+	More       bool          `json:"-"`
 	ObservedAt time.Time     `json:"-"` // when the source received this state
 	Delay      time.Duration `json:"-"` // how far behind the board the source is known to be
 	// PlyAnchor says that Game.URL+"#"+ply opens the game at that ply

@@ -148,3 +148,35 @@ func TestFileSourceStreams(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 }
+
+// TestFileSourceSaysMore: the states of one reading of a file say that
+// more follow at once, but the last one, so that a consumer may gather
+// its writes for the whole file; a reading where one game changed emits
+// that one state, the last.
+func TestFileSourceSaysMore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "round.pgn")
+	game := func(white, moves string) string {
+		return "[White \"" + white + "\"]\n[Black \"x\"]\n\n" + moves + " *\n\n"
+	}
+	mod := time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC)
+	writeFile(t, path, game("a", "1. e4")+game("b", "1. d4")+game("c", "1. c4"), mod)
+	clk := newFakeClock()
+	var states []threefold.GameState
+	src := &FileSource{Path: path, Interval: time.Second, Clock: clk}
+	stop := runSource(src, func(s threefold.GameState) error { states = append(states, s); return nil })
+	waitSleep(t, clk)
+	var more []bool
+	for _, s := range states {
+		more = append(more, s.More)
+	}
+	if len(more) != 3 || !more[0] || !more[1] || more[2] {
+		t.Fatalf("More of the first reading: %v, want [true true false]", more)
+	}
+	writeFile(t, path, game("a", "1. e4")+game("b", "1. d4 d5")+game("c", "1. c4"), mod.Add(time.Minute))
+	clk.Advance(time.Second)
+	waitSleep(t, clk)
+	if len(states) != 4 || states[3].More || states[3].Game.White != "b" {
+		t.Fatalf("second reading: %d states, last %+v", len(states), states[len(states)-1])
+	}
+	stop()
+}

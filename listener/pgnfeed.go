@@ -1,6 +1,7 @@
 package listener
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -43,6 +44,11 @@ type pgnFeed struct {
 	// text (resent on every move) alive.
 	intern map[string]string
 	seed   maphash.Seed
+	// While hold is set (a file is being read), the game to emit is held
+	// until the next one is emitted (with More) or the reading ends
+	// (without): the last state of a file says that no more follow.
+	hold bool
+	held *feedGame
 	// counters, for tests and benchmarks
 	fullParses, tailParses int
 	at                     time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
@@ -105,7 +111,22 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 // feedReader feeds every game of rd, one at a time (a file is never held
 // whole in memory), and returns how many games it read. Only an error of
 // the underlying reader, or one that stops the source, is returned.
-func (f *pgnFeed) feedReader(rd *pgn.Reader, fallbackID func(i int) string, emit Emit) (int, error) {
+//
+// Every state it emits says More but the last one: a consumer may gather
+// the writes of a whole file.
+func (f *pgnFeed) feedReader(rd *pgn.Reader, fallbackID func(i int) string, emit Emit) (n int, err error) {
+	f.hold = true
+	defer func() {
+		f.hold = false
+		var stop stopError
+		if held := f.held; held != nil && !errors.As(err, &stop) {
+			f.held = nil
+			if e := f.send(held, false, emit); e != nil {
+				err = e
+			}
+		}
+		f.held = nil
+	}()
 	for i := 0; ; i++ {
 		g, err := rd.Next()
 		if err == io.EOF {
@@ -320,6 +341,19 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 
 func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 	fg.emitted = true
+	if f.hold {
+		held := f.held
+		f.held = fg
+		if held == nil || held == fg {
+			return nil
+		}
+		return f.send(held, true, emit)
+	}
+	return f.send(fg, false, emit)
+}
+
+// send emits the state of fg.
+func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 	err := emit(threefold.GameState{
 		Game:       threefold.GameRef{Site: f.site, ID: fg.id, URL: fg.url, White: fg.white, Black: fg.black},
 		Source:     f.source,
@@ -330,6 +364,7 @@ func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 		SiteResult: fg.siteResult,
 		Finished:   fg.result != "" && fg.result != "*",
 		ReadError:  fg.readErr,
+		More:       more,
 		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,

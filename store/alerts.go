@@ -18,6 +18,10 @@ import (
 // several goroutines or processes at once stores it once, and exactly one
 // of the callers gets new == true.
 func (s *Store) PutAlert(ctx context.Context, a threefold.Alert) (bool, error) {
+	return s.putAlert(ctx, s.db, a)
+}
+
+func (s *Store) putAlert(ctx context.Context, db execer, a threefold.Alert) (bool, error) {
 	if a.ID == "" {
 		return false, errors.New("store: put alert: empty id")
 	}
@@ -25,7 +29,7 @@ func (s *Store) PutAlert(ctx context.Context, a threefold.Alert) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("store: put alert %s: %w", a.ID, err)
 	}
-	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO alerts
+	res, err := db.ExecContext(ctx, s.q(`INSERT INTO alerts
 	(id, kind, source, site, game_id, white, black, white_key, black_key, source_key, ply, observed_at, stored_at, body)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO NOTHING`),

@@ -92,11 +92,15 @@ type GameUpdate struct {
 // UpdateGame records the progress of a stored game; a game the store does
 // not have is ErrNotFound (PutGame it first).
 func (s *Store) UpdateGame(ctx context.Context, u GameUpdate) error {
+	return s.updateGame(ctx, s.db, u)
+}
+
+func (s *Store) updateGame(ctx context.Context, db execer, u GameUpdate) error {
 	moves, err := json.Marshal(nonNil(u.Moves))
 	if err != nil {
 		return fmt.Errorf("store: update game %s/%s: %w", u.Site, u.ID, err)
 	}
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
+	res, err := db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
 	termination = ?, site_result = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
 		text(string(moves), len(u.Moves), u.Result, string(u.Termination), u.SiteResult, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
 	if err != nil {
@@ -230,7 +234,11 @@ func scanGame(r scanner) (Game, error) {
 // SaveProgress records the last ply of a game that the watcher has
 // processed (every alert up to it stored).
 func (s *Store) SaveProgress(ctx context.Context, site, gameID string, ply int) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO game_progress (site, game_id, ply, updated_at)
+	return s.saveProgress(ctx, s.db, site, gameID, ply)
+}
+
+func (s *Store) saveProgress(ctx context.Context, db execer, site, gameID string, ply int) error {
+	_, err := db.ExecContext(ctx, s.q(`INSERT INTO game_progress (site, game_id, ply, updated_at)
 	VALUES (?, ?, ?, ?) ON CONFLICT (site, game_id) DO UPDATE SET ply = excluded.ply, updated_at = excluded.updated_at`),
 		text(site, gameID, ply, nanos(s.now()))...)
 	return s.wrap(err, "save progress %s/%s", site, gameID)
@@ -253,10 +261,14 @@ func (s *Store) LoadProgress(ctx context.Context, site, gameID string) (int, boo
 // SaveSourceState stores a source's opaque resume state (a cursor, the
 // ids it follows, …), replacing the one stored before.
 func (s *Store) SaveSourceState(ctx context.Context, source string, state []byte) error {
+	return s.saveSourceState(ctx, s.db, source, state)
+}
+
+func (s *Store) saveSourceState(ctx context.Context, db execer, source string, state []byte) error {
 	if state == nil {
 		state = []byte{}
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO source_state (source, state, updated_at)
+	_, err := db.ExecContext(ctx, s.q(`INSERT INTO source_state (source, state, updated_at)
 	VALUES (?, ?, ?) ON CONFLICT (source) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`),
 		source, state, nanos(s.now()))
 	return s.wrap(err, "save state of %s", source)

@@ -25,8 +25,12 @@ type Recorder struct {
 	// saveState writes a source's state: st.SaveSourceState, or in group
 	// mode the write fenced by the source's lease.
 	saveState func(ctx context.Context, source string, state []byte) error
+	// batch, if set, takes the writes instead of the store (SetBatcher);
+	// the source states are then written once per batch.
+	batch *Batcher
 
 	mu    sync.Mutex
+	dirty map[string]bool // with batch: sources whose state the next batch writes
 	games map[[2]string]*recordedGame
 	srcs  map[string]map[string]int  // source → game key → plies
 	kept  map[string]json.RawMessage // source → what the source keeps itself (SourceState.Kept)
@@ -106,7 +110,32 @@ func NewRecorder(st *Store, log *slog.Logger) *Recorder {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Recorder{st: st, log: log, saveState: st.SaveSourceState, games: map[[2]string]*recordedGame{},
-		srcs: map[string]map[string]int{}, kept: map[string]json.RawMessage{}}
+		srcs: map[string]map[string]int{}, kept: map[string]json.RawMessage{}, dirty: map[string]bool{}}
+}
+
+// SetBatcher makes the recorder write through b (out of group mode): the
+// writes of the states that say More wait for the first that does not,
+// and each source's state is written once per batch. Set it before the
+// first Record.
+func (r *Recorder) SetBatcher(b *Batcher) {
+	r.batch = b
+	b.prepare = func(batch *Batch) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for src := range r.dirty {
+			batch.SaveSourceState(src, r.stateLocked(src))
+		}
+		clear(r.dirty)
+	}
+}
+
+// Flush commits what the recorder's batcher holds (SetBatcher); call it
+// when a source ends, whatever its last state said. Without a batcher it
+// does nothing.
+func (r *Recorder) Flush() {
+	if r.batch != nil {
+		r.batch.Flush()
+	}
 }
 
 // SetStateWriter sets how a source's state is written: in group mode, the
@@ -118,8 +147,12 @@ func (r *Recorder) SetStateWriter(save func(ctx context.Context, source string, 
 
 // Record records state s of a game of source, once the watcher took it
 // in (its alerts are stored): the game, its progress, and the source's
-// games. Repeats of a recorded state write nothing.
+// games. Repeats of a recorded state write nothing. With a batcher, the
+// writes are committed at the first state without More.
 func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameState) {
+	if r.batch != nil && !s.More {
+		defer r.batch.Flush()
+	}
 	k := [2]string{s.Game.Site, s.Game.ID}
 	r.mu.Lock()
 	g := r.games[k]
@@ -132,6 +165,7 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 	// Put the whole game the first time, and again when its players come
 	// (a DGT board's, from LiveChess's tournament, after its first moves).
 	first := !g.stored || g.ref != s.Game
+	seen := g.stored // by this run: its start is stored (or in the batch)
 	g.plies, g.result, g.finished, g.siteResult, g.ref = len(s.Moves), s.Result, s.Finished, s.SiteResult, s.Game
 	g.stored = true
 	sm := r.srcs[source]
@@ -143,7 +177,11 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 	sm[s.Game.Site+"/"+s.Game.ID] = len(s.Moves)
 	var state []byte
 	if !known || s.Finished {
-		state = r.stateLocked(source)
+		if r.batch != nil {
+			r.dirty[source] = true // written once, with the batch
+		} else {
+			state = r.stateLocked(source)
+		}
 	}
 	r.mu.Unlock()
 	if same {
@@ -171,13 +209,24 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 				Tags:        s.Tags,
 			},
 		}
-		if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, ErrNotFound) {
-			g.StartedAt = s.ObservedAt // first seen; a restart keeps it
+		if !seen {
+			if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, ErrNotFound) {
+				g.StartedAt = s.ObservedAt // first seen; a restart keeps it
+			}
+		}
+		if r.batch != nil {
+			r.batch.add(func(b *Batch) { b.PutGame(g); b.SaveProgress(s.Game.Site, s.Game.ID, len(s.Moves)) })
+			return
 		}
 		err = r.st.PutGame(ctx, g)
 	} else {
-		err = r.st.UpdateGame(ctx, GameUpdate{Site: s.Game.Site, ID: s.Game.ID, Moves: s.Moves, Result: s.Result,
-			Termination: term, SiteResult: s.SiteResult, Finished: s.Finished})
+		u := GameUpdate{Site: s.Game.Site, ID: s.Game.ID, Moves: s.Moves, Result: s.Result,
+			Termination: term, SiteResult: s.SiteResult, Finished: s.Finished}
+		if r.batch != nil {
+			r.batch.add(func(b *Batch) { b.UpdateGame(u); b.SaveProgress(s.Game.Site, s.Game.ID, len(s.Moves)) })
+			return
+		}
+		err = r.st.UpdateGame(ctx, u)
 	}
 	if err == nil {
 		err = r.st.SaveProgress(ctx, s.Game.Site, s.Game.ID, len(s.Moves))

@@ -65,7 +65,7 @@ func (s *recordingSource) Name() string { return s.src.Name() }
 
 func (s *recordingSource) Run(ctx context.Context, emit listener.Emit) error {
 	name := s.src.Name()
-	return s.src.Run(ctx, func(snap threefold.GameState) error {
+	err := s.src.Run(ctx, func(snap threefold.GameState) error {
 		if snap.Source == "" {
 			snap.Source = name
 		}
@@ -75,6 +75,8 @@ func (s *recordingSource) Run(ctx context.Context, emit listener.Emit) error {
 		s.rec.Record(ctx, name, snap)
 		return nil
 	})
+	s.rec.Flush() // what the source emitted last is stored too
+	return err
 }
 
 // storeRecords is the bot's record sink on the store.

@@ -144,6 +144,7 @@ type watchRun struct {
 	deliverCtx context.Context
 	durables   []*delivery.Durable
 	grp        *group.Session
+	batch      *store.Batcher // out of group mode: the store writes, in batches
 	watcher    *listener.Watcher
 	closers    []func() // undone in reverse order at the end
 }
@@ -344,10 +345,14 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 			r.log.Error("alert not written", "alert", a.ID, "err", err)
 		}
 	}
-	// An alert found while the run stops is stored all the same.
-	alert := delivery.Gate(r.deliverCtx, r.st, r.log, local)
+	// An alert found while the run stops is stored all the same. Out of
+	// group mode, alerts are stored in batches with the game records.
+	var alert func(threefold.Alert)
 	if r.grp != nil {
 		alert = r.grp.Gate(r.deliverCtx, local)
+	} else {
+		r.batch = store.NewBatcher(r.deliverCtx, r.st, r.log, local)
+		alert = r.batch.Gate()
 	}
 	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: alert, MaxPlies: r.cfg.PGN.MaxPlies, FinishedGrace: r.cfg.Watch.FinishedGrace})
 	return nil
@@ -374,6 +379,8 @@ func (r *watchRun) wrapSources() {
 	}
 	if r.grp != nil {
 		rec.SetStateWriter(r.grp.SaveState)
+	} else {
+		rec.SetBatcher(r.batch)
 	}
 }
 

@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/rules"
+)
+
+// TestBatcherCommitsPerReading: the games and alerts of one reading of a
+// file (each state but the last says More) are stored in one transaction,
+// not several writes per game (8,000 games took 73 s, growing faster than
+// their number); every alert is passed on once, after it was stored; a
+// live state (no More) is stored at once, and a reading seen again passes
+// nothing on twice.
+func TestBatcherCommitsPerReading(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t, Config{DataDir: t.TempDir()})
+	var passed []threefold.Alert
+	b := NewBatcher(ctx, st, nil, func(a threefold.Alert) {
+		if _, err := st.Alert(ctx, a.ID); err != nil {
+			t.Errorf("alert %s passed on before it was stored: %v", a.ID, err)
+		}
+		passed = append(passed, a)
+	})
+	rec := NewRecorder(st, nil)
+	rec.SetBatcher(b)
+	gate := b.Gate()
+	// read plays a watcher: the state's alert first, then the record.
+	read := func(states []threefold.GameState) {
+		for _, s := range states {
+			gate(testAlert(s.Game.Site, s.Game.ID, threefold.KindThreefold, 8, epoch))
+			rec.Record(ctx, "file round.pgn", s)
+		}
+	}
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}
+	const games = 300
+	var states []threefold.GameState
+	for i := range games {
+		states = append(states, threefold.GameState{Game: threefold.GameRef{Site: "file", ID: fmt.Sprintf("round.pgn#%d", i+1)},
+			Notation: rules.SAN, Moves: shuffle, Result: "1/2-1/2", Finished: true, More: i < games-1})
+	}
+
+	read(states)
+	if b.commits != 1 {
+		t.Fatalf("%d commits for one reading of %d games, want 1", b.commits, games)
+	}
+	if len(passed) != games {
+		t.Fatalf("%d alerts passed on, want %d", len(passed), games)
+	}
+	gs, err := st.Games(ctx, GameFilter{})
+	if err != nil || len(gs) != games {
+		t.Fatalf("%d games stored, want %d (%v)", len(gs), games, err)
+	}
+	if data, ok, err := st.LoadSourceState(ctx, "file round.pgn"); err != nil || !ok || len(data) < games*10 {
+		t.Fatalf("source state %d bytes, %v %v", len(data), ok, err)
+	}
+
+	live := threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "live"}, Notation: rules.SAN, Moves: shuffle}
+	read([]threefold.GameState{live})
+	if b.commits != 2 || len(passed) != games+1 {
+		t.Fatalf("after a live state: %d commits, %d alerts passed on; want 2, %d", b.commits, len(passed), games+1)
+	}
+
+	read(states)
+	if len(passed) != games+1 {
+		t.Fatalf("%d alerts passed on again", len(passed)-games-1)
+	}
+}
+
+// TestRecorderFlush: what states with More left in the batch is stored by
+// Flush (a source that ended, or was stopped, before its last state).
+func TestRecorderFlush(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t, Config{DataDir: t.TempDir()})
+	rec := NewRecorder(st, nil)
+	rec.SetBatcher(NewBatcher(ctx, st, nil, func(threefold.Alert) {}))
+	ref := threefold.GameRef{Site: "file", ID: "round.pgn#1"}
+	rec.Record(ctx, "file round.pgn", threefold.GameState{Game: ref, Notation: rules.SAN, Moves: []string{"e4"}, More: true})
+	if _, err := st.Game(ctx, ref.Site, ref.ID); err == nil {
+		t.Fatal("a state with More was stored before the batch was committed")
+	}
+	rec.Flush()
+	if g, err := st.Game(ctx, ref.Site, ref.ID); err != nil || len(g.Moves) != 1 {
+		t.Fatalf("after Flush: %+v, %v", g, err)
+	}
+}
