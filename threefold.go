@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // GameRef names one game on one site.
@@ -117,6 +119,31 @@ type Alert struct {
 	// OccurrenceClocks is, where the source reports clocks (DGT boards),
 	// the clock after each ply of Occurrences (null where unknown).
 	OccurrenceClocks []*ClockReading `json:"occurrence_clocks,omitempty"`
+	// NearRepetitions are, for threefold, claim_by_move and fivefold
+	// alerts, the earlier moments whose pieces stood on the same squares
+	// with the same side to move but that were other positions, and so are
+	// not among Occurrences: the third placement someone counted that
+	// does not count.
+	NearRepetitions []NearRepetition `json:"near_repetitions,omitempty"`
+}
+
+// NearRepetition is an earlier position with the placement and side to move
+// of the position an alert is about, but not the same position: it
+// occurred at the plies SamePlacementAs, and differs in Differences
+// ("castling", "en_passant": the kinds of threefold explain).
+type NearRepetition struct {
+	SamePlacementAs []int    `json:"same_placement_as"`
+	Differences     []string `json:"differences"`
+}
+
+// NearRepetitionsOf says what g.NearRepetitions says, in the words of
+// alerts.
+func NearRepetitionsOf(g *rules.Game) []NearRepetition {
+	var out []NearRepetition
+	for _, n := range g.NearRepetitions() {
+		out = append(out, NearRepetition{SamePlacementAs: n.Plies, Differences: n.Diff.Names()})
+	}
+	return out
 }
 
 // AlertID returns the stable id of an alert: a digest of the game, the

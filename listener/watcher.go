@@ -569,6 +569,14 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 		DelayS:      s.Delay.Seconds(),
 		Audience:    s.Audience,
 	}
+	switch kind {
+	case threefold.KindThreefold, threefold.KindFivefold:
+		a.NearRepetitions = threefold.NearRepetitionsOf(t.game)
+	case threefold.KindClaimByMove:
+		next := t.game.Clone()
+		next.Play(v.ClaimMoves[0])
+		a.NearRepetitions = threefold.NearRepetitionsOf(next)
+	}
 	if kind == threefold.KindClaimByMove {
 		m := v.ClaimMoves[0]
 		a.Move = m.UCI()

@@ -2,6 +2,7 @@ package listener
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -335,4 +336,55 @@ func TestWatcherRaisesAgainAfterWithdrawal(t *testing.T) {
 	if d := c.duplicates(); len(d) > 0 {
 		t.Errorf("duplicate ids %v", d)
 	}
+}
+
+// TestWatcherNearRepetitions: an alert about a position says which earlier
+// moments had its placement and side to move but were other positions:
+// the third placement that does not count.
+func TestWatcherNearRepetitions(t *testing.T) {
+	kings := strings.Fields("Kf1 Kf8 Ke1 Ke8 Kf1 Kf8 Ke1 Ke8 Kf1 Kf8 Ke1 Ke8")
+	knights := strings.Fields("d5 Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8")
+	tests := []struct {
+		name  string
+		fen   string
+		moves []string
+		want  []string // each alert: kind, ply, occurrences, near repetitions
+	}{
+		{name: "castling rights lost on the way", fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", moves: kings,
+			want: []string{"claim_by_move 9 [2 6] []", "threefold 10 [2 6 10] []", "threefold 11 [3 7 11] []",
+				"threefold 12 [4 8 12] [{[0] [castling]}]"}},
+		{name: "a claim by declared move into a position that lost its castling rights", fen: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+			moves: strings.Fields("Kf1 Kf8 Ke1 Ke8 Rb1 Kd8 Ra1 Ke8 Rb1 Kd8 Ra1 Ke8"),
+			want:  []string{"claim_by_move 11 [4 8] [{[0] [castling]}]", "threefold 12 [4 8 12] [{[0] [castling]}]"}},
+		{name: "an en passant capture possible once", fen: "1n2k3/3p4/8/4P3/8/8/8/1N2K3 b - - 0 1", moves: knights,
+			want: []string{"claim_by_move 9 [2 6] []", "threefold 10 [2 6 10] []", "threefold 11 [3 7 11] []",
+				"threefold 12 [4 8 12] []", "threefold 13 [5 9 13] [{[1] [en_passant]}]"}},
+		{name: "a plain repetition", moves: strings.Fields("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8"),
+			want: []string{"claim_by_move 7 [0 4] []", "threefold 8 [0 4 8] []"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCollector()
+			s := snap("g", nil)
+			s.StartFEN = tc.fen
+			for i := 0; i <= len(tc.moves); i++ {
+				s.Moves = tc.moves[:i]
+				c.w.Apply(s)
+			}
+			var got []string
+			for _, a := range c.alerts {
+				got = append(got, fmt.Sprint(a.Kind, " ", a.Ply, " ", a.Occurrences, " ", cmpNear(a.NearRepetitions)))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("alerts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func cmpNear(n []threefold.NearRepetition) string {
+	if n == nil {
+		return "[]"
+	}
+	return fmt.Sprint(n)
 }
