@@ -128,20 +128,21 @@ type Alert struct {
 }
 
 // NearRepetition is an earlier position with the placement and side to move
-// of the position an alert is about, but not the same position: it
-// occurred at the plies SamePlacementAs, and differs in Differences
-// ("castling", "en_passant": the kinds of threefold explain).
+// of a position (the one at Ply, or the one an alert is about), but not the
+// same position: it occurred at the plies SamePlacementAs, and differs in
+// Differences ("castling", "en_passant": the kinds of threefold explain).
 type NearRepetition struct {
+	Ply             int      `json:"ply,omitempty"` // 0 in an alert: the alert's
 	SamePlacementAs []int    `json:"same_placement_as"`
 	Differences     []string `json:"differences"`
 }
 
-// NearRepetitionsOf says what g.NearRepetitions says, in the words of
-// alerts.
-func NearRepetitionsOf(g *rules.Game) []NearRepetition {
+// NearRepetitionsOf says what g.NearRepetitions says about the current
+// position of g, at ply (0 for an alert's).
+func NearRepetitionsOf(g *rules.Game, ply int) []NearRepetition {
 	var out []NearRepetition
 	for _, n := range g.NearRepetitions() {
-		out = append(out, NearRepetition{SamePlacementAs: n.Plies, Differences: n.Diff.Names()})
+		out = append(out, NearRepetition{Ply: ply, SamePlacementAs: n.Plies, Differences: n.Diff.Names()})
 	}
 	return out
 }

@@ -571,11 +571,11 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 	}
 	switch kind {
 	case threefold.KindThreefold, threefold.KindFivefold:
-		a.NearRepetitions = threefold.NearRepetitionsOf(t.game)
+		a.NearRepetitions = threefold.NearRepetitionsOf(t.game, 0)
 	case threefold.KindClaimByMove:
 		next := t.game.Clone()
 		next.Play(v.ClaimMoves[0])
-		a.NearRepetitions = threefold.NearRepetitionsOf(next)
+		a.NearRepetitions = threefold.NearRepetitionsOf(next, 0)
 	}
 	if kind == threefold.KindClaimByMove {
 		m := v.ClaimMoves[0]

@@ -382,9 +382,13 @@ func TestWatcherNearRepetitions(t *testing.T) {
 	}
 }
 
-func cmpNear(n []threefold.NearRepetition) string {
-	if n == nil {
-		return "[]"
+func cmpNear(ns []threefold.NearRepetition) string {
+	var parts []string
+	for _, n := range ns {
+		if n.Ply != 0 {
+			return "an alert's near repetition names a ply of its own: " + fmt.Sprint(n)
+		}
+		parts = append(parts, fmt.Sprint("{", n.SamePlacementAs, " ", n.Differences, "}"))
 	}
-	return fmt.Sprint(n)
+	return "[" + strings.Join(parts, " ") + "]"
 }

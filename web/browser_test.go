@@ -298,3 +298,48 @@ func TestDashboardLanguagesInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestGamePageNearAndClaimInBrowser: the game page lists the plies whose
+// pieces stand as before in another position, beside the occurrences, and
+// checks a claim at the ply the arbiter enters, with a declared move or not.
+func TestGamePageNearAndClaimInBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bctx := browser(t, ctx)
+	hub, url := startDashboard(t, ctx)
+	ref := threefold.GameRef{Site: "lichess", ID: "near", White: "Alice", Black: "Bob"}
+	hub.Update(threefold.GameState{Game: ref, StartFEN: kingsFEN, Moves: kingsShuffle[:10], Source: "test source"})
+	if err := chromedp.Do(bctx, chromedp.Navigate(url+"game?key=lichess%2Fnear#4"), chromedp.WaitVisible(chromedp.CSS(`#near li a[data-ply="9"]`))); err != nil {
+		t.Fatal(err)
+	}
+	text := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	if got := text(`document.getElementById('at').innerText`); !strings.Contains(got, "the pieces stand as at ply 0, with the same side to move, but it is another position: other castling rights") {
+		t.Errorf("beside the occurrences of ply 4: %q", got)
+	}
+	check := func(ply, move, want string) string {
+		t.Helper()
+		set := `(() => { document.getElementById('claim-ply').value = '` + ply + `'; document.getElementById('claim-move').value = '` + move + `';
+		  document.getElementById('claim-out').className = 'claim-out'; document.getElementById('claim-go').click(); })()`
+		if err := chromedp.Do(bctx, chromedp.Evaluate[chromedp.Void](set), chromedp.WaitVisible(chromedp.CSS(`#claim-out.`+want))); err != nil {
+			t.Fatalf("claim at ply %s %s: %v", ply, move, err)
+		}
+		return text(`document.getElementById('claim-out').innerText`)
+	}
+	if got := check("8", "", "invalid"); !strings.Contains(got, "has occurred twice") || !strings.Contains(got, "the king moved at ply 1 (1.Kf1)") {
+		t.Errorf("the claim at ply 8: %q", got)
+	}
+	if got := check("9", "Kf8", "valid"); !strings.Contains(got, "declaring 5...Kf8: the claim is correct (FIDE 9.2.1)") {
+		t.Errorf("the claim at ply 9 declaring Kf8: %q", got)
+	}
+	if got := check("9", "Ke1", "invalid"); !strings.Contains(got, "The check failed") {
+		t.Errorf("an illegal declared move: %q", got)
+	}
+	screenshot(t, bctx, "dashboard-claim.png")
+}

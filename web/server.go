@@ -139,6 +139,7 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /game", s.page(gamePage))
 	s.mux.HandleFunc("GET /ws", s.serveWS)
 	s.mux.HandleFunc("GET /api/state", s.serveState)
+	s.mux.HandleFunc("GET /api/claim", s.serveClaim)
 	s.mux.HandleFunc("GET /healthz", s.serveHealth)
 	if opts.Metrics != nil {
 		s.mux.Handle("GET /metrics", opts.Metrics.Handler())

@@ -67,12 +67,17 @@ type GameView struct {
 	// -1 for positions that occur once.
 	Occ   []int `json:"occ,omitempty"`
 	Group []int `json:"group,omitempty"`
+	// NearRepetitions are the plies whose pieces stand as at earlier
+	// plies, with the same side to move, but that are other positions
+	// (castling rights, en passant): beside the occurrences, what does not
+	// count as one. Ascending by ply.
+	NearRepetitions []threefold.NearRepetition `json:"near_repetitions,omitempty"`
 }
 
 // Summary returns the view without its per-ply detail.
 func (v *GameView) Summary() *GameView {
 	s := *v
-	s.UCI, s.SAN, s.FENs, s.Occ, s.Group = nil, nil, nil, nil, nil
+	s.UCI, s.SAN, s.FENs, s.Occ, s.Group, s.NearRepetitions = nil, nil, nil, nil, nil, nil
 	return &s
 }
 
@@ -92,6 +97,7 @@ type tracker struct {
 	byKey    map[rules.Key][]int // plies of each position
 	order    []rules.Key         // repeated positions in order of their second occurrence
 	maxCount int
+	near     []threefold.NearRepetition // by ply, ascending
 	attn     string
 }
 
@@ -101,7 +107,7 @@ func (t *tracker) record(s rules.Step) {
 	if s.Ply == 0 {
 		t.game = s.Game
 		t.uci, t.san, t.fens, t.occ, t.group, t.order = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, nil
-		t.byKey, t.maxCount = make(map[rules.Key][]int), 1
+		t.byKey, t.maxCount, t.near = make(map[rules.Key][]int), 1, nil
 	} else {
 		t.uci = append(t.uci, s.Move.UCI())
 		t.san = append(t.san, s.Before.SAN(s.Move))
@@ -125,6 +131,7 @@ func (t *tracker) record(s rules.Step) {
 		g = t.group[plies[0]]
 	}
 	t.group = append(t.group, g)
+	t.near = append(t.near, threefold.NearRepetitionsOf(s.Game, ply)...)
 }
 
 // apply brings the tracker to the state of u, within maxPlies plies.
@@ -169,6 +176,7 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 	n := len(t.occ)
 	v.Ply = n - 1
 	v.UCI, v.SAN, v.FENs, v.Occ, v.Group = t.uci[:n:n], t.san[:n:n], t.fens[:n:n], t.occ[:n:n], t.group[:n:n]
+	v.NearRepetitions = t.near[:len(t.near):len(t.near)]
 	v.FEN = t.fens[n-1]
 	v.LastMove, v.LastSAN = t.uci[n-1], t.san[n-1]
 	verdict := t.game.Verdict()

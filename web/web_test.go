@@ -86,7 +86,7 @@ func get(t *testing.T, url string, header http.Header) (int, string) {
 
 func TestTokenCheckedOnEveryPath(t *testing.T) {
 	ts, _, _ := newTestServer(t, "s3cret")
-	for _, path := range []string{"/", "/game?key=x/y", "/ws", "/api/state", "/healthz", "/metrics"} {
+	for _, path := range []string{"/", "/game?key=x/y", "/ws", "/api/state", "/api/claim?game=x/y", "/healthz", "/metrics"} {
 		tests := []struct {
 			name   string
 			query  string

@@ -76,4 +76,16 @@ const (
 	WebDelay            Key = "web.delay"
 	WebNoRepeated       Key = "web.no_repeated"
 	WebWaiting          Key = "web.waiting"
+	// Near repetitions (the same placement, another position) and the
+	// claim check of the game page.
+	WebNearRepetition Key = "web.near"
+	WebNearCastling   Key = "web.near.castling"
+	WebNearEnPassant  Key = "web.near.en_passant"
+	WebNearTitle      Key = "web.near_title"
+	WebNoNear         Key = "web.no_near"
+	WebClaimCheck     Key = "web.claim_check"
+	WebClaimAtPly     Key = "web.claim_at_ply"
+	WebClaimMove      Key = "web.claim_move"
+	WebClaimButton    Key = "web.claim_button"
+	WebClaimFailed    Key = "web.claim_failed"
 )

@@ -26,10 +26,39 @@
     } else {
       txt += ' · ' + TF.esc(TF.T('web.occurs_once'));
     }
+    (g.near_repetitions || []).filter((n) => n.ply === cur).forEach((n) => { txt += ' · ' + nearText(n); });
     $('at').innerHTML = txt;
+    if (document.activeElement !== $('claim-ply')) $('claim-ply').value = cur;
     document.querySelectorAll('#moves .mv.cur').forEach((e) => e.classList.remove('cur'));
     const el = document.querySelector('#moves .mv[data-ply="' + cur + '"]');
     if (el) { el.classList.add('cur'); if (!live) el.scrollIntoView({ block: 'nearest' }); }
+  }
+
+  // nearText says, as HTML, that the pieces stand at n.ply as at earlier
+  // plies but the position is another, and how it differs.
+  function nearText(n) {
+    const why = (n.differences || []).map((d) => TF.T('web.near.' + d)).join(TF.T('list.sep'));
+    return TF.esc(TF.T('web.near', '\u0001', why)).replace('\u0001', TF.ltr(n.same_placement_as.join(', ')));
+  }
+
+  // checkClaim asks the dashboard whether a claim at the ply (with the move
+  // declared, if any) is correct, and shows the answer.
+  async function checkClaim(e) {
+    e.preventDefault();
+    const out = $('claim-out');
+    const q = 'api/claim?game=' + encodeURIComponent(key) + '&ply=' + encodeURIComponent($('claim-ply').value) +
+      '&move=' + encodeURIComponent($('claim-move').value.trim());
+    try {
+      const res = await fetch(TF.withToken(q), { cache: 'no-store' });
+      const r = await res.json();
+      if (!res.ok) throw new Error(r.error || res.status);
+      out.className = 'claim-out ' + (r.valid ? 'valid' : 'invalid');
+      out.innerHTML = '<p class="verdict">' + TF.esc(r.verdict) + '</p><p>' + TF.esc(r.reason) + '</p>' +
+        (r.notes || []).map((n) => '<p class="muted">' + TF.esc(n) + '</p>').join('');
+    } catch (err) {
+      out.className = 'claim-out invalid';
+      out.textContent = TF.T('web.claim_failed', err.message);
+    }
   }
 
   function renderMoves() {
@@ -73,6 +102,14 @@
         plies.map((p) => '<a href="#' + p + '" data-ply="' + p + '">' + TF.ltr(TF.moveLabel(p, g.san[p], g.start_fen)) + '</a>').join(' · ');
       rep.appendChild(li);
     });
+    const near = $('near');
+    const nr = g.near_repetitions || [];
+    near.innerHTML = nr.length ? '' : '<li class="empty">' + TF.esc(TF.T('web.no_near')) + '</li>';
+    nr.forEach((n) => {
+      const li = document.createElement('li');
+      li.innerHTML = '<a href="#' + n.ply + '" data-ply="' + n.ply + '">' + TF.ltr(TF.moveLabel(n.ply, g.san[n.ply], g.start_fen)) + '</a> ' + nearText(n);
+      near.appendChild(li);
+    });
   }
 
   function update(v) {
@@ -105,6 +142,7 @@
     live = false;
     show(parseInt(t.dataset.ply, 10));
   });
+  $('claim').addEventListener('submit', checkClaim);
   $('first').onclick = () => { live = false; show(0); };
   $('prev').onclick = () => { live = false; show(cur - 1); };
   $('next').onclick = () => { live = false; show(cur + 1); };
