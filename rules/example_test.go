@@ -171,3 +171,39 @@ func mustFEN(s string) rules.Position {
 	}
 	return p
 }
+
+// A right held counts, not whether castling is possible now: the knight on
+// g1 blocks O-O, the right is held all the same.
+func ExamplePosition_CastlingRights() {
+	p := mustFEN("4k1nr/8/8/8/8/8/8/4K1NR w Kk - 0 1")
+	for _, r := range p.CastlingRights() {
+		fmt.Println(r.Color, r.Rook, r.Short)
+	}
+	// Output:
+	// white h1 true
+	// black h8 true
+}
+
+// A double push makes an en passant capture possible only if a pawn can
+// legally take: after 1...d5 the pawn on e5 can; the one on c5 is pinned to
+// the king on f2 by the bishop on a7 and cannot leave the diagonal.
+func ExamplePosition_EnPassantCaptures() {
+	g := rules.NewGame(mustFEN("4k3/b2p4/8/2P1P3/8/8/5K2/8 b - - 0 1"))
+	g.PlaySAN("d5")
+	p := g.Position()
+	for _, m := range p.EnPassantCaptures() {
+		fmt.Println(p.SAN(m))
+	}
+	// Output:
+	// exd6
+}
+
+// Key.Diff names the components in which two positions differ, in the
+// terms of FIDE 9.2.3 (the kind values of threefold's JSON).
+func ExampleKey_Diff() {
+	a := mustFEN("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")
+	b := mustFEN("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
+	d := a.Key().Diff(b.Key())
+	fmt.Println(d, d.Has(rules.DiffCastling), d.Names())
+	// Output: side_to_move,castling true [side_to_move castling]
+}
