@@ -38,6 +38,16 @@ type ClockReading struct {
 	BlackS float64 `json:"black_s"`
 }
 
+// SourceHealth is the connection state of a source (a Lichess stream, a
+// DGT server), as the instance following it last saw it.
+type SourceHealth struct {
+	Source    string    `json:"source"`
+	Connected bool      `json:"connected"`
+	Since     time.Time `json:"since"`    // connected, or down, since then
+	Failures  int       `json:"failures"` // attempts in a row that failed
+	LastError string    `json:"last_error,omitempty"`
+}
+
 // BoardStatus is the health of one electronic board (DGT LiveChess) as
 // its source sees it: what the arbiter checks before and during a round.
 type BoardStatus struct {

@@ -520,10 +520,10 @@ func runContract(t *testing.T, fresh newDB) {
 
 	t.Run("SourceHealth", func(t *testing.T) {
 		s := open(t)
-		down := SourceHealth{Source: "lichess game abcdEFGH", Since: epoch.Add(time.Minute), Failures: 3,
+		down := threefold.SourceHealth{Source: "lichess game abcdEFGH", Since: epoch.Add(time.Minute), Failures: 3,
 			LastError: "dial tcp 127.0.0.1:1: connection refused \x00\xff"}
-		up := SourceHealth{Source: "dgt ws://board", Connected: true, Since: epoch}
-		for _, h := range []SourceHealth{{Source: down.Source, Connected: true, Since: epoch}, down, up} {
+		up := threefold.SourceHealth{Source: "dgt ws://board", Connected: true, Since: epoch}
+		for _, h := range []threefold.SourceHealth{{Source: down.Source, Connected: true, Since: epoch}, down, up} {
 			if err := s.SaveSourceHealth(ctx, h); err != nil {
 				t.Fatal(err)
 			}
@@ -532,14 +532,14 @@ func runContract(t *testing.T, fresh newDB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]SourceHealth{}
+		got := map[string]threefold.SourceHealth{}
 		for _, src := range st.Sources {
 			if src.Health != nil {
 				got[src.Name] = *src.Health
 			}
 		}
 		down.LastError = "dial tcp 127.0.0.1:1: connection refused \uFFFD\uFFFD" // stored as valid UTF-8
-		for _, want := range []SourceHealth{down, up} {
+		for _, want := range []threefold.SourceHealth{down, up} {
 			h := got[want.Source]
 			if h.Connected != want.Connected || !h.Since.Equal(want.Since) || h.Failures != want.Failures || h.LastError != want.LastError {
 				t.Errorf("health of %s: %+v, want %+v", want.Source, h, want)

@@ -274,20 +274,10 @@ func (s *Store) saveSourceState(ctx context.Context, db execer, source string, s
 	return s.wrap(err, "save state of %s", source)
 }
 
-// SourceHealth is the connection state of a source (a Lichess stream, a
-// DGT server), as the instance following it last saw it.
-type SourceHealth struct {
-	Source    string    `json:"source"`
-	Connected bool      `json:"connected"`
-	Since     time.Time `json:"since"`    // connected, or down, since then
-	Failures  int       `json:"failures"` // attempts in a row that failed
-	LastError string    `json:"last_error,omitempty"`
-}
-
 // SaveSourceHealth stores the connection state of a source, replacing the
 // one stored before. The error must hold no secret (it is shown by
 // threefold status).
-func (s *Store) SaveSourceHealth(ctx context.Context, h SourceHealth) error {
+func (s *Store) SaveSourceHealth(ctx context.Context, h threefold.SourceHealth) error {
 	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO source_health (source, connected, since, failures, last_error, updated_at)
 	VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET connected = excluded.connected, since = excluded.since,
 	failures = excluded.failures, last_error = excluded.last_error, updated_at = excluded.updated_at`),

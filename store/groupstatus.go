@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/threefold-chess/threefold"
 )
 
 // GroupStatus is the state of the group as the database holds it: what
@@ -51,7 +53,7 @@ type SourceStatus struct {
 	StateUpdatedAt time.Time `json:"state_updated_at,omitzero"`
 	// Health is the connection state saved by the instance following the
 	// source (SaveSourceHealth), nil when none was.
-	Health *SourceHealth `json:"health,omitempty"`
+	Health *threefold.SourceHealth `json:"health,omitempty"`
 }
 
 // SinkLag is what the outbox still owes one sink.
@@ -171,7 +173,7 @@ func (s *Store) Status(ctx context.Context, now time.Time) (GroupStatus, error) 
 		return st, s.wrap(err, "status: source health")
 	}
 	for rows.Next() {
-		var h SourceHealth
+		var h threefold.SourceHealth
 		var connected int
 		var since int64
 		if err := rows.Scan(&h.Source, &connected, &since, &h.Failures, &h.LastError); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -300,7 +301,7 @@ func oneLine(s string) string {
 
 // connection says whether a source is connected, or since when and why
 // not ("-" when nothing follows its connection: files, chess.com).
-func connection(now time.Time, h *store.SourceHealth) string {
+func connection(now time.Time, h *threefold.SourceHealth) string {
 	switch {
 	case h == nil:
 		return "-"

@@ -56,9 +56,9 @@ func groupFixture(t *testing.T) (config string, now time.Time) {
 	g := threefold.GameRef{Site: "lichess", ID: "abcdefgh"}
 	_, err = st.PutAlertOutbox(ctx, threefold.Alert{ID: threefold.AlertID(g, threefold.KindThreefold, 8, ""), Kind: threefold.KindThreefold, Ply: 8, Game: g, Source: "x"}, []string{"discord-0"})
 	must(err)
-	must(st.SaveSourceHealth(ctx, store.SourceHealth{Source: "lichess broadcast round 4Yuk2i2H", Since: histEpoch.Add(10 * time.Second),
+	must(st.SaveSourceHealth(ctx, threefold.SourceHealth{Source: "lichess broadcast round 4Yuk2i2H", Since: histEpoch.Add(10 * time.Second),
 		Failures: 3, LastError: "lichess: stream broadcast round 4Yuk2i2H: dial tcp: lookup lichess.invalid: no such host"}))
-	must(st.SaveSourceHealth(ctx, store.SourceHealth{Source: "dgt ws://localhost:1982/api/v1.0", Connected: true, Since: histEpoch}))
+	must(st.SaveSourceHealth(ctx, threefold.SourceHealth{Source: "dgt ws://localhost:1982/api/v1.0", Connected: true, Since: histEpoch}))
 	clock = clock.Add(20 * time.Second)
 	_, err = b.Heartbeat(ctx)
 	must(err)

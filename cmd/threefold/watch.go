@@ -122,6 +122,11 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	return r.run(ctx)
 }
 
+// onceGiveUpFailures is how many attempts in a row a source that never
+// connected may fail before watch --once gives it up (and ends with a
+// non-zero status): with the Lichess client's backoff, about 15 seconds.
+const onceGiveUpFailures = 5
+
 // watchRun is one run of the watcher: what it is given, and what its steps
 // build. `threefold watch` and the demo run it.
 type watchRun struct {
@@ -137,7 +142,7 @@ type watchRun struct {
 	st   *store.Store
 
 	hooks      []*notify.Webhook
-	health     *sourceHealth // the sources' connection state
+	health     *listener.Health // the sources' connection state
 	deps       listener.Deps
 	sources    []listener.Source
 	names      []string
@@ -225,13 +230,14 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 	// A source that keeps failing is said at WARN, shown on the dashboard
 	// and by threefold status; watch --once gives up one that never
 	// connects.
-	r.health = newSourceHealth(log, 0)
+	giveUp := 0
 	if r.once {
-		r.health.giveUp = onceGiveUpFailures
+		giveUp = onceGiveUpFailures
 	}
+	r.health = listener.NewHealth(log, giveUp)
 	r.deps.OnSourceState = r.health.State
 	if d != nil {
-		r.health.show = d.SourceState
+		r.health.SetShow(d.SourceState)
 		r.deps.OnBoards = d.Hub.SourceBoards
 	}
 	for _, t := range r.targets {
@@ -362,13 +368,13 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 // recorder and, in group mode, its lease.
 func (r *watchRun) wrapSources() {
 	rec := store.NewRecorder(r.st, r.log)
-	r.health.setStore(r.st)
+	r.health.SetSave(r.st.SaveSourceHealth)
 	for i, s := range r.sources {
 		if ds, ok := s.(*listener.DGTSource); ok {
 			ds.State = rec.Keeper(ds.Name()) // the games on the boards keep their ids across restarts
 		}
 		kind := group.LeaseKind(s)
-		s = r.health.watch(s)
+		s = r.health.Watch(s)
 		if r.dash != nil {
 			s = r.dash.Tap(s)
 		}

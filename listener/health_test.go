@@ -1,4 +1,4 @@
-package main
+package listener_test
 
 import (
 	"context"
@@ -6,18 +6,17 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/testlog"
 	"github.com/threefold-chess/threefold/listener"
-	"github.com/threefold-chess/threefold/store"
 )
 
 // flakySource reports the connection attempts of a script through the
 // health hook, then waits until it is stopped.
 type flakySource struct {
 	name     string
-	h        *sourceHealth
+	h        *listener.Health
 	attempts []error       // nil: connected
 	reported chan struct{} // closed when every attempt is reported
 }
@@ -33,11 +32,11 @@ func (s *flakySource) Run(ctx context.Context, _ listener.Emit) error {
 	return ctx.Err()
 }
 
-// TestSourceHealth: a source that keeps failing is said at WARN with the
+// TestHealth: a source that keeps failing is said at WARN with the
 // reason (2nd, 4th, 8th failure in a row), at INFO when it is back; the
-// store has its state; watch --once (giveUp) stops a source that never
+// saver has its state; watch --once (giveUp) stops a source that never
 // connected, and only such a source.
-func TestSourceHealth(t *testing.T) {
+func TestHealth(t *testing.T) {
 	refused := errors.New("dial tcp 127.0.0.1:1: connection refused")
 	down := func(n int) []error {
 		out := make([]error, n)
@@ -53,40 +52,39 @@ func TestSourceHealth(t *testing.T) {
 		warns    int
 		back     bool // "connected again" said
 		gaveUp   bool // Run ended with errNeverConnected
-		want     store.SourceHealth
+		want     threefold.SourceHealth
 	}{
-		{name: "one blip", attempts: []error{nil, refused, nil}, want: store.SourceHealth{Connected: true}},
-		{name: "keeps failing", attempts: down(9), warns: 3, want: store.SourceHealth{Failures: 9, LastError: refused.Error()}},
+		{name: "one blip", attempts: []error{nil, refused, nil}, want: threefold.SourceHealth{Connected: true}},
+		{name: "keeps failing", attempts: down(9), warns: 3, want: threefold.SourceHealth{Failures: 9, LastError: refused.Error()}},
 		{name: "back after failing", attempts: append(append([]error{nil}, down(4)...), nil), warns: 2, back: true,
-			want: store.SourceHealth{Connected: true}},
+			want: threefold.SourceHealth{Connected: true}},
 		{name: "once: never connected", giveUp: 5, attempts: down(5), warns: 2, gaveUp: true,
-			want: store.SourceHealth{Failures: 5, LastError: refused.Error()}},
+			want: threefold.SourceHealth{Failures: 5, LastError: refused.Error()}},
 		{name: "once: connected before", giveUp: 5, attempts: append([]error{nil}, down(6)...), warns: 2,
-			want: store.SourceHealth{Failures: 6, LastError: refused.Error()}},
+			want: threefold.SourceHealth{Failures: 6, LastError: refused.Error()}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := store.Open(context.Background(), store.Config{DataDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
 			var logs testlog.Buffer
-			h := newSourceHealth(slog.New(slog.NewTextHandler(&logs, nil)), tc.giveUp)
-			h.setStore(st)
+			h := listener.NewHealth(slog.New(slog.NewTextHandler(&logs, nil)), tc.giveUp)
+			saved := map[string]threefold.SourceHealth{}
+			h.SetSave(func(_ context.Context, s threefold.SourceHealth) error {
+				saved[s.Source] = s
+				return nil
+			})
 			var shown int
-			h.show = func(string, bool, error) { shown++ }
+			h.SetShow(func(string, bool, error) { shown++ })
 			src := &flakySource{name: "lichess game abcdEFGH", h: h, attempts: tc.attempts, reported: make(chan struct{})}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
-			go func() { done <- h.watch(src).Run(ctx, nil) }()
+			go func() { done <- h.Watch(src).Run(ctx, nil) }()
 			<-src.reported
 			if !tc.gaveUp {
 				cancel()
 			}
-			err = <-done
+			err := <-done
 			cancel()
-			if gave := errors.Is(err, errNeverConnected); gave != tc.gaveUp {
+			if gave := errors.Is(err, listener.ErrNeverConnected); gave != tc.gaveUp {
 				t.Errorf("Run: %v; gave up %v, want %v", err, gave, tc.gaveUp)
 			}
 			if n := strings.Count(logs.String(), `level=WARN msg="source not connected"`); n != tc.warns {
@@ -101,14 +99,14 @@ func TestSourceHealth(t *testing.T) {
 			if shown != len(tc.attempts) {
 				t.Errorf("the dashboard was told %d times, want %d", shown, len(tc.attempts))
 			}
-			gs, err := st.Status(context.Background(), time.Now())
-			if err != nil || len(gs.Sources) != 1 || !healthIs(gs.Sources[0].Health, tc.want) {
-				t.Errorf("stored %+v, %v; want %+v", gs.Sources, err, tc.want)
+			got, ok := saved[src.name]
+			if len(saved) != 1 || !ok || !healthIs(&got, tc.want) {
+				t.Errorf("saved %+v; want %+v", saved, tc.want)
 			}
 		})
 	}
 }
 
-func healthIs(h *store.SourceHealth, want store.SourceHealth) bool {
+func healthIs(h *threefold.SourceHealth, want threefold.SourceHealth) bool {
 	return h != nil && h.Connected == want.Connected && h.Failures == want.Failures && h.LastError == want.LastError
 }
