@@ -186,6 +186,27 @@ func players(p *i18n.Printer, a threefold.Alert) string {
 // produced each: "ply 44 (22...Qf5), ply 48 (24...Qf5), ply 52 (26...Qf5)".
 func Occurrences(a threefold.Alert) string { return occurrences(english, a) }
 
+// nearText says that a near repetition does not count, and why: "not
+// counted: ply 0, the same pieces and side to move but other castling
+// rights".
+func nearText(p *i18n.Printer, n threefold.NearRepetition) string {
+	plies := make([]string, len(n.SamePlacementAs))
+	for i, ply := range n.SamePlacementAs {
+		plies[i] = strconv.Itoa(ply)
+	}
+	var why []string
+	for _, d := range n.Differences {
+		switch d {
+		case "castling":
+			why = append(why, p.Sprintf(i18n.AlertNearCastling))
+		case "en_passant":
+			why = append(why, p.Sprintf(i18n.AlertNearEnPassant))
+		}
+	}
+	sep := p.Sprintf(i18n.ListSep)
+	return p.Sprintf(i18n.AlertNear, strings.Join(plies, sep), strings.Join(why, sep))
+}
+
 func occurrences(p *i18n.Printer, a threefold.Alert) string {
 	parts := make([]string, 0, len(a.Occurrences)+1)
 	for i, ply := range a.Occurrences {
@@ -262,6 +283,9 @@ func formatText(p *i18n.Printer, a threefold.Alert) string {
 	switch a.Kind {
 	case threefold.KindThreefold, threefold.KindClaimByMove, threefold.KindFivefold:
 		b.WriteString(" | " + p.Sprintf(i18n.AlertOccurrences, occurrences(p, a)))
+		for _, n := range a.NearRepetitions {
+			b.WriteString(" | " + nearText(p, n))
+		}
 	}
 	if l := Link(a); l != "" {
 		b.WriteString(" | " + l)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 func sampleAlert() threefold.Alert {
@@ -379,5 +380,33 @@ func TestWithdrawnEverywhere(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFormatTextNearRepetitions: an alert's near repetitions (the same
+// pieces and side to move, another position) are said after its
+// occurrences, in the reader's language.
+func TestFormatTextNearRepetitions(t *testing.T) {
+	a := sampleAlert()
+	a.NearRepetitions = []threefold.NearRepetition{{SamePlacementAs: []int{40}, Differences: []string{"en_passant"}},
+		{SamePlacementAs: []int{30, 34}, Differences: []string{"castling", "en_passant"}}}
+	tests := []struct {
+		name string
+		lang i18n.Lang
+		want string
+	}{
+		{"english", i18n.English, "ply 52 (26...Qf5) | not counted: ply 40, the same pieces and side to move but other en passant captures | not counted: ply 30, 34, the same pieces and side to move but other castling rights, other en passant captures |"},
+		{"russian", i18n.Russian, "не засчитывается: полуход 40 — та же расстановка и очередь хода, но другая возможность взятия на проходе"},
+		{"persian", i18n.Persian, "شمرده نمی‌شود: نیم‌حرکت 30، 34، چیدمان و نوبت یکسان اما حقوق متفاوت قلعه رفتن، حق متفاوت گرفتن آنپاسان"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := FormatTextIn(tc.lang, a); !strings.Contains(got, tc.want) {
+				t.Errorf("text lacks %q:\n%s", tc.want, got)
+			}
+		})
+	}
+	if got := FormatText(sampleAlert()); strings.Contains(got, "not counted") {
+		t.Errorf("an alert without near repetitions: %s", got)
 	}
 }
