@@ -2,6 +2,8 @@ package bot_test
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -15,12 +17,15 @@ import (
 	"github.com/threefold-chess/threefold/rules"
 )
 
-// timedGames plays n games at once against the fake with running clocks
-// (the fake charges each move the time since the last one, plus lag, on a
-// clock that runs scale times faster than real time; the engine is told
-// its time divided by the same scale), the bot with the default time
+// timedGames plays n games against the fake with running clocks (the fake
+// charges each move the time since the last one, plus lag, on a clock
+// that runs scale times faster than real time; the engine is told its
+// time divided by the same scale), the bot with the default time
 // management, and reports how each ended and the least time the bot had
-// left.
+// left. The games are played all at once, or in a row (one after the
+// other, each started when the last has ended): then the bot's goroutines
+// and open files are counted after each game, and may not grow with the
+// number of games played.
 type timedGames struct {
 	name       string
 	engine     func(t *testing.T) string
@@ -29,15 +34,20 @@ type timedGames struct {
 	clock, inc int64 // ms
 	days       int
 	games      int
+	inRow      bool
 	opponent   func(i int) func(*rules.Game) string
 }
 
 func (tg timedGames) run(t *testing.T) {
+	maxGames := tg.games
+	if tg.inRow {
+		maxGames = 1
+	}
 	h := newHarness(t, harnessOpt{engine: tg.engine(t), scale: tg.scale, lag: tg.lag, timeout: 10 * time.Minute, cfg: func(c *bot.Config) {
 		d := bot.DefaultConfig().Engine
 		c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.MoveOverhead, c.Engine.Slack = d.MinMoveTime, d.MaxMoveTime, d.MoveOverhead, 0
 		c.Chat.MinInterval = bot.DefaultConfig().Chat.MinInterval
-		c.Challenge.MaxGames = tg.games
+		c.Challenge.MaxGames = maxGames
 	}})
 	if tg.engine != nil && h.cfg.Engine.Path != "" {
 		// One engine per game, started before the games (as threefold bot
@@ -47,57 +57,144 @@ func (tg timedGames) run(t *testing.T) {
 			t.Fatalf("engines not started: %v", err)
 		}
 	}
-	ids := make([]string, tg.games)
-	for i := range ids {
+	var mu sync.Mutex
+	var lines []string
+	least := time.Duration(1<<62 - 1)
+	start := func(i int) string {
 		color := rules.White
 		if i%2 == 1 {
 			color = rules.Black
 		}
-		ids[i] = h.newGame(fakelichess.GameSpec{ID: fmt.Sprintf("tc%s%02d", tg.name, i), ClockInitial: tg.clock, ClockIncrement: tg.inc,
+		id := h.newGame(fakelichess.GameSpec{ID: fmt.Sprintf("tc%s%02d", tg.name, i), ClockInitial: tg.clock, ClockIncrement: tg.inc,
 			DaysPerTurn: tg.days, Rated: true}, color)
-		h.opponent(ids[i], tg.opponent(i))
+		h.opponent(id, tg.opponent(i))
+		return id
 	}
-	var mu sync.Mutex
-	var lines []string
-	least := time.Duration(1<<62 - 1)
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st, rec := h.waitGameOver(id)
-			left := st.WTime
-			if rec.BotColor == "black" {
-				left = st.BTime
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			lines = append(lines, fmt.Sprintf("%s: %s %s after %d plies (%s), bot %s with %.1fs left", id, st.Status, rec.Result, st.Ply, rec.Termination, rec.BotColor, float64(left)/1000))
-			lost := st.Status == lichess.StatusOutOfTime && st.Winner != rec.BotColor
-			if lost || st.Status == lichess.StatusNoStart {
-				t.Errorf("game %d: the bot lost on time: %s %s at ply %d (bot %s, %d ms left)", i, st.Status, st.Winner, st.Ply, rec.BotColor, left)
-			}
-			if tg.clock > 0 && st.Ply >= 6 && left >= tg.clock+int64(st.Ply/2)*tg.inc {
-				t.Errorf("game %d: the bot's clock never ran (%d ms left after %d plies)", i, left, st.Ply)
-			}
-			if d := time.Duration(left) * time.Millisecond; d < least && tg.clock > 0 {
-				least = d
-			}
-		}()
+	check := func(i int, id string) {
+		st, rec := h.waitGameOver(id)
+		left := st.WTime
+		if rec.BotColor == "black" {
+			left = st.BTime
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, fmt.Sprintf("%s: %s %s after %d plies (%s), bot %s with %.1fs left", id, st.Status, rec.Result, st.Ply, rec.Termination, rec.BotColor, float64(left)/1000))
+		lost := st.Status == lichess.StatusOutOfTime && st.Winner != rec.BotColor
+		if lost || st.Status == lichess.StatusNoStart {
+			t.Errorf("game %d: the bot lost on time: %s %s at ply %d (bot %s, %d ms left)", i, st.Status, st.Winner, st.Ply, rec.BotColor, left)
+		}
+		if tg.clock > 0 && st.Ply >= 6 && left >= tg.clock+int64(st.Ply/2)*tg.inc {
+			t.Errorf("game %d: the bot's clock never ran (%d ms left after %d plies)", i, left, st.Ply)
+		}
+		if d := time.Duration(left) * time.Millisecond; d < least && tg.clock > 0 {
+			least = d
+		}
 	}
-	wg.Wait()
+	if tg.inRow {
+		var first, last usage
+		for i := range tg.games {
+			check(i, start(i))
+			u := measureUsage(i + 1)
+			if i == 0 {
+				first = u
+			}
+			last = u
+		}
+		t.Logf("after game 1: %v; after game %d: %v", first, tg.games, last)
+		first.allowGrowth(t, last)
+	} else {
+		ids := make([]string, tg.games)
+		for i := range ids {
+			ids[i] = start(i)
+		}
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				check(i, id)
+			}()
+		}
+		wg.Wait()
+	}
 	sort.Strings(lines)
 	if tg.clock > 0 {
-		t.Logf("%d games, least time left to the bot: %v", len(ids), least)
+		t.Logf("%d games, least time left to the bot: %v", tg.games, least)
 	}
 	t.Logf("%s", strings.Join(lines, "\n"))
+	if tg.inRow {
+		// Stopped, the bot leaves nothing running: no goroutine, and no
+		// engine (its pipes would be open files).
+		h.stopBot()
+		if err := <-h.done; err != nil {
+			t.Errorf("bot: %v", err)
+		}
+		h.stopBot = nil
+		noBotGoroutines(t)
+	}
 }
 
-// The acceptance of the running clocks: bullet (1+0, 20 games at once),
-// blitz (3+2) and correspondence, with Stockfish (one engine per game)
-// and with the built-in mover, with 50 ms of network lag charged to every
-// move of the bot, never lost on time. The clock runs faster than real
-// time, and the engine is told its time divided by the same factor.
+// usage is what the test process holds after a number of games: its
+// goroutines, those of package bot, and its open files (-1 where the
+// system does not list them).
+type usage struct {
+	games, goroutines, botGoroutines, files int
+}
+
+func (u usage) String() string {
+	return fmt.Sprintf("%d goroutines (%d of the bot), %d open files", u.goroutines, u.botGoroutines, u.files)
+}
+
+// measureUsage counts what is running and open once the bot has written
+// a game's record. The game's own goroutine may still be ending then, and
+// connections kept alive come and go: the counts are compared with a
+// slack (allowGrowth), far below what a leak of one per game adds over
+// many games.
+func measureUsage(games int) usage {
+	u := usage{games: games, goroutines: runtime.NumGoroutine(), files: -1}
+	buf := make([]byte, 1<<22)
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "threefold/bot.") || strings.Contains(g, "threefold/bot/uci.") {
+			u.botGoroutines++
+		}
+	}
+	if fds, err := os.ReadDir("/proc/self/fd"); err == nil {
+		u.files = len(fds)
+	}
+	return u
+}
+
+// allowGrowth fails if what is running or open grew with the games
+// played: a leak of one goroutine or one file per game adds one per game;
+// a few are allowed for a game's goroutine still ending and for the
+// connections kept alive.
+func (u usage) allowGrowth(t *testing.T, later usage) {
+	t.Helper()
+	const slack = 8
+	if n := later.games - u.games; n < 2*slack {
+		t.Fatalf("too few games (%d) between the counts to tell a leak", n)
+	}
+	if later.botGoroutines > u.botGoroutines+slack/2 {
+		t.Errorf("goroutines of the bot: %d after game %d, %d after game %d", u.botGoroutines, u.games, later.botGoroutines, later.games)
+	}
+	if later.goroutines > u.goroutines+slack {
+		t.Errorf("goroutines: %d after game %d, %d after game %d", u.goroutines, u.games, later.goroutines, later.games)
+		logGoroutineGroups(t)
+	}
+	if u.files >= 0 && later.files > u.files+slack {
+		t.Errorf("open files: %d after game %d, %d after game %d", u.files, u.games, later.files, later.games)
+	}
+}
+
+// The acceptance of the running clocks: bullet (1+0) with the built-in
+// mover (20 games at once) and with Stockfish (20 games in a row, without
+// a leak of goroutines or files), blitz (3+2) and correspondence with
+// Stockfish (one engine per game), with 50 ms of network lag charged to
+// every move of the bot, never lost on time. The clock runs faster than
+// real time, and the engine is told its time divided by the same factor.
+// Twenty engines thinking at once on a small shared machine lose on time
+// for want of a CPU, not of time management: the engine games are played
+// one at a time (max_games 1), as a bot with one core would be set up.
 func TestNoLossOnTime(t *testing.T) {
 	builtin := func(t *testing.T) string { return "" }
 	stockfish := func(t *testing.T) string { return testenv.Stockfish(t) }
@@ -109,11 +206,36 @@ func TestNoLossOnTime(t *testing.T) {
 		// own work and the requests of 20 games sharing one account's
 		// request slot, which -race slows down; a slower fast clock.
 		{name: "bullet-builtin", engine: builtin, scale: 2, lag: 50 * time.Millisecond, clock: 60000, games: 20, opponent: opponent(160)},
-		{name: "bullet-stockfish", engine: stockfish, scale: 4, lag: 50 * time.Millisecond, clock: 60000, games: 20, opponent: opponent(160)},
+		{name: "bullet-stockfish", engine: stockfish, scale: 4, lag: 50 * time.Millisecond, clock: 60000, games: 20, inRow: true, opponent: opponent(160)},
 		{name: "blitz-stockfish", engine: stockfish, scale: 8, lag: 50 * time.Millisecond, clock: 180000, inc: 2000, games: 2, opponent: opponent(80)},
 		{name: "correspondence-stockfish", engine: stockfish, scale: 2000, days: 1, games: 2, opponent: opponent(40)},
 	}
 	for _, r := range runs {
 		t.Run(r.name, r.run)
+	}
+}
+
+// logGoroutineGroups logs the goroutines that run the same functions, by
+// how many there are (more than 5): where a leak is.
+func logGoroutineGroups(t *testing.T) {
+	t.Helper()
+	buf := make([]byte, 1<<24)
+	counts := map[string]int{}
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		lines := strings.Split(g, "\n")
+		key := ""
+		for i := 1; i < len(lines) && i < 12; i += 2 {
+			f := strings.TrimSpace(lines[i])
+			if j := strings.LastIndex(f, "("); j > 0 {
+				f = f[:j]
+			}
+			key += f + " | "
+		}
+		counts[key]++
+	}
+	for k, n := range counts {
+		if n > 5 {
+			t.Logf("%d × %s", n, k)
+		}
 	}
 }

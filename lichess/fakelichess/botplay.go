@@ -74,12 +74,20 @@ func (g *Game) moved() {
 	g.armTimer()
 }
 
+// disarm (mu held) stops the game's timer and ends the goroutine that
+// waits for it.
+func (g *Game) disarm() {
+	if g.timer == nil {
+		return
+	}
+	g.timer.Stop()
+	close(g.timerDone)
+	g.timer, g.timerDone = nil, nil
+}
+
 // armTimer (mu held) arms the flag or first-move timer of the side to move.
 func (g *Game) armTimer() {
-	if g.timer != nil {
-		g.timer.Stop()
-		g.timer = nil
-	}
+	g.disarm()
 	if !g.s.opts.RunningClocks || g.over() || g.s.closed {
 		return
 	}
@@ -95,14 +103,16 @@ func (g *Game) armTimer() {
 	default:
 		return
 	}
-	t := g.s.clk.NewTimer(d)
-	g.timer = t
+	t, done := g.s.clk.NewTimer(d), make(chan struct{})
+	g.timer, g.timerDone = t, done
 	s := g.s
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		select {
 		case <-t.C():
+		case <-done:
+			return
 		case <-s.closing:
 			return
 		}
@@ -111,7 +121,7 @@ func (g *Game) armTimer() {
 		if g.timer != t || g.over() || g.rg.Ply() != ply {
 			return
 		}
-		g.timer = nil
+		g.timer, g.timerDone = nil, nil
 		if ply < 2 && g.clockInitial > 0 {
 			g.finish(lichess.StatusNoStart, "")
 		} else {

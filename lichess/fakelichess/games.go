@@ -116,8 +116,9 @@ type Game struct {
 	finishSent   bool
 	daysPerTurn  int
 	firstMove    time.Duration
-	lastMoveAt   time.Time   // on the server's clock: the last move, or the start
-	timer        clock.Timer // flag fall, or the first-move deadline
+	lastMoveAt   time.Time     // on the server's clock: the last move, or the start
+	timer        clock.Timer   // flag fall, or the first-move deadline
+	timerDone    chan struct{} // closed when timer is disarmed: its goroutine ends
 }
 
 // NewGame creates a bot game (and announces it with gameStart on the event
@@ -289,10 +290,7 @@ func (g *Game) finish(status, winner string) {
 	g.status, g.winner = status, winner
 	g.wdraw, g.bdraw = false, false
 	g.wtakeback, g.btakeback = false, false
-	if g.timer != nil {
-		g.timer.Stop()
-		g.timer = nil
-	}
+	g.disarm()
 }
 
 // push (mu held) sends the current state to the game's streams, and when
