@@ -22,6 +22,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/bot/book"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 )
@@ -77,8 +78,9 @@ type Bot struct {
 	baseURL  string
 	onGame   func(threefold.GameState)
 
-	me string
-	mm *matchmaker // nil unless bot.matchmaking is enabled
+	me   string
+	mm   *matchmaker // nil unless bot.matchmaking is enabled
+	book *book.Book  // nil unless bot.book.path is set; open while Run runs
 
 	mu       sync.Mutex
 	ratings  map[string]int // the bot's ratings by category, as last known
@@ -163,6 +165,15 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.me = strings.ToLower(acct.ID)
 	if b.me == "" {
 		b.me = strings.ToLower(acct.Username)
+	}
+	if p := b.cfg.Book.Path; p != "" {
+		bk, err := book.Open(p)
+		if err != nil {
+			return fmt.Errorf("bot: opening book (bot.book.path): %w", err)
+		}
+		defer bk.Close()
+		b.book = bk
+		b.log.Info("opening book", "path", p, "entries", bk.Entries(), "max_moves", b.cfg.Book.MaxMoves, "choice", b.cfg.Book.Choice)
 	}
 	b.mu.Lock()
 	b.ratings = map[string]int{}
@@ -432,6 +443,9 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 		release: b.release,
 		sink:    b.records,
 		stop:    make(chan struct{}),
+
+		book:     b.book,
+		bookRand: newBookRand(b.cfg.Engine.Seed, id),
 
 		onGame: b.onGame,
 

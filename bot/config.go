@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/threefold-chess/threefold/bot/book"
 )
 
 // Config is everything the bot needs besides the Lichess client. The
@@ -18,6 +20,7 @@ type Config struct {
 	Challenge   ChallengeConfig
 	Matchmaking MatchmakingConfig
 	Chat        ChatConfig
+	Book        BookConfig
 
 	// OnStop says what happens to running games when the bot is told to
 	// stop: "finish" plays them to the end (up to StopTimeout, then
@@ -71,6 +74,17 @@ type EngineConfig struct {
 	// Slack is added to twice the planned time of a move before a search
 	// that has not answered is stopped (0: 3 s).
 	Slack time.Duration
+}
+
+// BookConfig is the optional Polyglot opening book (bot.book).
+type BookConfig struct {
+	Path string // a Polyglot .bin file; "" plays without a book
+	// MaxMoves: the book is used up to this move number (the full move
+	// number of the position, 1 at the start).
+	MaxMoves int
+	// Choice among the book moves of a position: "weighted" (at random,
+	// in proportion to the weights) or "best" (the heaviest).
+	Choice string
 }
 
 // PolicyConfig sets the repetition-aware move policy.
@@ -181,6 +195,7 @@ func DefaultConfig() Config {
 			ChallengeTimeout: 30 * time.Second,
 			DeclineBackoff:   time.Hour,
 		},
+		Book: BookConfig{MaxMoves: 12, Choice: book.ChooseWeighted},
 		Chat: ChatConfig{
 			Greeting:    ChatLine{Room: "player", Text: "Hi {opponent}! I am {me} and I watch every repetition (FIDE 9.2). Good luck!"},
 			Goodbye:     ChatLine{Room: "player", Text: "Good game, {opponent}. {ending}"},
@@ -259,6 +274,14 @@ func (c *Config) Validate() error {
 		}
 		if mm.RatingDifference < 0 || mm.DailyChallenges < 0 || mm.DeclineBackoff < 0 {
 			bad("bot.matchmaking: rating_difference, daily_challenges and decline_backoff must not be negative")
+		}
+	}
+	if c.Book.Path != "" {
+		if c.Book.MaxMoves < 1 {
+			bad("bot.book.max_moves must be at least 1")
+		}
+		if c.Book.Choice != book.ChooseWeighted && c.Book.Choice != book.ChooseBest {
+			bad("bot.book.choice: %q is not %s or %s", c.Book.Choice, book.ChooseWeighted, book.ChooseBest)
 		}
 	}
 	if c.Chat.MinInterval < 0 {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"hash/fnv"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
+	"github.com/threefold-chess/threefold/bot/book"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
@@ -44,9 +47,13 @@ type game struct {
 	mover   Mover
 	release func(Mover) // gives the mover back when the game ends (nil: Close)
 	sink    RecordSink
-	onGame  func(threefold.GameState) // Options.OnGame
-	stop    chan struct{}             // closed: resign the game now
-	cancel  context.CancelFunc
+	book    *book.Book // nil: no opening book
+	// bookRand draws the book's weighted choices: seeded by the engine's
+	// seed and the game's id, so a game is replayed the same way.
+	bookRand *rand.Rand
+	onGame   func(threefold.GameState) // Options.OnGame
+	stop     chan struct{}             // closed: resign the game now
+	cancel   context.CancelFunc
 	// correspondence games are left running when the bot stops.
 	correspondence bool
 	stopMu         sync.Once
@@ -475,6 +482,13 @@ func (g *game) maybeMove(ctx context.Context) {
 	if g.movedPly == ply || (g.timer != nil && g.timerPly == ply) {
 		return
 	}
+	if d, ok := g.bookMove(); ok {
+		g.rulesUsed[d.Rule]++
+		pos := g.t.game.Position()
+		g.log.Info("move chosen", "ply", ply, "move", d.Move.UCI(), "san", pos.SAN(d.Move), "rule", d.Rule, "by", d.By, "weight", d.Score)
+		g.sendMove(ctx, d)
+		return
+	}
 	remaining, inc := g.clockFor(g.color)
 	lim := moveLimit(g.cfg.Engine, remaining, inc, ply)
 	// An engine that never answers must not cost the game: past the
@@ -531,6 +545,43 @@ func (g *game) maybeMove(ctx context.Context) {
 		return
 	}
 	g.sendMove(ctx, d)
+}
+
+// newBookRand returns the generator of a game's book choices.
+func newBookRand(seed int64, gameID string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(gameID))
+	return rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+}
+
+// bookMove chooses a move from the opening book (bot.book) in a standard
+// game up to max_moves, unless the opponent offers a draw (the engine's
+// evaluation answers it). A book move that repeats a position is never
+// played: the book knows nothing of the game's repetitions.
+func (g *game) bookMove() (Decision, bool) {
+	if g.book == nil || g.oppOffer {
+		return Decision{}, false
+	}
+	pos := g.t.game.Position()
+	if pos.Variant() != rules.Standard || pos.FullmoveNumber() > g.cfg.Book.MaxMoves {
+		return Decision{}, false
+	}
+	cands, err := g.book.Moves(g.t.game)
+	if err != nil {
+		g.log.Warn("opening book unreadable; the engine moves", "err", err)
+		return Decision{}, false
+	}
+	fresh := cands[:0]
+	for _, c := range cands {
+		if len(g.t.game.OccurrencesOf(c.Move)) == 0 {
+			fresh = append(fresh, c)
+		}
+	}
+	c, ok := book.Choose(fresh, g.cfg.Book.Choice, g.bookRand)
+	if !ok {
+		return Decision{}, false
+	}
+	return Decision{Move: c.Move, Rule: RuleBook, Mode: "even", Score: c.Weight, By: "book"}, true
 }
 
 // answerDrawOffer answers the opponent's pending draw offer by the policy

@@ -10,6 +10,7 @@ import (
 // The rules the policy can choose; they go to the log with every move.
 const (
 	RuleEngine           = "engine"            // the engine's move, nothing to avoid or seek
+	RuleBook             = "book"              // a move of the opening book (Score is its weight)
 	RuleAvoidRepetition  = "avoid-repetition"  // ahead: the engine's best among moves that give no draw
 	RuleForcedRepetition = "forced-repetition" // ahead, but every move gives a draw
 	RuleClaimThreefold   = "claim-threefold"   // behind: the position is a threefold, claim it

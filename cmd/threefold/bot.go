@@ -39,7 +39,8 @@ webhooks of watch.webhooks and, with http.addr set, the dashboard, which shows
 its games live.
 
 With bot.matchmaking.enabled it challenges online BOT accounts itself when it
-has room for a game (bot.matchmaking in the config file).
+has room for a game (bot.matchmaking in the config file). With bot.book.path
+it plays its openings from a Polyglot opening book.
 
 On SIGTERM or Ctrl-C it accepts no new challenge and finishes (or, with
 bot.on_stop: resign, resigns) the games it is playing, then exits.

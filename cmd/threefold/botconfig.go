@@ -67,6 +67,11 @@ type botConfig struct {
 		ChallengeTimeout time.Duration `mapstructure:"challenge_timeout"`
 		DeclineBackoff   time.Duration `mapstructure:"decline_backoff"`
 	} `mapstructure:"matchmaking"`
+	Book struct {
+		Path     string `mapstructure:"path"`      // Polyglot .bin opening book; "" plays without one
+		MaxMoves int    `mapstructure:"max_moves"` // used up to this move number
+		Choice   string `mapstructure:"choice"`    // weighted or best
+	} `mapstructure:"book"`
 	Chat struct {
 		MinInterval time.Duration  `mapstructure:"min_interval"`
 		Greeting    chatLineConfig `mapstructure:"greeting"`
@@ -108,6 +113,7 @@ func defaultBotConfig() botConfig {
 	c.Matchmaking.TimeControls, c.Matchmaking.Days = append([]string(nil), mm.TimeControls...), append([]int(nil), mm.Days...)
 	c.Matchmaking.RatingDifference, c.Matchmaking.Block, c.Matchmaking.DailyChallenges = mm.RatingDifference, mm.Block, mm.DailyChallenges
 	c.Matchmaking.ChallengeTimeout, c.Matchmaking.DeclineBackoff = mm.ChallengeTimeout, mm.DeclineBackoff
+	c.Book.Path, c.Book.MaxMoves, c.Book.Choice = d.Book.Path, d.Book.MaxMoves, d.Book.Choice
 	t := d.Chat
 	c.Chat.MinInterval = t.MinInterval
 	c.Chat.Greeting = chatLineConfig(t.Greeting)
@@ -151,6 +157,7 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 	d.Matchmaking = bot.MatchmakingConfig{Enabled: m.Enabled, Idle: m.Idle, TimeControls: m.TimeControls, Days: m.Days,
 		Variant: m.Variant, Rated: m.Rated, RatingDifference: m.RatingDifference, Block: m.Block, DailyChallenges: m.DailyChallenges,
 		ChallengeTimeout: m.ChallengeTimeout, DeclineBackoff: m.DeclineBackoff}
+	d.Book = bot.BookConfig{Path: c.Book.Path, MaxMoves: c.Book.MaxMoves, Choice: c.Book.Choice}
 	t := c.Chat
 	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Greeting: bot.ChatLine(t.Greeting), Goodbye: bot.ChatLine(t.Goodbye),
 		Second: bot.ChatLine(t.Second), Third: bot.ChatLine(t.Third), Claim: bot.ChatLine(t.Claim), Fifth: bot.ChatLine(t.Fifth)}

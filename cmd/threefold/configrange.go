@@ -72,6 +72,7 @@ var keyRanges = map[string]valueRange{
 	"bot.matchmaking.daily_challenges":  ints(0, 100000),
 	"bot.matchmaking.challenge_timeout": durs(time.Second, 30*day),
 	"bot.matchmaking.decline_backoff":   durs(0, 30*day),
+	"bot.book.max_moves":                ints(1, 1000),
 	"bot.stop_timeout":                  durs(0, 7*day),
 	"watch.queue_size":                  ints(1, 1000000),
 	"watch.file_poll_interval":          durs(10*time.Millisecond, day),
