@@ -171,7 +171,7 @@ func TestCallsSendTheRightRequests(t *testing.T) {
 		t.Error("revoked token still valid")
 	}
 	for _, r := range e.fake.Requests() {
-		if r.Token == fakelichess.BotToken && r.UserAgent != "threefold (+"+fakelichess.BotUser+")" {
+		if r.Token == fakelichess.BotToken && r.UserAgent != "threefold user:"+fakelichess.BotUser {
 			t.Errorf("User-Agent %q", r.UserAgent)
 			break
 		}
@@ -297,7 +297,7 @@ func TestUserAgentNamesTheAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := fake.RequestsTo("GET", "/api/account/playing")
-	if want := "threefold/v1.2.3 (+" + fakelichess.BotUser + ")"; len(reqs) != 1 || reqs[0].UserAgent != want || c.UserAgent() != want {
+	if want := "threefold/v1.2.3 user:" + fakelichess.BotUser; len(reqs) != 1 || reqs[0].UserAgent != want || c.UserAgent() != want {
 		t.Errorf("User-Agent %+v, want %q", reqs, want)
 	}
 }

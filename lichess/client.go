@@ -56,8 +56,9 @@ type Options struct {
 	// (streams run for hours); calls get RequestTimeout instead. Default: a
 	// client with its own transport, whose idle connections Close closes.
 	HTTPClient *http.Client
-	// UserAgent, default "threefold/<Version> (+<Account>)", as Lichess
-	// asks of bots; without an Account the account of the token is put in
+	// UserAgent, default "threefold/<Version> user:<Account>", the form
+	// Lichess knows bots by (lichess-bot sends "lichess-bot/<version>
+	// user:<account>"); without an Account the account of the token is put in
 	// once CheckScopes has learned it. Lichess keys the bot game stream by
 	// User-Agent.
 	UserAgent string
@@ -199,15 +200,16 @@ func NewClient(opts Options) *Client {
 	return c
 }
 
-// defaultUserAgent is "threefold/VERSION (+ACCOUNT)", as Lichess asks
-// bots to say who they are.
+// defaultUserAgent is "threefold/VERSION user:ACCOUNT": the program and
+// the account, in the form of Lichess's own bot bridge (lichess-bot), so
+// Lichess can tell who runs what.
 func defaultUserAgent(version, account string) string {
 	ua := "threefold"
 	if version != "" {
 		ua += "/" + version
 	}
 	if account != "" {
-		ua += " (+" + account + ")"
+		ua += " user:" + account
 	}
 	return ua
 }
