@@ -130,6 +130,19 @@ type BotRecord struct {
 	RulesUsed   map[string]int `json:"rules_used,omitempty"` // how often each policy rule chose the bot's move
 }
 
+// BotStatus is the bot's own account as the dashboard shows it: its
+// ratings by Lichess category (bullet, blitz, …) and its record, counted
+// by Lichess at start and then game by game (aborted games do not count).
+type BotStatus struct {
+	Account string         `json:"account"`
+	URL     string         `json:"url,omitempty"`
+	Ratings map[string]int `json:"ratings,omitempty"`
+	Wins    int            `json:"wins"`
+	Draws   int            `json:"draws"`
+	Losses  int            `json:"losses"`
+	Playing int            `json:"playing"` // games running now
+}
+
 // BotPlayer is one side of a recorded game of the bot.
 type BotPlayer struct {
 	ID     string `json:"id"`

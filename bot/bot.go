@@ -63,6 +63,12 @@ type Options struct {
 	// so that a dashboard or a watcher can follow the bot's games. It must
 	// be quick. The state has no Source: the caller names it.
 	OnGame func(threefold.GameState)
+	// OnStatus, if set, is called with the bot's status (its account's
+	// ratings and record, the games running) when Run has read the
+	// account, and again whenever a game starts or ends or a rating
+	// changes; one call at a time, the last with the latest status. It
+	// must be quick.
+	OnStatus func(threefold.BotStatus)
 }
 
 // Bot is one BOT account at work.
@@ -77,13 +83,16 @@ type Bot struct {
 	pool     *enginePool // started engines for the games to come; nil without an engine
 	baseURL  string
 	onGame   func(threefold.GameState)
+	onStatus func(threefold.BotStatus)
+	statusMu sync.Mutex // one OnStatus call at a time
 
 	me   string
 	mm   *matchmaker // nil unless bot.matchmaking is enabled
 	book *book.Book  // nil unless bot.book.path is set; open while Run runs
 
 	mu       sync.Mutex
-	ratings  map[string]int // the bot's ratings by category, as last known
+	ratings  map[string]int      // the bot's ratings by category, as last known
+	account  threefold.BotStatus // the account and its record (Ratings and Playing filled in by Status)
 	games    map[string]*game
 	done     map[string]bool      // games played to their end by this process
 	doneList []string             // the same, oldest first, to forget the oldest
@@ -110,6 +119,7 @@ func New(opts Options) (*Bot, error) {
 		newMover: opts.NewMover,
 		baseURL:  strings.TrimRight(opts.BaseURL, "/"),
 		onGame:   opts.OnGame,
+		onStatus: opts.OnStatus,
 		games:    map[string]*game{},
 		done:     map[string]bool{},
 		pending:  map[string]time.Time{},
@@ -132,6 +142,9 @@ func New(opts Options) (*Bot, error) {
 		if ec.CPUBudget > 0 {
 			// One engine process per game, the threads shared out.
 			ec.Threads = max(1, ec.CPUBudget/b.cfg.Challenge.MaxGames)
+		}
+		if ec.HashBudget > 0 {
+			ec.Hash = max(1, ec.HashBudget/b.cfg.Challenge.MaxGames)
 		}
 		if ec.Path == "" {
 			b.newMover = func() Mover { return &Builtin{Seed: ec.Seed} }
@@ -183,7 +196,13 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 	}
 	ratings := maps.Clone(b.ratings)
+	b.account = threefold.BotStatus{Account: acct.Username, URL: acct.URL,
+		Wins: acct.Count.Win, Draws: acct.Count.Draw, Losses: acct.Count.Loss}
+	if b.account.Account == "" {
+		b.account.Account = b.me
+	}
 	b.mu.Unlock()
+	b.statusChanged()
 	if b.cfg.Matchmaking.Enabled {
 		mm, err := newMatchmaker(b.cfg.Matchmaking, b.api, b.clock, b.log, b.me, ratings, b.room)
 		if err != nil {
@@ -333,6 +352,7 @@ func (b *Bot) onEvent(ctx context.Context, ev lichess.Event) {
 				b.mu.Lock()
 				b.ratings[gi.Speed] = gi.Rating + gi.RatingDiff
 				b.mu.Unlock()
+				b.statusChanged()
 				if b.mm != nil {
 					b.mm.rated(gi.Speed, gi.Rating+gi.RatingDiff)
 				}
@@ -458,9 +478,18 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 	go func() {
 		defer b.wg.Done()
 		defer cancel()
+		b.statusChanged()
 		g.run(ctx)
 		b.mu.Lock()
 		delete(b.games, id)
+		switch g.outcome {
+		case "win":
+			b.account.Wins++
+		case "draw":
+			b.account.Draws++
+		case "loss":
+			b.account.Losses++
+		}
 		if g.finished {
 			b.done[id] = true
 			b.doneList = append(b.doneList, id)
@@ -470,6 +499,7 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 			}
 		}
 		b.mu.Unlock()
+		b.statusChanged()
 	}()
 }
 
@@ -488,12 +518,27 @@ func (b *Bot) room() int {
 	return n
 }
 
-// Ratings returns the bot's ratings by category (bullet, blitz, …) as
-// last known: from its account at start, then after each rated game.
-func (b *Bot) Ratings() map[string]int {
+// Status returns the bot's status: its account, its ratings by category
+// (bullet, blitz, …) as last known (from the account at start, then after
+// each rated game), its record (Lichess's count at start, then each game
+// this process played to its end) and the games running.
+func (b *Bot) Status() threefold.BotStatus {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return maps.Clone(b.ratings)
+	s := b.account
+	s.Ratings = maps.Clone(b.ratings)
+	s.Playing = len(b.games)
+	return s
+}
+
+// statusChanged hands the status to Options.OnStatus.
+func (b *Bot) statusChanged() {
+	if b.onStatus == nil {
+		return
+	}
+	b.statusMu.Lock()
+	defer b.statusMu.Unlock()
+	b.onStatus(b.Status())
 }
 
 // Playing returns the ids of the games the bot is playing now.

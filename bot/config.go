@@ -71,6 +71,10 @@ type EngineConfig struct {
 	// may use together: each game's engine gets CPUBudget / max_games
 	// threads (at least 1), instead of Threads.
 	CPUBudget int
+	// HashBudget, when above 0, is the hash memory in MB all the engines
+	// may use together: each game's engine gets HashBudget / max_games MB
+	// (at least 1), instead of Hash.
+	HashBudget int
 	// Slack is added to twice the planned time of a move before a search
 	// that has not answered is stopped (0: 3 s).
 	Slack time.Duration
@@ -227,6 +231,9 @@ func (c *Config) Validate() error {
 	}
 	if e.CPUBudget < 0 {
 		bad("bot.engine.cpu_budget must not be negative")
+	}
+	if e.HashBudget < 0 {
+		bad("bot.engine.hash_budget must not be negative")
 	}
 	if c.Policy.AheadMargin < 0 || c.Policy.BehindMargin < 0 || c.Policy.SeekTolerance < 0 {
 		bad("bot.policy: margins must not be negative")

@@ -79,6 +79,7 @@ type game struct {
 	// offerPly is the ply at which the opponent's offer was answered.
 	offerPly   int
 	finished   bool
+	outcome    string // "win", "draw" or "loss" once finished ("": aborted)
 	timer      clock.Timer
 	timerFor   string // "claim" or "retry"
 	timerPly   int
@@ -820,6 +821,16 @@ func (g *game) finish(ctx context.Context) {
 		"occurrences", occ, "plies", rec.Plies, "claims", len(g.claims))
 	if data, err := json.Marshal(rec); err == nil {
 		g.log.Info("game record", "record", string(data))
+	}
+	if s.Status != lichess.StatusAborted && s.Status != lichess.StatusNoStart {
+		switch s.Winner {
+		case "":
+			g.outcome = "draw"
+		case rec.BotColor:
+			g.outcome = "win"
+		default:
+			g.outcome = "loss"
+		}
 	}
 	if g.sink != nil {
 		if err := g.sink.WriteRecord(ctx, rec); err != nil {

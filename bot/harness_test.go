@@ -98,6 +98,46 @@ type harness struct {
 	stopBot context.CancelFunc
 	done    chan error
 	sink    *notifySink
+	status  statusBox // the last status the bot reported
+}
+
+// statusBox keeps the bot's last status (bot.Options.OnStatus) and wakes
+// waitStatus.
+type statusBox struct {
+	mu      sync.Mutex
+	last    threefold.BotStatus
+	changed chan struct{}
+}
+
+func (b *statusBox) set(s threefold.BotStatus) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.last = s
+	if b.changed != nil {
+		close(b.changed)
+	}
+	b.changed = make(chan struct{})
+}
+
+// waitStatus waits until the bot's last status satisfies cond.
+func (h *harness) waitStatus(cond func(threefold.BotStatus) bool) (threefold.BotStatus, error) {
+	for {
+		b := &h.status
+		b.mu.Lock()
+		if b.changed == nil {
+			b.changed = make(chan struct{})
+		}
+		s, ch := b.last, b.changed
+		b.mu.Unlock()
+		if cond(s) {
+			return s, nil
+		}
+		select {
+		case <-ch:
+		case <-h.ctx.Done():
+			return s, h.ctx.Err()
+		}
+	}
 }
 
 // notifySink writes records to the records file and wakes waitRecord.
@@ -251,7 +291,7 @@ func tail(s string, n int) string {
 // start runs the bot; its error (if any) arrives on h.done.
 func (h *harness) start() {
 	b, err := bot.New(bot.Options{API: h.client, Config: h.cfg, Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Clock: h.clk, BaseURL: "https://lichess.org", Records: h.sink})
+		Clock: h.clk, BaseURL: "https://lichess.org", Records: h.sink, OnStatus: h.status.set})
 	if err != nil {
 		h.t.Fatal(err)
 	}

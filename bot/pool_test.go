@@ -11,11 +11,13 @@ import (
 )
 
 // One engine process per game, started with the bot and reused by the
-// next game; the CPU budget is shared out between max_games engines.
+// next game; the CPU and hash budgets are shared out between max_games
+// engines.
 func TestEnginesAreStartedOnceAndReused(t *testing.T) {
 	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "cp=0", "avoid"), cfg: func(c *bot.Config) {
 		c.Challenge.MaxGames = 2
 		c.Engine.CPUBudget = 6
+		c.Engine.HashBudget = 100
 	}})
 	if err := h.logs.WaitFor(h.ctx, "engines warm"); err != nil {
 		t.Fatal(err)
@@ -33,5 +35,8 @@ func TestEnginesAreStartedOnceAndReused(t *testing.T) {
 	}
 	if !strings.Contains(logs, `line="setoption name Threads value 3"`) {
 		t.Error("a CPU budget of 6 threads for 2 games did not give each engine 3 threads")
+	}
+	if !strings.Contains(logs, `line="setoption name Hash value 50"`) {
+		t.Error("a hash budget of 100 MB for 2 games did not give each engine 50 MB")
 	}
 }

@@ -425,6 +425,16 @@ type Account struct {
 	URL      string          `json:"url,omitempty"`
 	Disabled bool            `json:"disabled,omitempty"`
 	Perfs    map[string]Perf `json:"perfs,omitempty"`
+	Count    GameCount       `json:"count"`
+}
+
+// GameCount is how many games an account has played, won, drawn and lost.
+type GameCount struct {
+	All   int `json:"all"`
+	Rated int `json:"rated"`
+	Win   int `json:"win"`
+	Draw  int `json:"draw"`
+	Loss  int `json:"loss"`
 }
 
 // Perf is an account's rating in one category ("bullet", "blitz", …).

@@ -114,6 +114,24 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.eboard.failing[data-serial="7426"] .eboard-why`))); err != nil {
 		t.Fatalf("the boards' health does not show: %v", err)
 	}
+	// The bot's account: its ratings and record.
+	hub.SetBot(threefold.BotStatus{Account: "ThreefoldBot", Ratings: map[string]int{"bullet": 1712, "blitz": 1650, "puzzle": 2000},
+		Wins: 12, Draws: 3, Losses: 5, Playing: 2})
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`#bot .rating[data-speed="blitz"]`))); err != nil {
+		t.Fatalf("the bot does not show: %v", err)
+	}
+	botText, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(`#bot`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ThreefoldBot", "Bullet 1712", "Blitz 1650", "+12 =3 −5", "playing 2 games"} {
+		if !strings.Contains(botText, want) {
+			t.Errorf("the bot shows %q, without %q", botText, want)
+		}
+	}
+	if strings.Contains(botText, "2000") {
+		t.Errorf("the bot shows %q: a rating outside the game categories", botText)
+	}
 	screenshot(t, bctx, "dashboard-dark-reconnected.png")
 }
 

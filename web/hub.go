@@ -65,6 +65,8 @@ type Hub struct {
 	dirty     map[string]time.Time // game key -> when it first changed since the last push
 	pending   []threefold.Alert    // alerts not yet pushed
 	srcDirt   bool
+	bot       *threefold.BotStatus // the bot's account, when the bot runs
+	botDirt   bool
 	closed    bool
 	wake      chan struct{}
 }
@@ -219,6 +221,16 @@ func (h *Hub) SourceStatus(name string, connected bool, err error) {
 	h.signal()
 }
 
+// SetBot records the bot's status (its ratings, its record, the games it
+// plays) for the index page.
+func (h *Hub) SetBot(s threefold.BotStatus) {
+	h.mu.Lock()
+	h.bot = &s
+	h.botDirt = true
+	h.mu.Unlock()
+	h.signal()
+}
+
 // SourceBoards records the health of the e-boards a source follows.
 func (h *Hub) SourceBoards(name string, boards []threefold.BoardStatus) {
 	h.mu.Lock()
@@ -300,12 +312,13 @@ func (h *Hub) Alerts() []threefold.Alert {
 
 // message is what the pages receive, one JSON object per websocket message.
 type message struct {
-	Type    string            `json:"type"` // "hello", "game", "alert", "sources"
-	Game    *GameView         `json:"game,omitempty"`
-	Games   []*GameView       `json:"games,omitempty"`
-	Alert   *threefold.Alert  `json:"alert,omitempty"`
-	Alerts  []threefold.Alert `json:"alerts,omitempty"`
-	Sources []SourceState     `json:"sources,omitempty"`
+	Type    string               `json:"type"` // "hello", "game", "alert", "sources", "bot"
+	Game    *GameView            `json:"game,omitempty"`
+	Games   []*GameView          `json:"games,omitempty"`
+	Alert   *threefold.Alert     `json:"alert,omitempty"`
+	Alerts  []threefold.Alert    `json:"alerts,omitempty"`
+	Sources []SourceState        `json:"sources,omitempty"`
+	Bot     *threefold.BotStatus `json:"bot,omitempty"`
 }
 
 func encode(m message) []byte {
@@ -326,6 +339,7 @@ func (h *Hub) state(focus string) message {
 		return m
 	}
 	m.Games = h.gamesLocked()
+	m.Bot = h.bot
 	return m
 }
 
@@ -419,6 +433,10 @@ func (h *Hub) push() {
 	if h.srcDirt {
 		h.srcDirt = false
 		add("*", encode(message{Type: "sources", Sources: h.sourcesLocked()}))
+	}
+	if h.botDirt {
+		h.botDirt = false
+		add("", encode(message{Type: "bot", Bot: h.bot}))
 	}
 clients:
 	for c := range h.clients {

@@ -292,6 +292,52 @@ func TestWebsocketFeed(t *testing.T) {
 	}
 }
 
+// The bot's status reaches the index pages (in the hello and when it
+// changes), not the pages of one game.
+func TestBotStatusOnTheIndex(t *testing.T) {
+	hub := NewHub(HubOptions{})
+	hub.SetBot(threefold.BotStatus{Account: "ThreefoldBot", Wins: 1})
+	index := &client{send: make(chan []byte, clientBuffer), quit: make(chan struct{})}
+	game := &client{focus: "lichess/g1", send: make(chan []byte, clientBuffer), quit: make(chan struct{})}
+	if !hub.register(index) || !hub.register(game) {
+		t.Fatal("register refused")
+	}
+	hub.push() // what was pending before the pages came
+	read := func(c *client) []message {
+		var out []message
+		for {
+			select {
+			case b := <-c.send:
+				var m message
+				if err := json.Unmarshal(b, &m); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, m)
+			default:
+				return out
+			}
+		}
+	}
+	hello := read(index)
+	if len(hello) == 0 || hello[0].Type != "hello" || hello[0].Bot == nil || hello[0].Bot.Wins != 1 {
+		t.Fatalf("index hello %+v, want the bot's status", hello)
+	}
+	for _, m := range read(game) {
+		if m.Bot != nil {
+			t.Errorf("a game page got the bot's status: %+v", m)
+		}
+	}
+	hub.SetBot(threefold.BotStatus{Account: "ThreefoldBot", Wins: 2, Playing: 1})
+	hub.push()
+	got := read(index)
+	if len(got) != 1 || got[0].Type != "bot" || got[0].Bot.Wins != 2 || got[0].Bot.Playing != 1 {
+		t.Errorf("index got %+v after the status changed, want one bot message", got)
+	}
+	if got := read(game); len(got) != 0 {
+		t.Errorf("a game page got %+v", got)
+	}
+}
+
 // A page that cannot keep up is dropped; the others still get everything.
 func TestSlowPageDropped(t *testing.T) {
 	hub := NewHub(HubOptions{Metrics: NewMetrics()})

@@ -36,7 +36,7 @@ every game with the true reason it ended in <data_dir>/games.jsonl and in the
 store (store.dsn; by default <data_dir>/threefold.db). The repetition alerts
 of its games take the routes of watch's: the store (threefold history), the
 webhooks of watch.webhooks and, with http.addr set, the dashboard, which shows
-its games live.
+its games live, its ratings and its record.
 
 With bot.matchmaking.enabled it challenges online BOT accounts itself when it
 has room for a game (bot.matchmaking in the config file). With bot.book.path
@@ -116,7 +116,7 @@ func (r *botRun) run(ctx context.Context) error {
 		return err
 	}
 	b, err := bot.New(bot.Options{API: r.client, Config: r.bc, Logger: r.log, BaseURL: r.cfg.Lichess.URL,
-		Records: r.recordSinks(), OnGame: r.onGame})
+		Records: r.recordSinks(), OnGame: r.onGame, OnStatus: r.onStatus})
 	if err != nil {
 		return usagef("%w", err)
 	}
@@ -224,6 +224,14 @@ func (r *botRun) onGame(gs threefold.GameState) {
 	r.watcher.Apply(gs)
 	if r.dash != nil {
 		r.dash.Hub.Update(gs)
+	}
+}
+
+// onStatus is bot.Options.OnStatus: the dashboard shows the bot's
+// ratings, record and games running.
+func (r *botRun) onStatus(s threefold.BotStatus) {
+	if r.dash != nil {
+		r.dash.Hub.SetBot(s)
 	}
 }
 

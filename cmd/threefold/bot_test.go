@@ -278,7 +278,8 @@ func TestBotChallengeCommand(t *testing.T) {
 
 // A threefold in the bot's own game takes the routes of watch's alerts:
 // it is in history, reaches the webhook and the dashboard's alert feed,
-// each exactly once, for the operator.
+// each exactly once, for the operator; the dashboard counts the draw in
+// the bot's record.
 func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
 	fake := fakelichess.New(fakelichess.Options{})
@@ -330,7 +331,8 @@ func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 		return n, last
 	}
 	var feed struct {
-		Alerts []threefold.Alert `json:"alerts"`
+		Alerts []threefold.Alert    `json:"alerts"`
+		Bot    *threefold.BotStatus `json:"bot"`
 	}
 	err := poll(wctx, func() bool {
 		resp, err := http.Get(base + "/api/state")
@@ -345,10 +347,13 @@ func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 		defer mu.Unlock()
 		n, _ := threefolds(feed.Alerts)
 		m, _ := threefolds(hooked)
-		return n > 0 && m > 0 && lichess.Finished(g.State().Status)
+		return n > 0 && m > 0 && lichess.Finished(g.State().Status) && feed.Bot != nil && feed.Bot.Draws == 1 && feed.Bot.Playing == 0
 	})
 	if err != nil {
-		t.Fatalf("the threefold did not reach the dashboard and the webhook: %v\n%s", err, stderr.String())
+		t.Fatalf("the threefold did not reach the dashboard and the webhook, or the dashboard did not count the draw (bot %+v): %v\n%s", feed.Bot, err, stderr.String())
+	}
+	if b := feed.Bot; b.Account != "ThreefoldBot" || b.Wins != 0 || b.Losses != 0 {
+		t.Errorf("the dashboard shows the bot as %+v, want ThreefoldBot +0 =1 -0", b)
 	}
 	cancel()
 	select {

@@ -27,6 +27,7 @@ type botConfig struct {
 		Restarts     int           `mapstructure:"restarts"`      // restarts of a crashed engine per game before the built-in mover takes over
 		Seed         int64         `mapstructure:"seed"`          // seed of the built-in mover's choices among equal moves
 		CPUBudget    int           `mapstructure:"cpu_budget"`    // threads for all engines together (0: threads each)
+		HashBudget   int           `mapstructure:"hash_budget"`   // hash MB for all engines together (0: hash each)
 	} `mapstructure:"engine"`
 	Policy struct {
 		AheadMargin   int           `mapstructure:"ahead_margin"`   // centipawns: above, never allow a repetition draw
@@ -98,7 +99,7 @@ func defaultBotConfig() botConfig {
 	c.Engine.Path, c.Engine.Threads, c.Engine.Hash = e.Path, e.Threads, e.Hash
 	c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.MoveOverhead = e.MinMoveTime, e.MaxMoveTime, e.MoveOverhead
 	c.Engine.Depth, c.Engine.Nodes, c.Engine.Restarts, c.Engine.Seed = e.Depth, e.Nodes, e.Restarts, e.Seed
-	c.Engine.CPUBudget = e.CPUBudget
+	c.Engine.CPUBudget, c.Engine.HashBudget = e.CPUBudget, e.HashBudget
 	p := d.Policy
 	c.Policy.AheadMargin, c.Policy.BehindMargin, c.Policy.SeekTolerance, c.Policy.ClaimWait = p.AheadMargin, p.BehindMargin, p.SeekTolerance, p.ClaimWait
 	c.DrawOffers.AcceptBehind, c.DrawOffers.AcceptEven, c.DrawOffers.MinMove = d.Draws.AcceptBehind, d.Draws.AcceptEven, d.Draws.MinMove
@@ -134,7 +135,7 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 	e.Path, e.Args, e.Threads, e.Hash = c.Engine.Path, c.Engine.Args, c.Engine.Threads, c.Engine.Hash
 	e.MinMoveTime, e.MaxMoveTime, e.MoveOverhead = c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.MoveOverhead
 	e.Depth, e.Nodes, e.Restarts, e.Seed = c.Engine.Depth, c.Engine.Nodes, c.Engine.Restarts, c.Engine.Seed
-	e.CPUBudget = c.Engine.CPUBudget
+	e.CPUBudget, e.HashBudget = c.Engine.CPUBudget, c.Engine.HashBudget
 	e.Options = nil
 	for _, o := range c.Engine.Options {
 		k, v, ok := strings.Cut(o, "=")

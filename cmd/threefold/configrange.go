@@ -54,6 +54,7 @@ var keyRanges = map[string]valueRange{
 	"bot.engine.restarts":               ints(0, 100),
 	"bot.engine.seed":                   ints(-1<<63, 1<<63-1),
 	"bot.engine.cpu_budget":             ints(0, 4096),
+	"bot.engine.hash_budget":            ints(0, 1<<20),
 	"bot.policy.ahead_margin":           ints(0, 100000),
 	"bot.policy.behind_margin":          ints(0, 100000),
 	"bot.policy.seek_tolerance":         ints(0, 100000),

@@ -85,4 +85,12 @@ var enWeb = catalogOf{
 	WebClaimMove:        s("declared move (SAN), if any"),
 	WebClaimButton:      s("Check"),
 	WebClaimFailed:      s("The check failed: %[1]s"),
+	WebBotTitle:         s("The bot: its rating in each category and its record (+wins =draws −losses)"),
+	WebBotPlaying:       pluralOf(1, "one", "playing %[1]d game", "other", "playing %[1]d games"),
+	WebSpeedUltraBullet: s("UltraBullet"),
+	WebSpeedBullet:      s("Bullet"),
+	WebSpeedBlitz:       s("Blitz"),
+	WebSpeedRapid:       s("Rapid"),
+	WebSpeedClassical:   s("Classical"),
+	WebSpeedCorr:        s("Correspondence"),
 }

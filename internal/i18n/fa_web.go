@@ -85,4 +85,12 @@ var faWeb = catalogOf{
 	WebClaimMove:        s("حرکت اعلام‌شده (SAN)، اگر هست"),
 	WebClaimButton:      s("بررسی"),
 	WebClaimFailed:      s("بررسی ناموفق بود: %[1]s"),
+	WebBotTitle:         s("ربات: ریتینگ آن در هر رده و کارنامه‌اش (+برد =تساوی −باخت)"),
+	WebBotPlaying:       pluralOf(1, "other", "%[1]d بازی در جریان"),
+	WebSpeedUltraBullet: s("فوق گلوله‌ای"),
+	WebSpeedBullet:      s("گلوله‌ای"),
+	WebSpeedBlitz:       s("برق‌آسا"),
+	WebSpeedRapid:       s("سریع"),
+	WebSpeedClassical:   s("کلاسیک"),
+	WebSpeedCorr:        s("مکاتبه‌ای"),
 }

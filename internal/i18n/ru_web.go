@@ -85,4 +85,12 @@ var ruWeb = catalogOf{
 	WebClaimMove:        s("заявленный ход (SAN), если есть"),
 	WebClaimButton:      s("Проверить"),
 	WebClaimFailed:      s("Проверка не удалась: %[1]s"),
+	WebBotTitle:         s("Бот: его рейтинг в каждом контроле и результаты (+победы =ничьи −поражения)"),
+	WebBotPlaying:       pluralOf(1, "one", "играет %[1]d партию", "few", "играет %[1]d партии", "many", "играет %[1]d партий", "other", "играет %[1]d партии"),
+	WebSpeedUltraBullet: s("Ультрапуля"),
+	WebSpeedBullet:      s("Пуля"),
+	WebSpeedBlitz:       s("Блиц"),
+	WebSpeedRapid:       s("Рапид"),
+	WebSpeedClassical:   s("Классика"),
+	WebSpeedCorr:        s("Переписка"),
 }

@@ -85,4 +85,12 @@ var trWeb = catalogOf{
 	WebClaimMove:        s("bildirilen hamle (SAN), varsa"),
 	WebClaimButton:      s("Denetle"),
 	WebClaimFailed:      s("Denetim başarısız: %[1]s"),
+	WebBotTitle:         s("Bot: her kategorideki puanı ve sonuçları (+galibiyet =beraberlik −yenilgi)"),
+	WebBotPlaying:       pluralOf(1, "other", "%[1]d oyun oynuyor"),
+	WebSpeedUltraBullet: s("UltraBullet"),
+	WebSpeedBullet:      s("Bullet"),
+	WebSpeedBlitz:       s("Blitz"),
+	WebSpeedRapid:       s("Hızlı"),
+	WebSpeedClassical:   s("Klasik"),
+	WebSpeedCorr:        s("Yazışmalı"),
 }

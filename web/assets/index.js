@@ -62,6 +62,22 @@
     boards(list || []);
   }
 
+  // bot shows the bot's account when the bot runs: its name, its rating in
+  // each category it has one in, its record (+wins =draws −losses) and
+  // the games it plays.
+  const speeds = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+  function bot(b) {
+    const el = document.getElementById('bot');
+    el.hidden = !b;
+    if (!b) return;
+    const name = b.url ? '<a href="' + TF.esc(b.url) + '" rel="noopener noreferrer" target="_blank"><bdi>' + TF.esc(b.account) + '</bdi></a>' : '<bdi>' + TF.esc(b.account) + '</bdi>';
+    const ratings = speeds.filter((s) => b.ratings && b.ratings[s] > 0)
+      .map((s) => '<span class="rating" data-speed="' + s + '">' + TF.esc(TF.T('web.speed.' + s)) + ' ' + TF.ltr(String(b.ratings[s])) + '</span>').join('');
+    el.innerHTML = '<span class="bot-name">' + name + '</span>' + ratings +
+      '<span class="record">' + TF.ltr('+' + b.wins + ' =' + b.draws + ' −' + b.losses) + '</span>' +
+      '<span class="playing">' + TF.esc(TF.T('web.bot_playing', b.playing)) + '</span>';
+  }
+
   // boards shows the e-boards of the sources that follow them: each with
   // its state, why it fails, the pieces on it and its game.
   function boards(list) {
@@ -92,10 +108,12 @@
         (m.games || []).forEach(render);
         (m.alerts || []).forEach((a) => addAlert(a, false));
         sources(m.sources);
+        bot(m.bot);
         break;
       case 'game': render(m.game); break;
       case 'alert': addAlert(m.alert, true); break;
       case 'sources': sources(m.sources); break;
+      case 'bot': bot(m.bot); break;
     }
   }, TF.setConn);
 })();
