@@ -26,7 +26,7 @@ var layers = map[string]int{
 	"": 1, "pgn": 1, "lichess": 1, "chesscom": 1,
 	// 2: built on one format or client: scan and explain on pgn, the engine
 	// protocol, and the fakes of the outside world.
-	"pgn/scan": 2, "explain": 2, "bot/uci": 2,
+	"pgn/scan": 2, "explain": 2, "bot/uci": 2, "bot/book": 2,
 	"lichess/fakelichess": 2, "chesscom/chesscomtest": 2, "listener/dgttest": 2, "bot/uci/ucitest": 2,
 	// 3: the parts: sources and the watcher, the bot, the sinks, the store,
 	// the dashboard.
