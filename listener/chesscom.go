@@ -38,7 +38,14 @@ type ChessComSource struct {
 	Logger       *slog.Logger
 	Clock        clock.Clock
 	Limits       pgn.Limits // on each game's PGN; zero fields take the defaults
+	// FinishedGrace: a finished game not delivered again for this long is
+	// forgotten (default DefaultFinishedGrace).
+	FinishedGrace time.Duration
 }
+
+// maxSkipped bounds the games with other rules a ChessComSource remembers
+// having logged.
+const maxSkipped = 10000
 
 // AfterTheGameLabel ends the Source of the snapshots (and so of the
 // alerts) of games seen only after they ended.
@@ -59,6 +66,7 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 	}
 	feed := newPGNFeed("chess.com", s.Name(), 0, "", s.Clock, s.Limits)
 	after := newPGNFeed("chess.com", s.Name()+AfterTheGameLabel, 0, "", s.Clock, s.Limits)
+	feed.grace, after.grace = s.FinishedGrace, s.FinishedGrace
 	target := s.Target
 	target.AfterTheGame = s.AfterTheGame && target.Kind == chesscom.KindPlayer
 	skipped := map[string]bool{}
@@ -99,6 +107,11 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 		}
 		for _, url := range u.Gone {
 			log.Info("chess.com: game ended and left the target", "game", url)
+		}
+		feed.prune()
+		after.prune()
+		if len(skipped) > maxSkipped {
+			clear(skipped) // months of a player's variant games: each may be logged once more
 		}
 		return nil
 	})

@@ -31,6 +31,9 @@ type FileSource struct {
 	Clock    clock.Clock   // default clock.Real
 	Logger   *slog.Logger
 	Limits   pgn.Limits // zero fields take the defaults
+	// FinishedGrace: a finished game no reading of the file has named for
+	// this long is forgotten (default DefaultFinishedGrace).
+	FinishedGrace time.Duration
 	// Once reads the files once and returns instead of following them.
 	Once bool
 }
@@ -59,6 +62,7 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 		return fmt.Errorf("file source: %w", err)
 	}
 	feed := newPGNFeed("file", s.Name(), 0, threefold.AudienceArbiters, clk, s.Limits)
+	feed.grace = s.FinishedGrace
 	seen := map[string]fileStamp{}
 	for {
 		files, err := s.list()

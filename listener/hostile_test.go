@@ -180,3 +180,44 @@ func TestFileSourceSaysMore(t *testing.T) {
 	}
 	stop()
 }
+
+// TestPGNFeedForgetsFinishedGames: the PGN feeds kept every game they had
+// seen (a chess.com player or a broadcast tour followed for months grew
+// without bound). A finished game that no delivery names for the grace
+// period is forgotten; a live game stays, and so does a finished one that
+// every delivery names (a file's reading); a forgotten game named again
+// is emitted again.
+func TestPGNFeedForgetsFinishedGames(t *testing.T) {
+	clk := newFakeClock()
+	feed := newPGNFeed("lichess", "test", 0, "", clk, pgn.Limits{})
+	feed.grace = time.Hour
+	game := func(id, moves, result string) string {
+		return "[GameURL \"https://x/" + id + "\"]\n[Result \"" + result + "\"]\n\n" + moves + " " + result + "\n"
+	}
+	var emitted []string
+	emit := func(s threefold.GameState) error { emitted = append(emitted, s.Game.ID); return nil }
+	feed1 := func(text string) {
+		t.Helper()
+		if err := feed.feedText(text, func(int) string { return "" }, emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	feed1(game("done", "1. e4 e5", "1-0"))
+	feed1(game("kept", "1. d4 d5", "1/2-1/2"))
+	feed1(game("live", "1. c4", "*"))
+	clk.Advance(50 * time.Minute)
+	feed1(game("kept", "1. d4 d5", "1/2-1/2"))
+	if len(feed.games) != 3 {
+		t.Fatalf("%d games within the grace period, want 3", len(feed.games))
+	}
+	clk.Advance(30 * time.Minute)
+	feed1(game("kept", "1. d4 d5", "1/2-1/2"))
+	if _, ok := feed.games["https://x/done"]; ok || len(feed.games) != 2 {
+		t.Fatalf("games after the grace period: %d (the finished one not named since should be gone)", len(feed.games))
+	}
+	emitted = nil
+	feed1(game("done", "1. e4 e5", "1-0"))
+	if len(emitted) != 1 || emitted[0] != "https://x/done" {
+		t.Fatalf("a forgotten game named again: emitted %v", emitted)
+	}
+}

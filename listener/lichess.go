@@ -381,6 +381,9 @@ type LichessBroadcastSource struct {
 	Logger          *slog.Logger
 	Delay           time.Duration // default LichessBroadcastDelay
 	Limits          pgn.Limits    // on each game's PGN; zero fields take the defaults
+	// FinishedGrace: a finished game not resent for this long is forgotten
+	// (default DefaultFinishedGrace).
+	FinishedGrace time.Duration
 	// OnState, if set, is told when the source's Lichess stream connects
 	// and when it is lost (and retried): see lichess.WithStreamObserver.
 	OnState func(connected bool, err error)
@@ -407,6 +410,7 @@ func (s *LichessBroadcastSource) Run(ctx context.Context, emit Emit) error {
 	}
 	feed := newPGNFeed("lichess", s.Name(), delay, threefold.AudienceArbiters, s.Clock, s.Limits)
 	feed.idOf = BroadcastGameID
+	feed.grace = s.FinishedGrace
 	n := 0
 	fn := func(text string) error {
 		n++

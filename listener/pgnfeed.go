@@ -39,6 +39,11 @@ type pgnFeed struct {
 	limits   pgn.Limits
 	idOf     func(gameURL string) string // the id of a game with a [GameURL]; nil: the URL
 	games    map[string]*feedGame
+	// grace: a finished game not seen for this long is forgotten (prune),
+	// so that a source followed for months (a chess.com player, a
+	// broadcast tour) does not grow; default DefaultFinishedGrace.
+	grace     time.Duration
+	lastPrune time.Time
 	// intern holds one copy of every SAN token seen: a parsed token is a
 	// slice of its game's whole PGN text, and keeping it would keep that
 	// text (resent on every move) alive.
@@ -64,6 +69,7 @@ type feedGame struct {
 	siteResult   string // the [Termination] tag of a finished game: how the site says it ended
 	readErr      string // the game's syntax problem, as GameState.ReadError
 	emitted      bool
+	seenAt       time.Time // when a text of it was last fed
 	// The text last seen, for the incremental path: hashes of its tag
 	// section and of its movetext up to the result.
 	cached     bool
@@ -84,6 +90,7 @@ func (f *pgnFeed) feedText(text string, fallbackID func(i int) string, emit Emit
 	if strings.TrimSpace(text) == "" {
 		return nil // a keep-alive
 	}
+	defer f.prune()
 	if done, err := f.feedIncremental(text, emit); done {
 		return err
 	}
@@ -126,6 +133,7 @@ func (f *pgnFeed) feedReader(rd *pgn.Reader, fallbackID func(i int) string, emit
 			}
 		}
 		f.held = nil
+		f.prune()
 	}()
 	for i := 0; ; i++ {
 		g, err := rd.Next()
@@ -238,6 +246,7 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	if url == "" || fg == nil || !fg.cached || !fg.emitted {
 		return false, nil
 	}
+	fg.seenAt = f.clock.Now()
 	if len(movetext) < fg.prefixLen || maphash.String(f.seed, header) != fg.headerHash ||
 		maphash.String(f.seed, movetext[:fg.prefixLen]) != fg.prefixHash {
 		return false, nil
@@ -284,6 +293,7 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 		fg = &feedGame{id: id, url: url}
 		f.games[id] = fg
 	}
+	fg.seenAt = f.clock.Now()
 	white, _ := g.Tag("White")
 	black, _ := g.Tag("Black")
 	if white != fg.white {
@@ -400,6 +410,28 @@ func extends(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// prune forgets the finished games that no text has named for the grace
+// period, looking at most once per tenth of it. It runs after a whole
+// delivery (a file's reading, a stream's text, a poll's games), so that a
+// game the delivery named is never forgotten; one named again later is
+// emitted again (the watcher and the store recognise it).
+func (f *pgnFeed) prune() {
+	grace := f.grace
+	if grace <= 0 {
+		grace = DefaultFinishedGrace
+	}
+	now := f.clock.Now()
+	if now.Sub(f.lastPrune) < grace/10 {
+		return
+	}
+	f.lastPrune = now
+	for id, fg := range f.games {
+		if fg != f.held && fg.result != "" && fg.result != "*" && now.Sub(fg.seenAt) >= grace {
+			delete(f.games, id)
+		}
+	}
 }
 
 func (f *pgnFeed) observed() time.Time {

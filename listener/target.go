@@ -256,6 +256,7 @@ type Deps struct {
 	DGTSettle            time.Duration // DGTSource.Settle
 	DGTBoardsEvery       time.Duration // DGTSource.BoardsEvery
 	PGNLimits            pgn.Limits    // for every source that reads PGN
+	FinishedGrace        time.Duration // of every source that reads PGN (see FileSource)
 	Clock                clock.Clock
 	Logger               *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
@@ -293,12 +294,14 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 		case TargetLichessTV:
 			out = append(out, &LichessTVSource{Client: d.Lichess, Channel: t.ID, Base: d.LichessBase, Clock: d.Clock, Logger: d.Logger})
 		case TargetLichessRound:
-			out = append(out, &LichessBroadcastSource{Client: d.Lichess, RoundID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
+			out = append(out, &LichessBroadcastSource{Client: d.Lichess, RoundID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
+				FinishedGrace: d.FinishedGrace})
 		case TargetLichessTour:
-			out = append(out, &LichessBroadcastSource{Client: d.Lichess, TourID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
+			out = append(out, &LichessBroadcastSource{Client: d.Lichess, TourID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
+				FinishedGrace: d.FinishedGrace})
 		case TargetChessCom:
 			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComPoll,
-				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
+				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits, FinishedGrace: d.FinishedGrace})
 		case TargetDGT:
 			src := &DGTSource{URL: t.URL, Clock: d.Clock, Logger: d.Logger, MaxFailures: d.DGTMaxFailures,
 				Settle: d.DGTSettle, BoardsEvery: d.DGTBoardsEvery}
@@ -308,7 +311,8 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 			}
 			out = append(out, src)
 		case TargetFile:
-			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePoll, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits})
+			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePoll, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
+				FinishedGrace: d.FinishedGrace})
 		default:
 			return nil, fmt.Errorf("%s: unknown target kind %q", t.Raw, t.Kind)
 		}

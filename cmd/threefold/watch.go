@@ -226,7 +226,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 	cfg, d, log := r.cfg, r.dash, r.log
 	r.deps = listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
-		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN.limits(), Logger: log}
+		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN.limits(), FinishedGrace: cfg.Watch.FinishedGrace, Logger: log}
 	// A source that keeps failing is said at WARN, shown on the dashboard
 	// and by threefold status; watch --once gives up one that never
 	// connects.
