@@ -176,3 +176,17 @@ func TestMoveTokens(t *testing.T) {
 		t.Fatalf("error %v", games[0].Err)
 	}
 }
+
+// BenchmarkMemoryHugeTags: the game of 37 tags of 60 MB each (2.2 GB
+// of text, it panicked and took 14 GB). B/op, everything allocated to read
+// it and the next game, is bounded by pgn.max_line_bytes, not the input.
+func BenchmarkMemoryHugeTags(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		in := &hugeTags{tags: 37, size: 60 << 20, tail: strings.NewReader("\n1. e4 *\n\n[Event \"next\"]\n\n1. d4 *\n")}
+		if games := readAll(b, NewReader(in)); len(games) != 2 {
+			b.Fatalf("%d games", len(games))
+		}
+	}
+	b.ReportMetric(37*60<<20, "input-B")
+}

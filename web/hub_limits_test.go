@@ -1,6 +1,8 @@
 package web
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,4 +63,48 @@ func TestHubAttention(t *testing.T) {
 	if v, _ = hub.Game(GameKey(ref)); v.Status != "playing" {
 		t.Fatalf("status %q after a state within the limit", v.Status)
 	}
+}
+
+// BenchmarkMemoryHubFinishedGames: the hub is told of games one after
+// another, a minute apart, each finished. live-B is what it holds after
+// the last one: flat from 1,000 to 100,000 games with grace=1h; the
+// baseline grace=never keeps every game, as it did before.
+func BenchmarkMemoryHubFinishedGames(b *testing.B) {
+	moves := strings.Fields("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
+	for _, run := range []struct {
+		name  string
+		grace time.Duration
+		games []int
+	}{
+		{"grace=1h", time.Hour, []int{1000, 10000, 100000}},
+		{"grace=never", 100000 * time.Hour, []int{1000, 10000}},
+	} {
+		for _, games := range run.games {
+			b.Run(run.name+"/games="+strconv.Itoa(games), func(b *testing.B) {
+				var live int64
+				b.ReportAllocs()
+				for b.Loop() {
+					before := liveHeap()
+					now := time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC)
+					hub := NewHub(HubOptions{FinishedGrace: run.grace, Now: func() time.Time { return now }})
+					for i := range games {
+						hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "x", ID: strconv.Itoa(i)}, Notation: rules.SAN,
+							Moves: moves, Result: "1/2-1/2", Finished: true})
+						now = now.Add(time.Minute)
+					}
+					live = liveHeap() - before
+					runtime.KeepAlive(hub)
+				}
+				b.ReportMetric(float64(live), "live-B")
+			})
+		}
+	}
+}
+
+// liveHeap is the heap still in use after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
