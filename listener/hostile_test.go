@@ -221,3 +221,50 @@ func TestPGNFeedForgetsFinishedGames(t *testing.T) {
 		t.Fatalf("a forgotten game named again: emitted %v", emitted)
 	}
 }
+
+// TestOneBadFileDoesNotStopTheOthers: one bad file (a truncated gzip, a
+// game over the line limit) must never stop the other sources: the game
+// of the good file is followed to its end and alerted, the bad game needs
+// attention, and the log names the truncated file.
+func TestOneBadFileDoesNotStopTheOthers(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("[Event \"cut\"]\n\n1. e4 e5 2. Nf3 Nc6 "))
+	zw.Close()
+	truncated := filepath.Join(dir, "truncated.pgn.gz")
+	long := filepath.Join(dir, "long.pgn")
+	good := filepath.Join(dir, "good.pgn")
+	for path, text := range map[string][]byte{
+		truncated: gz.Bytes()[:gz.Len()-6],
+		long:      []byte("[Event \"long\"]\n[White \"" + strings.Repeat("x", 2048) + "\"]\n\n1. e4 *\n"),
+		good:      []byte("[Event \"good\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n"),
+	} {
+		if err := os.WriteFile(path, text, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alerts := 0
+	var logs bytes.Buffer // slog's handler writes one record at a time
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	w := NewWatcher(WatcherOptions{Logger: log, Alert: func(threefold.Alert) { alerts++ }})
+	lim := pgn.Limits{MaxLineBytes: 1024}
+	err := w.Run(context.Background(), &FileSource{Path: truncated, Once: true, Limits: lim, Logger: log},
+		&FileSource{Path: long, Once: true, Limits: lim, Logger: log}, &FileSource{Path: good, Once: true, Limits: lim, Logger: log})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !strings.Contains(logs.String(), "cannot read") || !strings.Contains(logs.String(), "truncated.pgn.gz") {
+		t.Fatalf("the truncated file is not named in the log:\n%s", logs.String())
+	}
+	byID := map[string]GameStatus{}
+	for _, st := range w.Status() {
+		byID[filepath.Base(st.Game.ID)] = st
+	}
+	if st, ok := byID["good.pgn#1"]; !ok || st.Ply != 8 || st.Attention != nil || alerts == 0 {
+		t.Fatalf("the good file's game: %+v (%v), %d alerts", st, ok, alerts)
+	}
+	if st, ok := byID["long.pgn#1"]; !ok || st.Attention == nil || !strings.Contains(st.Attention.Reason, "max_line_bytes") {
+		t.Fatalf("the long game: %+v (%v)", st, ok)
+	}
+}

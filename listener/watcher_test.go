@@ -178,6 +178,13 @@ func TestWatcherUCIAndMoveRules(t *testing.T) {
 			moves: []string{"Rh2", "Kd6", "Rh1", "Ke6", "Rh2", "Kd6", "Rh1", "Ke6"},
 			want: map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}, threefold.KindClaimByMove: {7},
 				threefold.KindSeventyFiveMoves: {8}}},
+		// At 99 a claim by declared move exists (ply 0); the clock then
+		// reaches 100 with a mating move, where no claim exists.
+		{name: "fifty moves reached by mate", fen: "7k/8/6K1/8/8/8/8/1Q6 w - - 99 80", notation: rules.SAN,
+			moves: []string{"Qb8#"}, want: map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}}},
+		// A [FEN] whose clock is 100 already: the claim is there at ply 0.
+		{name: "fifty moves at the start", fen: "7k/8/6K1/8/8/8/8/6Q1 w - - 100 80", notation: rules.SAN,
+			moves: []string{"Kf6"}, want: map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}}},
 		{name: "seventy-five moves", fen: "8/8/4k3/8/8/4K3/8/7R w - - 149 80", notation: rules.SAN,
 			moves: []string{"Rh2", "Kd6"},
 			want:  map[threefold.AlertKind][]int{threefold.KindFiftyMoves: {0}, threefold.KindSeventyFiveMoves: {1}}},
