@@ -112,6 +112,43 @@ func FuzzSAN(f *testing.F) {
 	})
 }
 
+// FuzzSANFastPath: whenever the fast reading of ParseSAN answers, the full
+// reading gives the same move and no error.
+func FuzzSANFastPath(f *testing.F) {
+	for _, s := range []string{"e4", "e3", "exd6", "Nf3", "Nbd7", "N1d2", "Nb1d2", "Nxe5", "Kxe2", "O-O", "O-O-O#", "d8=Q+", "dxc8=N", "e8=K", "bxa1=Q", "Qh4xe1+", "Rae1", "hxg1=R", "a1", "axb"} {
+		f.Add(s)
+	}
+	fens := []string{
+		StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+		"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+		"8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, fen := range fens {
+			p, _ := ParseFEN(fen)
+			checkSANFastPath(t, &p, s)
+		}
+	})
+}
+
+// checkSANFastPath fails when the fast reading of s answers with another
+// move than the full reading.
+func checkSANFastPath(t *testing.T, p *Position, s string) {
+	t.Helper()
+	m, ok := p.parseSANFast(s)
+	if !ok {
+		return
+	}
+	want, err := p.parseSAN(s)
+	if err != nil || m != want {
+		t.Fatalf("%q in %s: fast reading %s, full reading %s, %v", s, p.FEN(), m, want, err)
+	}
+}
+
 // FuzzUCI: ParseUCI never panics and accepts only legal moves.
 func FuzzUCI(f *testing.F) {
 	for _, s := range []string{"e2e4", "e1h1", "e7e8q", "e7e8", "0000", "a1a1", "h8h9", "e2e4k", ""} {

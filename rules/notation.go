@@ -77,6 +77,173 @@ const maxSAN = 32
 // reaching the last rank must name its promotion piece, as the standard
 // requires.
 func (p *Position) ParseSAN(s string) (Move, error) {
+	if m, ok := p.parseSANFast(s); ok {
+		return m, nil
+	}
+	return p.parseSAN(s)
+}
+
+// parseSANFast reads the forms a PGN file almost always holds (Nf3, Nbd7,
+// R1e2, Qh4xe1, exd5, e4, e8=Q, O-O, each with at most one + or #) in one
+// pass over the bytes, and resolves the move from the pieces of the named
+// kind that reach the destination, without the generic checks of a
+// pseudo-legal move (the candidates already move that way). It answers
+// only when that form names exactly one legal move; everything else (other
+// spellings, illegal and ambiguous moves) is left to parseSAN, which reads
+// the same forms to the same move, so the errors stay its own.
+func (p *Position) parseSANFast(s string) (Move, bool) {
+	n := len(s)
+	if n > 0 && (s[n-1] == '+' || s[n-1] == '#') {
+		n--
+	}
+	if n < 2 {
+		return NoMove, false
+	}
+	us := p.turn
+	if s[0] == 'O' {
+		var dir int
+		switch s[:n] {
+		case "O-O":
+			dir = 2
+		case "O-O-O":
+			dir = -2
+		default:
+			return NoMove, false
+		}
+		m, err := p.parseCastle(s, dir)
+		return m, err == nil
+	}
+	// The destination, and the promotion piece after it.
+	promo := NoPieceType
+	if n >= 4 && s[n-2] == '=' {
+		switch s[n-1] {
+		case 'Q':
+			promo = Queen
+		case 'R':
+			promo = Rook
+		case 'B':
+			promo = Bishop
+		case 'N':
+			promo = Knight
+		default:
+			return NoMove, false
+		}
+		n -= 2
+	}
+	f, r := s[n-2]-'a', s[n-1]-'1'
+	if f > 7 || r > 7 {
+		return NoMove, false
+	}
+	to := NewSquare(int(f), int(r))
+	if t := p.board[to]; t != NoPiece && t.Color() == us {
+		return NoMove, false
+	}
+	last := r == 7 || r == 0
+	pt := Pawn
+	switch s[0] {
+	case 'N':
+		pt = Knight
+	case 'B':
+		pt = Bishop
+	case 'R':
+		pt = Rook
+	case 'Q':
+		pt = Queen
+	case 'K':
+		pt = King
+	}
+	if pt == Pawn {
+		if last != (promo != NoPieceType) {
+			return NoMove, false
+		}
+		fwd := Square(8)
+		if us == Black {
+			fwd = -8
+		}
+		var from Square
+		switch n {
+		case 2: // a push: e4
+			one := to - fwd
+			if p.board[to] != NoPiece || one < 0 || one > 63 {
+				return NoMove, false
+			}
+			from = one
+			if p.board[one] == NoPiece && (us == White && r == 3 || us == Black && r == 4) {
+				from = one - fwd
+			}
+		case 4: // a capture: exd5
+			ff := s[0] - 'a'
+			if s[1] != 'x' || ff > 7 || (ff != f+1 && ff+1 != f) || (p.board[to] == NoPiece && to != p.ep) {
+				return NoMove, false
+			}
+			from = to - fwd + Square(ff) - Square(f)
+			if from < 0 || from > 63 {
+				return NoMove, false
+			}
+		default:
+			return NoMove, false
+		}
+		m := NewMove(from, to, promo)
+		return m, p.board[from] == NewPiece(us, Pawn) && p.legal(m)
+	}
+	if promo != NoPieceType {
+		return NoMove, false
+	}
+	// Between the piece letter and the destination: a file, a rank or
+	// both, then x, each optional.
+	mid := s[1 : n-2]
+	if len(mid) > 0 && mid[len(mid)-1] == 'x' {
+		mid = mid[:len(mid)-1]
+	}
+	own := p.pieces(us, pt)
+	switch len(mid) {
+	case 0:
+	case 1:
+		switch c := mid[0]; {
+		case c >= 'a' && c <= 'h':
+			own &= fileA << (c - 'a')
+		case c >= '1' && c <= '8':
+			own &= rank1 << (8 * (c - '1'))
+		default:
+			return NoMove, false
+		}
+	case 2:
+		ff, fr := mid[0]-'a', mid[1]-'1'
+		if ff > 7 || fr > 7 {
+			return NoMove, false
+		}
+		own &= NewSquare(int(ff), int(fr)).bb()
+	default:
+		return NoMove, false
+	}
+	occ := p.occupied()
+	var cands uint64
+	switch pt {
+	case Knight:
+		cands = knightAttacks[to]
+	case Bishop:
+		cands = bishopAttacks(to, occ)
+	case Rook:
+		cands = rookAttacks(to, occ)
+	case Queen:
+		cands = bishopAttacks(to, occ) | rookAttacks(to, occ)
+	case King:
+		cands = kingAttacks[to]
+	}
+	found := NoMove
+	for cands &= own; cands != 0; cands &= cands - 1 {
+		if m := NewMove(lsb(cands), to, NoPieceType); p.legal(m) {
+			if found != NoMove {
+				return NoMove, false // ambiguous: parseSAN says so
+			}
+			found = m
+		}
+	}
+	return found, found != NoMove
+}
+
+// parseSAN is ParseSAN for every form it accepts, with the errors.
+func (p *Position) parseSAN(s string) (Move, error) {
 	orig := s
 	if len(s) > maxSAN {
 		return NoMove, fmt.Errorf("%w: %s: longer than any move", ErrSyntax, excerpt(s))

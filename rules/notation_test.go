@@ -55,3 +55,76 @@ func TestHugeInputShortErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSANFastPath: in positions of every kind (the perft positions and
+// a few plies after them: pins, checks, en passant, promotions, Chess960
+// castling), the fast reading of ParseSAN answers for the SAN of every
+// legal move with that move; for other spellings of it (long form, without
+// or with a spurious x, without the check mark, lower-case promotion,
+// "e.p.", 0-0) and for every short token to every square, legal or not, it
+// either leaves the move to the full reading or agrees with it (not in the
+// last ply walked, to keep the test short).
+func TestParseSANFastPath(t *testing.T) {
+	positions := 0
+	var walk func(p *Position, depth int)
+	walk = func(p *Position, depth int) {
+		positions++
+		if depth > 1 {
+			// Every short token, legal or not: the fast reading must leave
+			// the illegal and ambiguous ones to the full reading.
+			for to := Square(0); to < 64; to++ {
+				sq := to.String()
+				tokens := []string{sq, sq + "=Q", "Nx" + sq}
+				for _, l := range "NBRQK" {
+					tokens = append(tokens, string(l)+sq)
+				}
+				for _, f := range "abcdefgh" {
+					tokens = append(tokens, string(f)+"x"+sq, string(f)+"x"+sq+"=N")
+				}
+				for _, s := range tokens {
+					checkSANFastPath(t, p, s)
+				}
+			}
+		}
+		for _, m := range p.LegalMoves(nil) {
+			san := p.SAN(m)
+			if got, ok := p.parseSANFast(san); !ok || got != m {
+				t.Fatalf("%s: fast reading of %q: %s, %v; want %s", p.FEN(), san, got, ok, m)
+			}
+			if depth == 1 {
+				continue // the leaves: the SAN of every move only
+			}
+			bare := strings.TrimRight(san, "+#")
+			spellings := []string{
+				bare, bare + "+", bare + "#", bare + "e.p.", strings.ReplaceAll(bare, "x", ""), strings.ToLower(bare),
+				strings.ReplaceAll(bare, "O", "0"), strings.Replace(bare, "=", "", 1),
+				m.From().String() + m.To().String(), m.From().String() + "x" + m.To().String(),
+			}
+			if pc := p.board[m.From()]; pc.Type() != Pawn {
+				letter := string("PNBRQK"[pc.Type()-1])
+				spellings = append(spellings, letter+m.From().String()+m.To().String(), letter+m.From().String()+"x"+m.To().String(),
+					letter+m.To().String(), letter+"x"+m.To().String(), letter+m.From().String()[:1]+m.To().String(),
+					letter+m.From().String()[1:]+m.To().String())
+			}
+			for _, s := range spellings {
+				checkSANFastPath(t, p, s)
+			}
+			if depth > 1 {
+				next := *p
+				next.Play(m)
+				walk(&next, depth-1)
+			}
+		}
+	}
+	depth, want := 3, 10000
+	if testing.Short() || raceEnabled {
+		depth, want = 2, 400
+	}
+	for _, c := range perftCases {
+		p := parsePerftCase(t, c.variant, c.fen)
+		walk(&p, depth)
+	}
+	if positions < want {
+		t.Fatalf("only %d positions walked", positions)
+	}
+}
