@@ -58,24 +58,37 @@ func (g *Game) Start() (rules.Position, []string, error) {
 // nil. Replay plays whatever moves the reader kept, also for a game with a syntax error in Err (the
 // moves before the problem).
 func (g *Game) Replay(visit func(ply int, san string, tracker *rules.Game)) (*rules.Game, error) {
+	tracker := new(rules.Game)
+	err := g.ReplayOn(tracker, visit)
+	if _, played := err.(*MoveError); err != nil && !played {
+		return nil, err
+	}
+	return tracker, err
+}
+
+// ReplayOn is Replay on tracker, which it resets (rules.Game.Reset) to the start of the game: a caller
+// that replays game after game reuses one tracker and its memory. A game without a start (an unreadable
+// [FEN] tag, a variant threefold does not follow) is an error and leaves tracker as it was; a move that
+// cannot be played is a *MoveError, with tracker holding the moves before it.
+func (g *Game) ReplayOn(tracker *rules.Game, visit func(ply int, san string, tracker *rules.Game)) error {
 	start, _, err := g.Start()
 	var fe *rules.FENError
 	if errors.As(err, &fe) {
-		return nil, fmt.Errorf("[FEN] tag: %w", err)
+		return fmt.Errorf("[FEN] tag: %w", err)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	tracker := rules.NewGame(start)
+	tracker.Reset(start)
 	for i, san := range g.Moves {
 		if _, err := tracker.PlaySAN(san); err != nil {
-			return tracker, &MoveError{Ply: i + 1, Number: moveNumber(&start, i), Token: san, Err: err}
+			return &MoveError{Ply: i + 1, Number: moveNumber(&start, i), Token: san, Err: err}
 		}
 		if visit != nil {
 			visit(i+1, san, tracker)
 		}
 	}
-	return tracker, nil
+	return nil
 }
 
 // MoveNumber returns the move number PGN writes before the half-move that makes ply (1-based) from

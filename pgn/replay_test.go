@@ -2,6 +2,7 @@ package pgn
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,14 +79,33 @@ func TestReplay(t *testing.T) {
 			finalFEN: "4k3/8/8/8/8/8/3K4/8 b - - 1 1",
 		},
 	}
+	reused := new(rules.Game) // ReplayOn replays every game on it, one after the other
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			games, err := ParseGames(tt.pgn)
 			if err != nil || len(games) != 1 || games[0].Err != nil {
 				t.Fatalf("ParseGames: %d games, %v", len(games), err)
 			}
+			var tracker *rules.Game
+			defer func() {
+				// ReplayOn does what Replay does, on a tracker that replayed the games before.
+				before := reused.Ply()
+				errOn := games[0].ReplayOn(reused, nil)
+				if fmt.Sprint(errOn) != fmt.Sprint(err) {
+					t.Errorf("ReplayOn: error %v, Replay's %v", errOn, err)
+				}
+				if tracker == nil {
+					if reused.Ply() != before {
+						t.Errorf("ReplayOn changed the tracker although the game has no start")
+					}
+					return
+				}
+				if reused.Ply() != tracker.Ply() || reused.Position() != tracker.Position() || reused.Count() != tracker.Count() {
+					t.Errorf("ReplayOn: %d plies, Replay: %d plies, or another position", reused.Ply(), tracker.Ply())
+				}
+			}()
 			visits := 0
-			tracker, err := games[0].Replay(func(ply int, san string, tr *rules.Game) {
+			tracker, err = games[0].Replay(func(ply int, san string, tr *rules.Game) {
 				visits++
 				if ply != visits || tr.Ply() != ply || san != games[0].Moves[ply-1] {
 					t.Errorf("visit %d: ply %d, tracker ply %d, san %q", visits, ply, tr.Ply(), san)

@@ -73,9 +73,22 @@ const (
 
 // NewGame starts tracking a game from start.
 func NewGame(start Position) *Game {
-	g := &Game{start: start, pos: start, fivefoldPly: -1, seen: make([]seenPosition, 0, 32)}
-	g.record(true)
+	g := &Game{seen: make([]seenPosition, 0, 32)}
+	g.Reset(start)
 	return g
+}
+
+// Reset starts tracking a new game from start on g, keeping the memory g
+// has (within the bounds an irreversible move keeps), so that a caller
+// that follows many games one after the other allocates nothing per game.
+// Everything known about the previous game is forgotten; the moves kept
+// are kept again unless DropMoves was called (the slice Moves returned
+// before is overwritten). The zero Game is ready to Reset.
+func (g *Game) Reset(start Position) {
+	g.start, g.pos, g.ply, g.fivefoldPly = start, start, 0, -1
+	g.moves = g.moves[:0]
+	g.near.stop()
+	g.record(true)
 }
 
 // Start returns the position the game started from.

@@ -73,8 +73,9 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 		analysts.Add(1)
 		go func() {
 			defer analysts.Done()
+			var a Analyser
 			for j := range jobs {
-				r := Analyse(j.game, j.file)
+				r := a.Analyse(j.game, j.file)
 				if len(opts.Files) == 1 {
 					r.File = ""
 				}

@@ -88,6 +88,20 @@ func nearRepetition(ply int, t *rules.Game) *NearRepetition {
 
 // Analyse replays one game of file and records everything scan reports.
 func Analyse(g *pgn.Game, file string) *Report {
+	var a Analyser
+	return a.Analyse(g, file)
+}
+
+// Analyser analyses game after game on one tracker, whose memory it
+// reuses: one per goroutine (it is not safe for concurrent use). The zero
+// Analyser is ready to use.
+type Analyser struct {
+	tracker rules.Game
+}
+
+// Analyse replays one game of file and records everything scan reports.
+func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
+	a.tracker.DropMoves() // the report keeps the moves as written
 	r := &Report{
 		File: file, ID: g.Index, Line: g.Line, ThreefoldPlies: []int{}, ClaimablePlies: []int{},
 		MaxOccurrences: 1, moves: g.Moves,
@@ -143,10 +157,16 @@ func Analyse(g *pgn.Game, file string) *Report {
 			}
 		}
 	}
-	tracker, err := g.Replay(func(ply int, _ string, t *rules.Game) { check(ply, t) })
-	if tracker != nil {
-		// Ply 0 too: a [FEN] may start with the 50-move count already run out.
-		check(0, rules.NewGame(tracker.Start()))
+	tracker := &a.tracker
+	err := g.ReplayOn(tracker, func(ply int, _ string, t *rules.Game) { check(ply, t) })
+	var moveErr *pgn.MoveError
+	if err == nil || errors.As(err, &moveErr) {
+		// Ply 0 too: a [FEN] may start with the 50-move count already run
+		// out. The start position occurred once and nothing can be claimed
+		// by repetition there, so only such a start has something to check.
+		if start := tracker.Start(); start.HalfmoveClock() >= 99 {
+			check(0, rules.NewGame(start))
+		}
 		r.Plies = tracker.Ply()
 		p := tracker.Position()
 		r.start = tracker.Start()

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -148,5 +150,22 @@ func TestNearRepetitions(t *testing.T) {
 				t.Errorf("text line %q, want it to say %q", line, tt.text)
 			}
 		})
+	}
+}
+
+// TestAnalyserReuse: one Analyser that analyses the 310 reference games one
+// after the other (its tracker reset each time) reports on each exactly
+// what a new one reports.
+func TestAnalyserReuse(t *testing.T) {
+	games, err := pgn.ParseGames(refgames.ReferencePGN())
+	if err != nil || len(games) < 300 {
+		t.Fatalf("reference games: %d, %v", len(games), err)
+	}
+	var reused Analyser
+	for _, g := range games {
+		got, want := reused.Analyse(g, "f.pgn"), Analyse(g, "f.pgn")
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("game %d: the reused analyser reports\n%+v\nwant\n%+v", g.Index, got, want)
+		}
 	}
 }
