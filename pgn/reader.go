@@ -621,13 +621,17 @@ func (r *Reader) scanTags(b []byte, i int) {
 			r.text = r.text[:n0]
 			r.setLimitErr(r.line, "max_tag_bytes", fmt.Sprintf("tag %s: value longer than %d bytes", quote(name), r.lim.MaxTagBytes))
 		} else {
-			for j := i; j < end; j++ {
-				c := b[j]
-				if c == '\\' && j+1 < end && (b[j+1] == '"' || b[j+1] == '\\') {
-					j++
-					c = b[j]
+			if bytes.IndexByte(b[i:end], '\\') < 0 {
+				r.text = append(r.text, b[i:end]...) // the usual value: nothing escaped
+			} else {
+				for j := i; j < end; j++ {
+					c := b[j]
+					if c == '\\' && j+1 < end && (b[j+1] == '"' || b[j+1] == '\\') {
+						j++
+						c = b[j]
+					}
+					r.text = append(r.text, c)
 				}
-				r.text = append(r.text, c)
 			}
 			r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
 		}
@@ -645,6 +649,9 @@ func (r *Reader) scanTags(b []byte, i int) {
 
 // closingQuote returns the index of the quote that ends a tag value starting at b[i], or -1.
 func closingQuote(b []byte, i int) int {
+	if k := bytes.IndexByte(b[i:], '"'); k >= 0 && bytes.IndexByte(b[i:i+k], '\\') < 0 {
+		return i + k // the usual value: no escape before the first quote
+	}
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case '\\':
@@ -752,6 +759,23 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 			r.movetextErr(fmt.Sprintf("unexpected %c in movetext", c))
 			i++
 		default:
+			if c >= '0' && c <= '9' && r.state == stateMovetext {
+				// A move number ("12." or "12..."), the most common token after the moves: skipped
+				// here when it stands alone; a result or a number joined to its move goes to token.
+				j := i + 1
+				for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+					j++
+				}
+				if j < len(b) && b[j] == '.' {
+					for j < len(b) && b[j] == '.' {
+						j++
+					}
+					if j == len(b) || class[b[j]]&cSpace != 0 {
+						i = j
+						continue
+					}
+				}
+			}
 			j := i + 1
 			all := cSAN // stays set while the token is a plain move
 			if class[c]&cFirst == 0 {
