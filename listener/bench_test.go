@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/threefold-chess/threefold"
@@ -204,5 +205,81 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 			b.ReportMetric(float64(alerts)/float64(b.N), "alerts/update")
 			b.ReportMetric(float64(feed.tailParses)/float64(feed.tailParses+feed.fullParses), "tail-parse-share")
 		})
+	}
+}
+
+// BenchmarkLiveUpdate is the cost of one broadcast update — a board's
+// whole PGN resent with one more move, through the broadcast path (PGN
+// parse of the new tail, per-game feed, watcher) — with 10 and 1,000
+// boards followed, each at 10 and 500 plies. The cost should depend on
+// neither: the rows are to be compared with each other. Run it with a
+// -benchtime of at least 10,000x, so that each of 1,000 boards has had its
+// updates (the setup's first reading of each board is not timed).
+func BenchmarkLiveUpdate(b *testing.B) {
+	const lines = 50 // distinct random games; board i plays line i%lines
+	const extra = 10 // updates per board before the round starts over
+	moves := make([][]string, lines)
+	for i := range moves {
+		moves[i] = randomGame(b, uint64(i), 500+extra)
+	}
+	for _, boards := range []int{10, 1000} {
+		for _, length := range []int{10, 500} {
+			b.Run(fmt.Sprintf("boards=%d/plies=%d", boards, length), func(b *testing.B) {
+				// texts[i][k]: board i's PGN after length+k plies.
+				texts := make([][]string, boards)
+				for i := range texts {
+					head := fmt.Sprintf("[Event \"bench\"]\n[GameURL \"https://x/%d\"]\n[Result \"*\"]\n\n", i)
+					var movetext strings.Builder
+					line := moves[i%lines]
+					for p, m := range line[:length+extra] {
+						if p%2 == 0 {
+							movetext.WriteString(strconv.Itoa(p/2+1) + ". ")
+						}
+						movetext.WriteString(m + " ")
+						if p+1 >= length {
+							texts[i] = append(texts[i], head+movetext.String()+"*\n\n")
+						}
+					}
+				}
+				var feed *pgnFeed
+				var w *Watcher
+				var next []int
+				alerts := 0
+				emit := func(s threefold.GameState) error { w.Apply(s); return nil }
+				fallback := func(int) string { return "" }
+				reset := func() {
+					w = NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
+					feed = newPGNFeed("lichess", "bench", 0, "", nil, pgn.Limits{})
+					next = make([]int, boards)
+					for i := range texts {
+						if err := feed.feedText(texts[i][0], fallback, emit); err != nil {
+							b.Fatal(err)
+						}
+						next[i] = 1
+					}
+				}
+				reset()
+				runtime.GC()
+				b.ReportAllocs() // allocations per update do not depend on the machine's load
+				b.ResetTimer()
+				for n := 0; n < b.N; n++ {
+					i := n % boards
+					if next[i] >= len(texts[i]) {
+						b.StopTimer()
+						reset()
+						runtime.GC()
+						b.StartTimer()
+					}
+					if err := feed.feedText(texts[i][next[i]], fallback, emit); err != nil {
+						b.Fatal(err)
+					}
+					next[i]++
+				}
+				if w.Games() != boards {
+					b.Fatalf("%d games followed, want %d", w.Games(), boards)
+				}
+				b.ReportMetric(float64(feed.tailParses)/float64(feed.tailParses+feed.fullParses), "tail-parse-share")
+			})
+		}
 	}
 }
