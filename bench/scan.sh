@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# bench/scan.sh: how fast `threefold scan --json` reads a PGN corpus, as
+# ratios against the baselines measured in the same run on the same input:
+#   - the threefold of another commit (BASE, built in a temporary worktree);
+#   - pgn-extract --repetition (Debian: apt-get install pgn-extract), one
+#     thread, on the decompressed text (it does not read gzip);
+#   - notnil/chess, the Go chess library, through the go test benchmark
+#     BenchmarkScan/first300 (it replays the first 300 games and counts
+#     repetitions; its cost grows with the square of a game's length, so
+#     it is measured on those games only, and so is threefold there);
+#   - python-chess (pip install chess), parse + replay + position key, on
+#     the first PYGAMES games, when it is installed.
+# Each command runs RUNS times; the table gives the median wall time, the
+# CPU time (user + system) of that run, plies per second of wall time and
+# of CPU time, and how many times faster threefold (HEAD, gzip input) is,
+# by wall time and by CPU time. The machine's load is printed: on a shared
+# machine the wall times mean little and the CPU times more.
+#
+# Usage: bench/scan.sh [CORPUS_DIR]
+#   CORPUS_DIR holds pgn/corpus.pgn.gz (default $THREEFOLD_CORPUS, else ../shared/data)
+#   RUNS=3 BASE=<git ref> PYGAMES=2000 WORKERS=<scan --workers, default all CPUs>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+corpus_dir=${1:-${THREEFOLD_CORPUS:-../shared/data}}
+corpus_dir=$(cd "$corpus_dir" && pwd)
+gz="$corpus_dir/pgn/corpus.pgn.gz"
+[ -f "$gz" ] || { echo "bench/scan.sh: no $gz (give the corpus folder)" >&2; exit 2; }
+runs=${RUNS:-3}
+base=${BASE:-dd8625e}
+pygames=${PYGAMES:-2000}
+workers=${WORKERS:-}
+PATH="$PATH:/usr/games"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/threefold-bench.XXXXXX")
+cleanup() {
+  git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "building threefold at HEAD ($(git rev-parse --short HEAD)) and at BASE ($base)..." >&2
+go build -o "$tmp/threefold-head" ./cmd/threefold
+git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
+(cd "$tmp/base" && go build -o "$tmp/threefold-base" ./cmd/threefold)
+gzip -dc "$gz" >"$tmp/corpus.pgn"
+
+# measure NAME CMD...: runs CMD (stdout discarded, stderr kept) $runs times
+# and prints "NAME<TAB>wall<TAB>cpu" of the median run.
+measure() {
+  local name=$1
+  shift
+  local i
+  : >"$tmp/times"
+  for ((i = 0; i < runs; i++)); do
+    /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/stderr"
+    awk '{printf "%s %.2f\n", $1, $2 + $3}' "$tmp/t" >>"$tmp/times"
+  done
+  sort -n "$tmp/times" | awk -v n="$runs" -v name="$name" 'NR == int((n + 1) / 2) {printf "%s\t%s\t%s\n", name, $1, $2}'
+}
+
+wflag=()
+[ -n "$workers" ] && wflag=(--workers "$workers")
+"$tmp/threefold-head" scan "$gz" 2>"$tmp/summary" >/dev/null
+read -r games plies < <(sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies.*/\1 \2/p' "$tmp/summary")
+
+{
+  measure "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" scan --json "${wflag[@]}" "$gz"
+  measure "threefold scan --json, HEAD, plain" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn"
+  measure "threefold scan --json, HEAD, 1 worker" "$tmp/threefold-head" scan --json --workers 1 "$tmp/corpus.pgn"
+  measure "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" scan --json "${wflag[@]}" "$gz"
+  if command -v pgn-extract >/dev/null; then
+    measure "pgn-extract --repetition, plain" pgn-extract --repetition -s -o /dev/null "$tmp/corpus.pgn"
+  else
+    printf 'pgn-extract --repetition\tnot installed (apt-get install pgn-extract)\t\n'
+  fi
+} >"$tmp/rows"
+
+head_wall=$(awk -F'\t' 'NR == 1 {print $2}' "$tmp/rows")
+head_cpu=$(awk -F'\t' 'NR == 1 {print $3}' "$tmp/rows")
+echo "corpus: $gz: $games games, $plies plies; $runs runs each, the median; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "pgn-extract: $(pgn-extract --version 2>&1 | head -1 || true)"
+printf '%-44s %7s %7s %12s %12s %9s %9s\n' "command" "wall s" "cpu s" "plies/s" "plies/cpu-s" "HEAD x" "HEAD x"
+printf '%-44s %7s %7s %12s %12s %9s %9s\n' "" "" "" "(wall)" "" "(wall)" "(cpu)"
+awk -F'\t' -v plies="$plies" -v hw="$head_wall" -v hc="$head_cpu" '
+  $3 == "" { printf "%-44s %s\n", $1, $2; next }
+  { printf "%-44s %7.2f %7.2f %12.0f %12.0f %9.1f %9.1f\n", $1, $2, $3, plies / $2, plies / $3, $2 / hw, $3 / hc }' "$tmp/rows"
+
+# notnil/chess and threefold on the same first 300 games, through go test.
+if [ -d "$corpus_dir/pgn" ]; then
+  THREEFOLD_CORPUS="$corpus_dir" go test -run '^$' -bench 'BenchmarkScan/first300' -count "$runs" ./cmd/threefold/ 2>/dev/null |
+    awk '/plies\/s/ { for (i = 1; i <= NF; i++) if ($(i+1) == "plies/s") { split($1, n, "-"); v[n[1]] = v[n[1]] " " $i } }
+      END {
+        for (k in v) { m = split(substr(v[k], 2), a, " "); asort_n(a, m); med[k] = a[int((m + 1) / 2)] }
+        t = med["BenchmarkScan/first300/threefold"]; o = med["BenchmarkScan/first300/notnil"]
+        if (t && o) printf "%-44s %7s %7s %12.0f %12s %9.1f\n%-44s %7s %7s %12.0f\n", "notnil/chess, first 300 games (go test)", "", "", o, "", t / o, "threefold scan --json, same 300 games", "", "", t
+      }
+      function asort_n(a, m,   i, j, x) { for (i = 2; i <= m; i++) { x = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j+1] = a[j]; a[j+1] = x } }'
+fi
+
+# python-chess, when installed.
+if python3 -c 'import chess.pgn' 2>/dev/null; then
+  awk -v n="$pygames" '/^\[Event /{g++} g > n {exit} {print}' "$tmp/corpus.pgn" >"$tmp/sample.pgn"
+  "$tmp/threefold-head" scan "$tmp/sample.pgn" 2>"$tmp/sample-summary" >/dev/null
+  splies=$(sed -n 's/^[0-9]* games, \([0-9]*\) plies.*/\1/p' "$tmp/sample-summary")
+  row=$(measure "python-chess, first $pygames games" python3 bench/pychess.py "$tmp/sample.pgn")
+  tf=$(measure "threefold, same games" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/sample.pgn")
+  printf '%s\n%s\n' "$row" "$tf" | awk -F'\t' -v plies="$splies" 'NR == 1 {pw = $2} NR == 2 {tw = $2} {r[NR] = $0; w[NR] = $2; c[NR] = $3; name[NR] = $1}
+    END { printf "%-44s %7.2f %7.2f %12.0f %12.0f %9.1f %9.1f\n", name[1], w[1], c[1], plies / w[1], plies / c[1], pw / tw, c[1] / c[2]
+      printf "%-44s %7.2f %7.2f %12.0f %12.0f\n", name[2], w[2], c[2], plies / w[2], plies / c[2] }'
+else
+  echo "python-chess: not installed (pip install chess), skipped"
+fi
