@@ -27,7 +27,7 @@ corpus_dir=$(cd "$corpus_dir" && pwd)
 gz="$corpus_dir/pgn/corpus.pgn.gz"
 [ -f "$gz" ] || { echo "bench/scan.sh: no $gz (give the corpus folder)" >&2; exit 2; }
 runs=${RUNS:-3}
-base=${BASE:-dd8625e}
+base=${BASE:-bfe0c74} # the last commit before issue 18's work
 pygames=${PYGAMES:-2000}
 workers=${WORKERS:-}
 PATH="$PATH:/usr/games"
