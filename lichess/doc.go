@@ -10,6 +10,6 @@
 // exactly, so a consumer never sees an event twice and never misses the state
 // after a reconnect; stream opens are kept within Lichess's per-IP limits by
 // a shared [StreamBudget]. Time comes from an injected clock.Clock and the token
-// never reaches a log line, an error or a panic. The fake server for tests
-// lives in package fakelichess.
+// never reaches a log line, an error or a panic. An offline Lichess, for
+// tests and the demo, is package fakelichess.
 package lichess
