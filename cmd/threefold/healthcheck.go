@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/internal/safetext"
+	"github.com/threefold-chess/threefold/web"
 
 	"github.com/spf13/cobra"
 )
@@ -71,44 +70,22 @@ func healthURL(addr string) (string, error) {
 }
 
 func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
+	if _, err := url.Parse(u); err != nil {
 		return usagef("healthcheck: bad url: %w", err)
 	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	h, status, err := web.CheckHealth(ctx, u, token)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // *url.Error would repeat the URL, and its token parameter
-		}
 		return fmt.Errorf("healthcheck: %w", err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	var h struct {
-		OK      bool `json:"ok"`
-		Sources []struct {
-			Name      string `json:"name"`
-			Connected bool   `json:"connected"`
-			Error     string `json:"error"`
-		} `json:"sources"`
-	}
-	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusServiceUnavailable {
-		if err := json.Unmarshal(body, &h); err == nil {
-			for _, s := range h.Sources {
-				state := "connected"
-				if !s.Connected {
-					state = "down: " + s.Error
-				}
-				fmt.Fprintln(out, safetext.Terminal(s.Name+": "+state))
-			}
+	for _, s := range h.Sources {
+		state := "connected"
+		if !s.Connected {
+			state = "down: " + s.Error
 		}
+		fmt.Fprintln(out, safetext.Terminal(s.Name+": "+state))
 	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("healthcheck: HTTP %d", resp.StatusCode)
+	if status != http.StatusOK {
+		return fmt.Errorf("healthcheck: HTTP %d", status)
 	}
 	fmt.Fprintln(out, "ok")
 	return nil

@@ -1,0 +1,40 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+)
+
+// CheckHealth asks the /healthz at u (with the access token, when there is
+// one) and returns the answer and its HTTP status: 200 when every source is
+// connected, 503 when one is not (h is read from both). An error says the
+// server could not be asked; it never holds the URL (whose query may hold
+// the token).
+func CheckHealth(ctx context.Context, u, token string) (h Health, status int, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return h, 0, fmt.Errorf("bad url: %w", err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // *url.Error would repeat the URL, and its token parameter
+		}
+		return h, 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusServiceUnavailable {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		_ = json.Unmarshal(body, &h) // an answer that is not ours shows no sources
+	}
+	return h, resp.StatusCode, nil
+}

@@ -1,0 +1,56 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/threefold-chess/threefold/web"
+)
+
+// CheckHealth reads the answer of /healthz when it is 200 or 503, sends
+// the token, and says why it could not ask without the URL.
+func TestCheckHealth(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		body    string
+		token   string
+		sources int
+		ok      bool
+	}{
+		{name: "all connected", status: 200, body: `{"ok":true,"sources":[{"name":"a","connected":true}],"games":1}`, sources: 1, ok: true},
+		{name: "a source down", status: 503, body: `{"ok":false,"sources":[{"name":"a","connected":false,"error":"refused"},{"name":"b","connected":true}]}`, sources: 2},
+		{name: "refused token", status: 401, body: `unauthorized`, token: "wrong"},
+		{name: "not our answer", status: 200, body: `<html>`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var auth string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				auth = r.Header.Get("Authorization")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			h, status, err := web.CheckHealth(context.Background(), srv.URL+"/healthz", tc.token)
+			if err != nil || status != tc.status || len(h.Sources) != tc.sources || h.OK != tc.ok {
+				t.Errorf("got %+v, %d, %v; want %d sources, ok %v, status %d", h, status, err, tc.sources, tc.ok, tc.status)
+			}
+			if want := "Bearer " + tc.token; tc.token != "" && auth != want {
+				t.Errorf("Authorization %q, want %q", auth, want)
+			}
+		})
+	}
+	t.Run("nothing listening", func(t *testing.T) {
+		srv := httptest.NewServer(http.NotFoundHandler())
+		u := srv.URL + "/healthz?token=secret"
+		srv.Close()
+		_, status, err := web.CheckHealth(context.Background(), u, "")
+		if err == nil || status != 0 || strings.Contains(err.Error(), "secret") {
+			t.Errorf("got %d, %v; want an error without the URL", status, err)
+		}
+	})
+}
