@@ -1,6 +1,7 @@
 package lichess
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/threefold-chess/threefold/rules"
@@ -15,4 +16,26 @@ func StartFEN(initialFEN string) string {
 		return ""
 	}
 	return fen
+}
+
+// StartFENVariant returns the start of a game in the Lichess variant
+// variantKey ("standard", "fromPosition" or "chess960"; "" is standard)
+// as rules.ParseStart reads it back, a Chess960 start in Shredder-FEN
+// (Lichess writes X-FEN, KQkq, which ParseStart would read as standard
+// chess). Another variant is a *rules.VariantError: its repetition rule
+// differs and threefold does not follow it.
+func StartFENVariant(initialFEN, variantKey string) (string, error) {
+	v, err := rules.ParseVariant(variantKey)
+	if err != nil {
+		return "", err
+	}
+	fen := StartFEN(initialFEN)
+	if v == rules.Standard {
+		return fen, nil
+	}
+	p, _, err := rules.ParseStartVariant(fen, v)
+	if err != nil {
+		return "", fmt.Errorf("lichess %s start: %w", variantKey, err)
+	}
+	return rules.WriteStart(p), nil
 }

@@ -7,13 +7,34 @@ import (
 )
 
 // ParseStart reads the start of a game as every part of threefold writes
-// it: "" (or only spaces) is the standard start position, anything else a
-// FEN (see ParseFEN).
+// it (see WriteStart): "" (or only spaces) is the standard start position,
+// a FEN whose castling field names rooks by their files (Shredder-FEN,
+// HAha) a Chess960 position, any other FEN a position as ParseFEN reads
+// it.
 func ParseStart(fen string) (Position, error) {
 	if strings.TrimSpace(fen) == "" {
 		return StartPosition(), nil
 	}
+	if f := strings.Fields(fen); len(f) >= 3 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh") {
+		p, _, err := ParseFENVariant(fen, Chess960)
+		return p, err
+	}
 	return ParseFEN(fen)
+}
+
+// WriteStart writes the start of a game so that ParseStart reads it back
+// in its variant: "" for the standard start position of standard chess,
+// Shredder-FEN for a Chess960 position, FEN otherwise. A Chess960
+// position without castling rights reads back as standard chess, which
+// plays the same from there.
+func WriteStart(p Position) string {
+	if p.variant == Chess960 {
+		return p.ShredderFEN()
+	}
+	if fen := p.FEN(); fen != StartFEN {
+		return fen
+	}
+	return ""
 }
 
 // ParseStartVariant reads the start of a game of the variant v, with notes

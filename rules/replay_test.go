@@ -13,11 +13,18 @@ func TestParseStart(t *testing.T) {
 		name    string
 		fen     string
 		want    string
+		variant Variant
 		wantErr bool
 	}{
 		{name: "empty is the standard start", fen: "", want: StartFEN},
 		{name: "spaces are the standard start", fen: "  ", want: StartFEN},
 		{name: "a FEN", fen: "8/8/8/4k3/8/8/8/4K2R w K - 3 40", want: "8/8/8/4k3/8/8/8/4K2R w K - 3 40"},
+		{name: "X-FEN with the king off e1 is standard chess, rights void", fen: "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1",
+			want: "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w - - 0 1"},
+		{name: "Shredder-FEN is Chess960", fen: "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1",
+			want: "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1", variant: Chess960},
+		{name: "Shredder-FEN with rooks in the corners is Chess960", fen: "rkbbqnnr/pppppppp/8/8/8/8/PPPPPPPP/RKBBQNNR w HAha - 0 1",
+			want: "rkbbqnnr/pppppppp/8/8/8/8/PPPPPPPP/RKBBQNNR w KQkq - 0 1", variant: Chess960},
 		{name: "a bad FEN", fen: "8/8/8 w - -", wantErr: true},
 		{name: "startpos is not a FEN", fen: "startpos", wantErr: true},
 	}
@@ -27,10 +34,40 @@ func TestParseStart(t *testing.T) {
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
-			if err == nil && p.FEN() != tt.want {
-				t.Errorf("FEN = %q, want %q", p.FEN(), tt.want)
+			if err == nil && (p.FEN() != tt.want || p.Variant() != tt.variant) {
+				t.Errorf("%s %q, want %s %q", p.Variant(), p.FEN(), tt.variant, tt.want)
 			}
 		})
+	}
+}
+
+// TestWriteStart: every Chess960 start, and positions of standard chess,
+// read back by ParseStart as the same position in the same variant.
+func TestWriteStart(t *testing.T) {
+	var starts []Position
+	for n := 0; n < 960; n++ {
+		p, err := Chess960Start(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, p)
+	}
+	for _, fen := range []string{StartFEN, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20", "8/8/8/4k3/8/8/8/4K3 w - - 0 1"} {
+		p, _, err := ParseFENVariant(fen, Standard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, p)
+	}
+	for _, p := range starts {
+		s := WriteStart(p)
+		back, err := ParseStart(s)
+		if err != nil || back.Key() != p.Key() || back.Variant() != p.Variant() {
+			t.Errorf("%s %s written %q reads back as %s %s, %v", p.Variant(), p.FEN(), s, back.Variant(), back.FEN(), err)
+		}
+	}
+	if s := WriteStart(StartPosition()); s != "" {
+		t.Errorf("the standard start is written %q, want \"\"", s)
 	}
 }
 
