@@ -25,6 +25,7 @@ import (
 	"github.com/threefold-chess/threefold/bot/book"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // resumeInterval is how often the games in progress are listed to resume
@@ -441,7 +442,7 @@ func (b *Bot) startGame(gi lichess.GameEventInfo) {
 	if id == "" {
 		return
 	}
-	if gi.Variant.Key != "" && gi.Variant.Key != "standard" && gi.Variant.Key != "fromPosition" {
+	if _, err := rules.ParseVariant(gi.Variant.Key); err != nil {
 		b.log.Warn("game in an unsupported variant; its goroutine will resign it", "game", id, "variant", gi.Variant.Key)
 	}
 	b.mu.Lock()

@@ -57,8 +57,12 @@ func (c ChallengeConfig) DecideChallenge(ch *lichess.Challenge, running int, sto
 		}
 		return decline(lichess.DeclineVariant, "variant "+variant+" is not accepted")
 	}
-	if variant == "fromPosition" && ch.InitialFEN != "" {
-		if _, err := rules.ParseFEN(ch.InitialFEN); err != nil {
+	if (variant == "fromPosition" || variant == "chess960") && ch.InitialFEN != "" {
+		fen, err := lichess.StartFENVariant(ch.InitialFEN, variant)
+		if err == nil {
+			_, err = rules.ParseStart(fen)
+		}
+		if err != nil {
 			return decline(lichess.DeclineVariant, "initial position does not parse: "+err.Error())
 		}
 	}

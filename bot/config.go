@@ -123,7 +123,7 @@ type DrawOfferConfig struct {
 
 // ChallengeConfig is the challenge policy.
 type ChallengeConfig struct {
-	Variants       []string      // accepted variant keys: "standard", "fromPosition"
+	Variants       []string      // accepted variant keys: "standard", "fromPosition", "chess960"
 	MinBase        time.Duration // initial clock time bounds (real-time games)
 	MaxBase        time.Duration
 	MinIncrement   time.Duration
@@ -177,7 +177,7 @@ func DefaultConfig() Config {
 		},
 		Draws: DrawOfferConfig{AcceptBehind: 200, AcceptEven: 20, MinMove: 40},
 		Challenge: ChallengeConfig{
-			Variants:       []string{"standard", "fromPosition"},
+			Variants:       []string{"standard", "fromPosition", "chess960"},
 			MinBase:        60 * time.Second,
 			MaxBase:        3 * time.Hour,
 			MinIncrement:   0,
@@ -243,8 +243,8 @@ func (c *Config) Validate() error {
 	}
 	ch := c.Challenge
 	for _, v := range ch.Variants {
-		if v != "standard" && v != "fromPosition" {
-			bad("bot.challenge.variants: %q is not supported (standard, fromPosition)", v)
+		if v != "standard" && v != "fromPosition" && v != "chess960" {
+			bad("bot.challenge.variants: %q is not supported (standard, fromPosition, chess960)", v)
 		}
 	}
 	if ch.MaxBase > 0 && ch.MinBase > ch.MaxBase {

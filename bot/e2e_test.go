@@ -358,3 +358,45 @@ func TestStockfish(t *testing.T) {
 		}
 	})
 }
+
+// TestChess960Game: a Chess960 game against the fake Lichess (which takes
+// castling only as the king onto its rook there). The engine castles
+// whenever it can; it sees castling only if the bot gave it the start in
+// Shredder-FEN and the moves in Chess960 form. The bot castles with the
+// king already on g1 (only the rook moves) or long across the board, and
+// sends it as Lichess expects.
+func TestChess960Game(t *testing.T) {
+	h := newHarness(t, harnessOpt{engine: fakeEngine(t, "", "castle")})
+	start := "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
+	id := h.newGame(fakelichess.GameSpec{Variant: "chess960", InitialFEN: start, ClockInitial: 180000, ClockIncrement: 2000}, rules.White)
+	h.opponent(id, builtinOpponent(4, 12))
+	st, rec := h.waitGameOver(id)
+	checkRecord(t, st, rec)
+	if len(st.Moves) == 0 || (st.Moves[0] != "g1h1" && st.Moves[0] != "g1b1") {
+		t.Errorf("the bot's first move %v, want castling as g1h1 or g1b1", st.Moves)
+	}
+	if rec.Variant != "chess960" || rec.InitialFEN != "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w KQkq - 0 1" {
+		t.Errorf("record variant %q, initial FEN %q", rec.Variant, rec.InitialFEN)
+	}
+	if len(rec.SAN) == 0 || !strings.HasPrefix(rec.SAN[0], "O-O") {
+		t.Errorf("record SAN %v, want castling first", rec.SAN)
+	}
+}
+
+// TestOtherVariantResigned: a game in a variant with a repetition rule of
+// its own (crazyhouse) that reaches the bot anyway is resigned at once.
+func TestOtherVariantResigned(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	id := h.newGame(fakelichess.GameSpec{Variant: "crazyhouse", ClockInitial: 180000}, rules.White)
+	g := h.fake.Game(id)
+	if err := h.fake.WaitFor(h.ctx, func() bool { return lichess.Finished(g.State().Status) }); err != nil {
+		t.Fatal(err)
+	}
+	// Resigning before the first move aborts the game, as on Lichess.
+	if st := g.State(); st.Status != lichess.StatusAborted || st.Ply != 0 {
+		t.Errorf("game ended %s/%s after %d plies, want resigned (aborted) at once", st.Status, st.Winner, st.Ply)
+	}
+	if !strings.Contains(h.logs.String(), "variant not supported") {
+		t.Error("the log does not say why")
+	}
+}

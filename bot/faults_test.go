@@ -84,7 +84,7 @@ func TestEventStreamKilledThenNewGame(t *testing.T) {
 		t.Errorf("event stream not opened again: %v", err)
 	}
 	// And a challenge after the reconnect is answered.
-	cid := h.fake.Challenge(fakelichess.ChallengeSpec{Variant: "chess960", ClockLimit: 300})
+	cid := h.fake.Challenge(fakelichess.ChallengeSpec{Variant: "crazyhouse", ClockLimit: 300})
 	if err := h.fake.WaitFor(h.ctx, func() bool { s, _ := h.fake.ChallengeStatus(cid); return s == "declined" }); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,8 @@ func TestChallenges(t *testing.T) {
 		spec   fakelichess.ChallengeSpec
 		reason string
 	}{
-		{fakelichess.ChallengeSpec{ID: "chvariant", Variant: "chess960", ClockLimit: 300}, "variant"},
+		{fakelichess.ChallengeSpec{ID: "chvariant", Variant: "crazyhouse", ClockLimit: 300}, "variant"},
+		{fakelichess.ChallengeSpec{ID: "chatomic", Variant: "atomic", ClockLimit: 300}, "variant"},
 		{fakelichess.ChallengeSpec{ID: "chfast", ClockLimit: 15}, "tooFast"},
 		{fakelichess.ChallengeSpec{ID: "chslow", ClockLimit: 5 * 3600}, "tooSlow"},
 		{fakelichess.ChallengeSpec{ID: "chbot", From: "otherbot", ClockLimit: 300}, "noBot"},

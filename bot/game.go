@@ -318,12 +318,12 @@ func (g *game) setup(ctx context.Context, f *lichess.GameFull) bool {
 		g.color = rules.White
 	}
 	g.log = g.log.With("game", g.id, "color", g.color.String())
-	if v := f.Variant.Key; v != "" && v != "standard" && v != "fromPosition" {
-		g.log.Error("variant not supported; resigning", "variant", v)
+	if _, err := rules.ParseVariant(f.Variant.Key); err != nil {
+		g.log.Error("variant not supported; resigning", "variant", f.Variant.Key, "err", err)
 		_ = g.api.Resign(ctx, g.id)
 		return false
 	}
-	t, err := newTracker(f.InitialFEN)
+	t, err := newTracker(f.InitialFEN, f.Variant.Key)
 	if err != nil {
 		g.log.Error("cannot read the initial position; resigning", "fen", f.InitialFEN, "err", err)
 		_ = g.api.Resign(ctx, g.id)

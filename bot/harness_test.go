@@ -22,7 +22,8 @@ import (
 
 // pickEnv selects how the fake engine chooses among the allowed moves:
 // "repeat" prefers the move whose position occurred most often, "avoid"
-// the least often; ties go to knight moves, then to the first move.
+// the least often, "castle" castling whenever it can; ties go to knight
+// moves, then to the first move.
 const pickEnv = "THREEFOLD_FAKE_PICK"
 
 func TestMain(m *testing.M) {
@@ -31,13 +32,9 @@ func TestMain(m *testing.M) {
 }
 
 func fakePick(fen string, moves, searchmoves []string) string {
-	start := rules.StartPosition()
-	if fen != "" {
-		p, err := rules.ParseFEN(fen)
-		if err != nil {
-			return ""
-		}
-		start = p
+	start, err := rules.ParseStart(fen) // Shredder-FEN: Chess960
+	if err != nil {
+		return ""
 	}
 	g := rules.NewGame(start)
 	for _, mv := range moves {
@@ -69,6 +66,10 @@ func fakePick(fen string, moves, searchmoves []string) string {
 			key = n * 4
 		case "avoid":
 			key = -n * 4
+		case "castle":
+			if m.IsCastling() {
+				key = 100
+			}
 		}
 		if pos.PieceAt(m.From()).Type() == rules.Knight {
 			key += 2
@@ -76,6 +77,9 @@ func fakePick(fen string, moves, searchmoves []string) string {
 		if key > bestKey {
 			best, bestKey = m, key
 		}
+	}
+	if start.Variant() == rules.Chess960 {
+		return best.UCIChess960()
 	}
 	return best.UCI()
 }
@@ -415,13 +419,9 @@ func (f *fenMap) get(id string) string {
 var initialFENs fenMap
 
 func replayFrom(fen string, moves []string) *rules.Game {
-	start := rules.StartPosition()
-	if fen != "" {
-		p, err := rules.ParseFEN(fen)
-		if err != nil {
-			panic(err)
-		}
-		start = p
+	start, err := rules.ParseStart(fen) // Shredder-FEN: Chess960
+	if err != nil {
+		panic(err)
 	}
 	g := rules.NewGame(start)
 	for _, mv := range moves {

@@ -303,16 +303,21 @@ func (m *EngineMover) search(ctx context.Context, req SearchRequest) (SearchResu
 		Depth:    req.Limit.Depth,
 		Nodes:    req.Limit.Nodes,
 	}
-	if fen := start.FEN(); fen != rules.StartFEN {
-		s.FEN = fen
+	// A Chess960 game: UCI_Chess960, the start in Shredder-FEN, castling
+	// as the king onto its rook.
+	s.Chess960 = start.Variant() == rules.Chess960
+	uciOf := rules.Move.UCI
+	if s.Chess960 {
+		uciOf = rules.Move.UCIChess960
 	}
+	s.FEN = rules.WriteStart(start)
 	moves := g.Moves()
 	s.Moves = make([]string, len(moves))
 	for i, mv := range moves {
-		s.Moves[i] = mv.UCI()
+		s.Moves[i] = uciOf(mv)
 	}
 	for _, mv := range req.Restrict {
-		s.SearchMoves = append(s.SearchMoves, mv.UCI())
+		s.SearchMoves = append(s.SearchMoves, uciOf(mv))
 	}
 	if s.FEN != m.startFEN || !m.haveStart || g.Ply() == 0 {
 		if err := m.eng.NewGame(ctx); err != nil {

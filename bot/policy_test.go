@@ -45,7 +45,7 @@ func (m *scriptedMover) Search(_ context.Context, req SearchRequest) (SearchResu
 
 func trackerAt(t *testing.T, fen, moves string) *tracker {
 	t.Helper()
-	tr, err := newTracker(fen)
+	tr, err := newTracker(fen, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,9 +34,13 @@ type repEvent struct {
 }
 
 // newTracker starts a game at initialFEN as Lichess gives it ("startpos",
-// "" or a FEN).
-func newTracker(initialFEN string) (*tracker, error) {
-	t := &tracker{startFEN: lichess.StartFEN(initialFEN)}
+// "" or a FEN) in the Lichess variant variantKey ("" is standard).
+func newTracker(initialFEN, variantKey string) (*tracker, error) {
+	start, err := lichess.StartFENVariant(initialFEN, variantKey)
+	if err != nil {
+		return nil, err
+	}
+	t := &tracker{startFEN: start}
 	if _, err := t.replay.Sync(t.startFEN, rules.UCI, nil, t.restart); err != nil {
 		var re *rules.ReplayError
 		if errors.As(err, &re) {

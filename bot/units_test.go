@@ -19,7 +19,7 @@ import (
 )
 
 func TestTrackerSync(t *testing.T) {
-	tr, err := newTracker("startpos")
+	tr, err := newTracker("startpos", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func mustSquare(t *testing.T, s string) rules.Square {
 }
 
 func TestTrackerFirstSyncReportsOnlyTheLastPly(t *testing.T) {
-	tr, _ := newTracker("")
+	tr, _ := newTracker("", "")
 	ev, _, err := tr.sync(shuffle+" "+shuffle, true)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestTrackerFirstSyncReportsOnlyTheLastPly(t *testing.T) {
 	if len(ev) != 1 || ev[0].Ply != 8 || ev[0].Count != 3 {
 		t.Fatalf("events %+v, want only ply 8", ev)
 	}
-	tr2, _ := newTracker("")
+	tr2, _ := newTracker("", "")
 	ev, _, _ = tr2.sync(shuffle+" "+shuffle, false)
 	var plies []int
 	for _, e := range ev {
@@ -226,7 +226,14 @@ func TestDecideChallenge(t *testing.T) {
 			c.Variant.Key = "fromPosition"
 			c.InitialFEN = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 		}), 0, false, ""},
-		{"chess960 declined", nil, base(func(c *lichess.Challenge) { c.Variant.Key = "chess960" }), 0, false, "variant"},
+		{"chess960 accepted", nil, base(func(c *lichess.Challenge) {
+			c.Variant.Key = "chess960"
+			c.InitialFEN = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1"
+		}), 0, false, ""},
+		{"chess960 declined when not listed", func(c *ChallengeConfig) { c.Variants = []string{"standard", "fromPosition"} },
+			base(func(c *lichess.Challenge) { c.Variant.Key = "chess960" }), 0, false, "variant"},
+		{"crazyhouse declined", nil, base(func(c *lichess.Challenge) { c.Variant.Key = "crazyhouse" }), 0, false, "variant"},
+		{"atomic declined", nil, base(func(c *lichess.Challenge) { c.Variant.Key = "atomic" }), 0, false, "variant"},
 		{"variant declined as standard-only", func(c *ChallengeConfig) { c.Variants = []string{"standard"} },
 			base(func(c *lichess.Challenge) { c.Variant.Key = "fromPosition" }), 0, false, "standard"},
 		{"bad initial FEN", nil, base(func(c *lichess.Challenge) {

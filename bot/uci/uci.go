@@ -60,6 +60,7 @@ type Engine struct {
 	name     string
 	author   string
 	multiPV  int
+	chess960 bool // UCI_Chess960 as last set
 	closeErr error
 	closing  sync.Once
 }
@@ -242,6 +243,10 @@ func (e *Engine) NewGame(ctx context.Context) error {
 type Search struct {
 	FEN   string   // start position; "" is the standard start position
 	Moves []string // moves played from FEN, in UCI
+	// Chess960 sets the engine's UCI_Chess960 option (sent when it
+	// changes): FEN and Moves are then a Chess960 game, with castling
+	// written as the king onto its rook.
+	Chess960 bool
 
 	MoveTime time.Duration // "go movetime"; zero: not sent
 	Depth    int           // "go depth"; zero: not sent
@@ -302,6 +307,12 @@ func (e *Engine) Search(ctx context.Context, s Search) (Result, error) {
 			return Result{}, err
 		}
 		e.multiPV = want
+	}
+	if s.Chess960 != e.chess960 {
+		if err := e.send("setoption name UCI_Chess960 value %t", s.Chess960); err != nil {
+			return Result{}, err
+		}
+		e.chess960 = s.Chess960
 	}
 	pos := "position startpos"
 	if s.FEN != "" {

@@ -184,3 +184,35 @@ func TestStockfishMultiPVAndSearchMoves(t *testing.T) {
 		t.Errorf("restricted search still claims mate: %+v", res.Lines[0])
 	}
 }
+
+// TestStockfishChess960: a Chess960 search sets UCI_Chess960, so the
+// engine reads castling as the king onto its rook (b1f1: the king jumps
+// past the rook already on f1) and answers so; a standard search after it
+// turns the option off again (e1g1).
+func TestStockfishChess960(t *testing.T) {
+	path := testenv.Stockfish(t)
+	ctx := context.Background()
+	e, err := uci.Start(ctx, uci.Config{Path: path, Options: map[string]string{"Threads": "1", "Hash": "16"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct {
+		name     string
+		chess960 bool
+		fen      string
+		castling string
+	}{
+		{"chess960", true, "r3k3/8/8/8/8/8/8/1K3R2 w F - 0 1", "b1f1"},
+		{"standard again", false, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1"},
+		{"chess960 again", true, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1", "e1h1"},
+	} {
+		res, err := e.Search(ctx, uci.Search{FEN: tc.fen, Chess960: tc.chess960, Depth: 2, SearchMoves: []string{tc.castling}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.BestMove != tc.castling {
+			t.Errorf("%s: bestmove %q, want %s", tc.name, res.BestMove, tc.castling)
+		}
+	}
+}

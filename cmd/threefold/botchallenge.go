@@ -104,8 +104,8 @@ increments of whole seconds up to 60.`,
 	f.IntVar(&days, "days", 0, "correspondence: days per move (1, 2, 3, 5, 7, 10 or 14)")
 	f.StringVar(&color, "color", "random", "the bot's colour: white, black or random")
 	f.BoolVar(&rated, "rated", false, "a rated game")
-	f.StringVar(&variant, "variant", "standard", "variant key (the bot plays standard and fromPosition)")
-	f.StringVar(&fen, "fen", "", "start position (variant fromPosition)")
+	f.StringVar(&variant, "variant", "standard", "variant key (the bot plays standard, fromPosition and chess960)")
+	f.StringVar(&fen, "fen", "", "start position (variant fromPosition or chess960)")
 	f.StringVar(&cancel, "cancel", "", "cancel the challenge with this id instead")
 	return cmd
 }

@@ -22,6 +22,9 @@ type ChallengeSpec struct {
 	From, To string
 	Rated    bool
 	Variant  string // default "standard"
+	// InitialFEN is the start of a "chess960" or "fromPosition" game;
+	// a chess960 challenge without it gets a start chosen from its id.
+	InitialFEN string
 	// ClockLimit and ClockIncrement in seconds; Days per move for a
 	// correspondence game; all zero: unlimited.
 	ClockLimit, ClockIncrement int
@@ -109,7 +112,10 @@ func (s *Server) challengeJSON(ch *challenge, typ string) map[string]any {
 		return m
 	}
 	c["challenger"], c["destUser"] = userJSON(sp.From), userJSON(sp.To)
-	c["variant"] = map[string]any{"key": sp.Variant, "name": strings.ToUpper(sp.Variant[:1]) + sp.Variant[1:], "short": "Std"}
+	c["variant"] = variantJSON(sp.Variant)
+	if sp.InitialFEN != "" {
+		c["initialFen"] = sp.InitialFEN
+	}
 	c["rated"] = sp.Rated
 	switch {
 	case sp.ClockLimit > 0 || sp.ClockIncrement > 0:

@@ -326,7 +326,7 @@ func (s *Server) handleCreateChallenge(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "You cannot challenge yourself")
 		return
 	}
-	spec := ChallengeSpec{ID: s.newID(), From: uid, To: dest, Rated: f.Get("rated") == "true", Variant: f.Get("variant"), Color: f.Get("color")}
+	spec := ChallengeSpec{ID: s.newID(), From: uid, To: dest, Rated: f.Get("rated") == "true", Variant: f.Get("variant"), Color: f.Get("color"), InitialFEN: f.Get("fen")}
 	if spec.Variant == "" {
 		spec.Variant = "standard"
 	}
@@ -392,6 +392,7 @@ func (s *Server) acceptLocked(ch *challenge, botUID string) (*Game, error) {
 		white, black = ch.spec.From, ch.spec.To
 	}
 	spec := GameSpec{ID: ch.spec.ID, White: white, Black: black, Bot: botUID, Rated: ch.spec.Rated, Script: ch.spec.Script,
+		Variant: ch.spec.Variant, InitialFEN: ch.spec.InitialFEN,
 		ClockInitial: int64(ch.spec.ClockLimit) * 1000, ClockIncrement: int64(ch.spec.ClockIncrement) * 1000, DaysPerTurn: ch.spec.Days}
 	g, err := s.newGameLocked(spec)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"net/http"
 	"strings"
 	"time"
@@ -47,6 +48,12 @@ type GameSpec struct {
 	Bot        string
 	InitialFEN string   // "" for the start position
 	Moves      []string // UCI moves already played
+	// Variant is "" or "standard", "fromPosition", or "chess960": then
+	// InitialFEN is a Chess960 position in X-FEN (as Lichess writes it;
+	// "" chooses a start from the game id) and castling is accepted only
+	// as the king onto its rook, as Lichess takes it in Chess960. Another
+	// variant (crazyhouse) is only named: its moves follow standard chess.
+	Variant string
 	// ClockInitial and ClockIncrement in ms; zero: a correspondence game
 	// without clock (times are then 2147483647).
 	ClockInitial, ClockIncrement int64
@@ -94,6 +101,7 @@ type Game struct {
 	bot          rules.Color
 	start        rules.Position
 	initialFEN   string
+	variant      string // the variant key ("" standard)
 	rg           *rules.Game
 	ucis         []string
 	status       string
@@ -174,7 +182,20 @@ func (s *Server) newGameLocked(spec GameSpec) (*Game, error) {
 	}
 	g.start = rules.StartPosition()
 	g.initialFEN = "startpos"
-	if spec.InitialFEN != "" {
+	g.variant = spec.Variant
+	switch v, _ := rules.ParseVariant(spec.Variant); {
+	case v == rules.Chess960:
+		fen := spec.InitialFEN
+		if fen == "" {
+			p, _ := rules.Chess960Start(int(crc32.ChecksumIEEE([]byte(spec.ID)) % 960))
+			fen = p.FEN()
+		}
+		p, _, err := rules.ParseFENVariant(fen, rules.Chess960)
+		if err != nil {
+			return nil, fmt.Errorf("fakelichess: game %s: %w", spec.ID, err)
+		}
+		g.start, g.initialFEN = p, p.FEN()
+	case spec.InitialFEN != "":
 		p, err := rules.ParseFEN(spec.InitialFEN)
 		if err != nil {
 			return nil, fmt.Errorf("fakelichess: game %s: %w", spec.ID, err)
@@ -238,7 +259,11 @@ func (g *Game) Chat() []ChatMessage {
 // parse (mu held) reads a UCI move in the current position.
 func (g *Game) parse(u string) (rules.Move, error) {
 	pos := g.rg.Position()
-	return pos.ParseUCI(u)
+	m, err := pos.ParseUCI(u)
+	if err == nil && m.IsCastling() && g.start.Variant() == rules.Chess960 && u != m.UCIChess960() {
+		return m, fmt.Errorf("castling in Chess960 is the king onto its rook (%s), not %s", m.UCIChess960(), u)
+	}
+	return m, err
 }
 
 // play (mu held) plays a UCI move and records it in the stream form.
@@ -374,7 +399,7 @@ func (g *Game) playerJSON(id string) map[string]any {
 func (g *Game) fullJSON() map[string]any {
 	speed, perf := "correspondence", "Correspondence"
 	m := map[string]any{
-		"id": g.id, "variant": map[string]any{"key": "standard", "name": "Standard", "short": "Std"},
+		"id": g.id, "variant": variantJSON(g.variant),
 		"rated": g.rated, "createdAt": g.createdAt, "white": g.playerJSON(g.white), "black": g.playerJSON(g.black),
 		"initialFen": g.initialFEN, "type": "gameFull", "state": g.stateJSON(),
 	}
@@ -409,6 +434,7 @@ func (g *Game) eventInfo(uid string, typ string) map[string]any {
 	info["gameId"], info["id"] = g.id, g.id
 	info["fen"] = pos.FEN()
 	info["color"] = color.String()
+	info["variant"] = variantJSON(g.variant)
 	last := ""
 	if len(g.ucis) > 0 {
 		last = g.ucis[len(g.ucis)-1]
@@ -928,4 +954,23 @@ func (s *Server) handlePlaying(w http.ResponseWriter, r *http.Request) {
 		now = append(now, info)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"nowPlaying": now, "nbMyTurn": myTurn})
+}
+
+// variantJSON is a variant as Lichess describes it: key, name and short
+// name ("" is standard).
+func variantJSON(key string) map[string]any {
+	names := map[string][2]string{
+		"standard": {"Standard", "Std"}, "chess960": {"Chess960", "960"}, "fromPosition": {"From Position", "FEN"},
+		"crazyhouse": {"Crazyhouse", "Crazy"}, "atomic": {"Atomic", "Atom"}, "threeCheck": {"Three-check", "3check"},
+		"kingOfTheHill": {"King of the Hill", "KotH"}, "horde": {"Horde", "Horde"}, "racingKings": {"Racing Kings", "Racing"},
+		"antichess": {"Antichess", "Anti"},
+	}
+	if key == "" {
+		key = "standard"
+	}
+	n, ok := names[key]
+	if !ok {
+		n = [2]string{key, key}
+	}
+	return map[string]any{"key": key, "name": n[0], "short": n[1]}
 }

@@ -19,7 +19,11 @@ type SpectatorSpec struct {
 	ID           string
 	White, Black string // player names
 	InitialFEN   string // "" for the start position
-	Moves        []string
+	// Variant is the game's variant key: "" (standard), "chess960" (the
+	// start in X-FEN, as Lichess writes it) or another that the fake
+	// only names (crazyhouse: its moves are not served).
+	Variant string
+	Moves   []string
 	// Clock: positions carry wc/bc (seconds) when set.
 	Clock bool
 }
@@ -62,13 +66,10 @@ func (s *Server) SpectatorGame(spec SpectatorSpec) (*Spectated, error) {
 	if spec.ID == "" {
 		spec.ID = s.newID()
 	}
-	start := rules.StartPosition()
-	if spec.InitialFEN != "" {
-		p, err := rules.ParseFEN(spec.InitialFEN)
-		if err != nil {
-			return nil, fmt.Errorf("fakelichess: spectator game %s: %w", spec.ID, err)
-		}
-		start = p
+	v, _ := rules.ParseVariant(spec.Variant)
+	start, _, err := rules.ParseStartVariant(spec.InitialFEN, v)
+	if err != nil {
+		return nil, fmt.Errorf("fakelichess: spectator game %s: %w", spec.ID, err)
 	}
 	sg := &Spectated{s: s, spec: spec, rg: rules.NewGame(start), initialFEN: start.FEN(), status: lichess.StatusStarted}
 	sg.positions = append(sg.positions, sg.positionLine(""))
@@ -143,6 +144,9 @@ func (sg *Spectated) descLine() string {
 	_ = json.Unmarshal([]byte(payloadSpectatorDesc), &m)
 	pos := sg.rg.Position()
 	m["id"], m["initialFen"], m["fen"] = sg.spec.ID, sg.initialFEN, pos.FEN()
+	if sg.spec.Variant != "" {
+		m["variant"] = variantJSON(sg.spec.Variant)
+	}
 	m["turns"], m["startedAtTurn"], m["lastMove"] = sg.rg.Ply(), 0, sg.lastMove
 	m["player"] = pos.Turn().String()
 	m["status"] = map[string]any{"id": statusID(sg.status), "name": sg.status}

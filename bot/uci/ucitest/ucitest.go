@@ -116,6 +116,7 @@ func Serve(in io.Reader, out io.Writer, b Behavior, pick Picker) {
 			say("option name Hash type spin default 16 min 1 max 1024")
 			say("option name Threads type spin default 1 min 1 max 8")
 			say("option name MultiPV type spin default 1 min 1 max 500")
+			say("option name UCI_Chess960 type check default false")
 			say("uciok")
 		case "isready":
 			say("readyok")
