@@ -122,6 +122,9 @@ type Alert struct {
 	ObservedAt    time.Time `json:"observed_at"`
 	DelayS        float64   `json:"delay_s"`            // the source's known delay in seconds
 	Audience      string    `json:"audience,omitempty"` // "arbiters" for OTB sources: never tell the players
+	// Variant is "chess960" for a game of Chess960 (Freestyle), empty for
+	// standard chess.
+	Variant string `json:"variant,omitempty"`
 	// For KindWithdrawn: the id and kind of the alert withdrawn, and why.
 	Withdraws     string    `json:"withdraws,omitempty"`
 	WithdrawnKind AlertKind `json:"withdrawn_kind,omitempty"`

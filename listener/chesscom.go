@@ -10,6 +10,7 @@ import (
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // ChessComPoller is the part of *chesscom.Client the chess.com source uses.
@@ -73,10 +74,11 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 	return s.Client.Poll(ctx, target, interval, func(u chesscom.Update) error {
 		feed.delay, feed.at, after.at = u.Delay, u.ObservedAt, u.ObservedAt
 		for _, g := range u.Games {
-			if g.Rules != "" && g.Rules != "chess" {
+			variant, verr := rules.ParseVariant(g.Rules) // chess, chess960; "" is chess
+			if verr != nil {
 				if !skipped[g.URL] {
 					skipped[g.URL] = true
-					log.Info("chess.com: game with other rules not followed", "game", g.URL, "rules", g.Rules)
+					log.Info("chess.com: game with other rules not followed", "game", g.URL, "rules", g.Rules, "err", verr)
 				}
 				continue
 			}
@@ -89,6 +91,9 @@ func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {
 				continue
 			}
 			pg := games[0]
+			if _, tagged := pg.Tag("Variant"); !tagged && variant == rules.Chess960 {
+				pg.Tags = append(pg.Tags, pgn.Tag{Name: "Variant", Value: "Chess960"})
+			}
 			if g.Finished && (pg.Result == "" || pg.Result == "*") {
 				pg.Result = finishedResult(g)
 			}

@@ -737,17 +737,39 @@ func (s *dgtSession) take(b *dgtBoard) error {
 	return s.emitGame(b, g)
 }
 
-// normalStart is the start a feed gives, "" for the standard start however
-// it is written (without clocks, say).
+// normalStart is the start a feed gives as rules.ParseStart reads it back:
+// "" for the standard start however it is written (without clocks, say); a
+// Chess960 position in Shredder-FEN when its castling rights hold only
+// under the Chess960 reading (the king off e1, a rook off its corner), as
+// a board set up for Freestyle has them; otherwise the FEN as given, or as
+// standard chess reads it when its castling field names files.
 func normalStart(fen string) string {
 	fen = strings.TrimSpace(fen)
 	if fen == "" {
 		return ""
 	}
-	if p, err := rules.ParseStart(fen); err == nil && p.FEN() == rules.StartFEN {
+	std, _, err := rules.ParseFENVariant(fen, rules.Standard)
+	if err != nil {
+		return fen // the watcher reports it
+	}
+	if c960, _, err := rules.ParseFENVariant(fen, rules.Chess960); err == nil && castlingField(c960.FEN()) != castlingField(std.FEN()) {
+		return rules.WriteStart(c960)
+	}
+	if std.FEN() == rules.StartFEN {
 		return ""
 	}
+	if strings.ContainsAny(castlingField(fen), "ABCDEFGHabcdefgh") {
+		return std.FEN()
+	}
 	return fen
+}
+
+// castlingField is the castling field of a FEN.
+func castlingField(fen string) string {
+	if f := strings.Fields(fen); len(f) >= 3 {
+		return f[2]
+	}
+	return ""
 }
 
 // askRoster starts a read of LiveChess's tournaments, unless one is under

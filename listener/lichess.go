@@ -132,10 +132,11 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 			first := desc == nil
 			desc = ev.Game
 			if first {
-				if v := desc.Variant.Key; v != "" && v != "standard" && v != "fromPosition" {
-					return fmt.Errorf("lichess game %s: variant %q is not followed (standard chess only)", s.GameID, v)
+				fen, err := lichess.StartFENVariant(desc.InitialFEN, desc.Variant.Key)
+				if err != nil {
+					return fmt.Errorf("lichess game %s is not followed: %w", s.GameID, err)
 				}
-				startFEN = lichess.StartFEN(desc.InitialFEN)
+				startFEN = fen
 				ref = threefold.GameRef{Site: "lichess", ID: s.GameID, URL: lichessBase(s.Base) + "/" + s.GameID,
 					White: spectatorName(desc.Players.White), Black: spectatorName(desc.Players.Black)}
 				caughtUp = desc.Turns-desc.StartedAtTurn <= 0
@@ -239,8 +240,8 @@ func (s *LichessUsersSource) Run(ctx context.Context, emit Emit) error {
 		if sum.Status >= 25 {
 			return nil // the spectator stream ends by itself with the final state
 		}
-		if sum.Variant != "" && sum.Variant != "standard" && sum.Variant != "fromPosition" {
-			return nil
+		if _, err := rules.ParseVariant(sum.Variant); err != nil {
+			return nil // crazyhouse, atomic, ...: a repetition rule of its own
 		}
 		g.follow(sum.ID)
 		return nil

@@ -108,6 +108,50 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 	}
 }
 
+// TestLichessChess960Game follows a Chess960 game as Lichess describes it
+// (variant chess960, the start in X-FEN). The g-file rooks, which hold
+// castling rights, step aside and back: under Chess960 the rights are lost
+// and the placements before are new positions, so the first third
+// occurrence is at ply 14, not at ply 10 as a standard reading (where
+// those rights were void) would say. The alerts say Chess960.
+func TestLichessChess960Game(t *testing.T) {
+	srv, client := newLichess(t)
+	moves := strings.Fields("h1g3 h8g6 g1h1 g8h8 h1g1 h8g8 g3h1 g6h8 h1g3 h8g6 g3h1 g6h8 h1g3 h8g6 g3h1 g6h8")
+	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "chess960", White: "A", Black: "B", Variant: "chess960",
+		InitialFEN: "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1", Moves: moves}).Finish("draw", "")
+	c := newCollector()
+	if err := (&LichessGameSource{Client: client, GameID: "chess960"}).Run(context.Background(), c.emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.snaps[0].StartFEN; got != "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1" {
+		t.Errorf("start %q, want the Chess960 start in Shredder-FEN", got)
+	}
+	k := c.kinds("chess960")
+	if c, f := k[threefold.KindClaimByMove], k[threefold.KindThreefold]; len(c) == 0 || c[0] != 13 || len(f) == 0 || f[0] != 14 {
+		t.Errorf("alerts %v, want the first claim by move at ply 13, the first threefold at 14", k)
+	}
+	for _, a := range c.alerts {
+		if a.Variant != "chess960" {
+			t.Errorf("alert at ply %d: variant %q", a.Ply, a.Variant)
+		}
+	}
+}
+
+// TestLichessOtherVariantNotFollowed: a crazyhouse game is not followed,
+// and the error says why.
+func TestLichessOtherVariantNotFollowed(t *testing.T) {
+	srv, client := newLichess(t)
+	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "zhgame01", White: "A", Black: "B", Variant: "crazyhouse", Moves: []string{"e2e4"}})
+	c := newCollector()
+	err := (&LichessGameSource{Client: client, GameID: "zhgame01"}).Run(context.Background(), c.emit)
+	if err == nil || !strings.Contains(err.Error(), `"crazyhouse" is not supported: its repetition rule differs`) {
+		t.Errorf("err = %v, want variant not supported", err)
+	}
+	if len(c.snaps) != 0 {
+		t.Errorf("%d snapshots of a crazyhouse game", len(c.snaps))
+	}
+}
+
 func TestLichessGameNotFound(t *testing.T) {
 	_, client := newLichess(t)
 	err := (&LichessGameSource{Client: client, GameID: "zzzzzzzz"}).Run(context.Background(), func(threefold.GameState) error { return nil })
@@ -300,5 +344,50 @@ func TestBroadcastGameID(t *testing.T) {
 				t.Errorf("BroadcastGameID(%q) = %q, want %q", tt.url, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestBroadcastChess960 follows a Freestyle (Chess960) round as Lichess
+// relays it: [Variant "Chess960"] and the start in [FEN] (X-FEN). The
+// same rook manoeuvre as in TestLichessChess960Game puts the first third
+// occurrence at ply 14. A crazyhouse board of the same round is not
+// replayed, and the source says why.
+func TestBroadcastChess960(t *testing.T) {
+	srv, client := newLichess(t)
+	b := srv.Broadcast("fs000001")
+	head := func(id, variant, fen string) string {
+		s := "[Event \"Freestyle\"]\n[White \"A\"]\n[Black \"B\"]\n[Variant \"" + variant + "\"]\n"
+		if fen != "" {
+			s += "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n"
+		}
+		return s + "[GameURL \"https://lichess.org/broadcast/t/r/fs000001/" + id + "\"]\n"
+	}
+	sans := strings.Fields("Ng3 Ng6 Rh1 Rh8 Rg1 Rg8 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8")
+	b.SetPGN(pgnOf(head("free0001", "Chess960", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1"), sans, "*") +
+		pgnOf(head("zh000001", "Crazyhouse", ""), strings.Fields("e4 e5 Nf3"), "*"))
+	c := newCollector()
+	stop := runSource(&LichessBroadcastSource{Client: client, RoundID: "fs000001"}, c.emit)
+	c.waitFor(t, "the round", func(c *collector) bool { return len(c.snaps) == 2 })
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run: %v", err)
+	}
+	k := c.kinds("free0001")
+	if f := k[threefold.KindThreefold]; len(f) == 0 || f[0] != 14 {
+		t.Errorf("alerts %v, want the first threefold at ply 14", k)
+	}
+	for _, a := range c.alerts {
+		if a.Variant != "chess960" {
+			t.Errorf("alert on %s at ply %d: variant %q", a.Game.ID, a.Ply, a.Variant)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.snaps {
+		if s.Game.ID == "zh000001" && (len(s.Moves) != 0 || !strings.Contains(s.ReadError, `"Crazyhouse" is not supported`)) {
+			t.Errorf("crazyhouse board: %d moves, read error %q", len(s.Moves), s.ReadError)
+		}
+	}
+	if st := c.w.Status(); len(st) != 2 {
+		t.Errorf("status %+v", st)
 	}
 }

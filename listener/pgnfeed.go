@@ -68,6 +68,7 @@ type feedGame struct {
 	result       string
 	siteResult   string // the [Termination] tag of a finished game: how the site says it ended
 	readErr      string // the game's syntax problem, as GameState.ReadError
+	unsupported  bool   // a variant threefold does not follow: no moves
 	emitted      bool
 	seenAt       time.Time // when a text of it was last fed
 	// The text last seen, for the incremental path: hashes of its tag
@@ -243,7 +244,7 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	}
 	url := tagValue(header, "GameURL")
 	fg := f.games[f.gameID(url)]
-	if url == "" || fg == nil || !fg.cached || !fg.emitted {
+	if url == "" || fg == nil || !fg.cached || !fg.emitted || fg.unsupported {
 		return false, nil
 	}
 	fg.seenAt = f.clock.Now()
@@ -280,7 +281,11 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 }
 
 func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, error) {
-	start, _ := g.StartFEN()
+	start, variantErr := pgnStart(g)
+	gameMoves := g.Moves
+	if variantErr != nil {
+		gameMoves = nil // its repetition rule differs: nothing is replayed
+	}
 	result := g.Result
 	if r, ok := g.Tag("Result"); ok && (result == "" || result == "*") {
 		result = strings.TrimSpace(r)
@@ -312,24 +317,28 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	if g.Err != nil {
 		readErr = g.Err.Error()
 	}
+	if variantErr != nil {
+		readErr = variantErr.Error()
+	}
+	fg.unsupported = variantErr != nil
 	siteResult := ""
 	if result != "" && result != "*" {
 		siteResult, _ = g.Tag("Termination")
 		siteResult = strings.TrimSpace(siteResult)
 	}
 	switch {
-	case fg.emitted && fg.startFEN == start && extends(fg.moves, g.Moves):
-		if len(g.Moves) == len(fg.moves) && fg.result == result && fg.readErr == readErr && fg.siteResult == siteResult {
+	case fg.emitted && fg.startFEN == start && extends(fg.moves, gameMoves):
+		if len(gameMoves) == len(fg.moves) && fg.result == result && fg.readErr == readErr && fg.siteResult == siteResult {
 			return fg, nil // the same state again
 		}
-		for _, tok := range g.Moves[len(fg.moves):] {
+		for _, tok := range gameMoves[len(fg.moves):] {
 			fg.moves = append(fg.moves, f.internTok(tok))
 		}
 	default:
 		// A new game or a correction: a fresh array, never a write into
 		// one handed out.
-		moves := make([]string, len(g.Moves), len(g.Moves)+16)
-		for i, tok := range g.Moves {
+		moves := make([]string, len(gameMoves), len(gameMoves)+16)
+		for i, tok := range gameMoves {
 			moves[i] = f.internTok(tok)
 		}
 		fg.moves = moves
@@ -347,6 +356,31 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 		fg.siteResult = strings.Clone(siteResult)
 	}
 	return fg, f.emitGame(fg, emit)
+}
+
+// pgnStart returns the start of a PGN game as rules.ParseStart reads it
+// back: a Chess960 game's (by its [Variant] tag, or an untagged [FEN]
+// naming an inner rook file) in Shredder-FEN; a standard game's [FEN] as
+// written, or as standard chess reads it when its castling field names
+// files (rights a standard position cannot have are dropped). A variant
+// threefold does not follow is a *rules.VariantError; an unreadable [FEN]
+// stays as written, for the watcher to report.
+func pgnStart(g *pgn.Game) (string, error) {
+	fen, _ := g.StartFEN()
+	p, _, err := g.Start()
+	var ve *rules.VariantError
+	switch {
+	case errors.As(err, &ve):
+		return fen, err
+	case err != nil:
+		return fen, nil
+	case p.Variant() == rules.Chess960:
+		return rules.WriteStart(p), nil
+	}
+	if f := strings.Fields(fen); len(f) >= 3 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh") {
+		return rules.WriteStart(p), nil
+	}
+	return fen, nil
 }
 
 func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {

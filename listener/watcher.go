@@ -130,6 +130,7 @@ type raised struct {
 	fen      string
 	claimant string
 	san      string
+	variant  string
 }
 
 // pendingAlert is a raised alert beyond a correction of the moves made at
@@ -419,7 +420,7 @@ func (w *Watcher) check(t *tracked, s *threefold.GameState) {
 			delete(t.pending, a.ID) // raised again by the corrected moves: it holds
 			continue
 		}
-		t.emitted[a.ID] = raised{kind: a.Kind, ply: a.Ply, move: a.Move, fen: a.FEN, claimant: a.Claimant, san: a.SAN}
+		t.emitted[a.ID] = raised{kind: a.Kind, ply: a.Ply, move: a.Move, fen: a.FEN, claimant: a.Claimant, san: a.SAN, variant: a.Variant}
 		w.alert(a)
 	}
 }
@@ -494,8 +495,17 @@ func (w *Watcher) withdrawPending(t *tracked, s *threefold.GameState, all bool) 
 			Withdraws:     id,
 			WithdrawnKind: p.kind,
 			Reason:        reason,
+			Variant:       p.variant,
 		})
 	}
+}
+
+// alertVariant is the Variant of an alert about a game from start.
+func alertVariant(start rules.Position) string {
+	if start.Variant() == rules.Chess960 {
+		return start.Variant().String()
+	}
+	return ""
 }
 
 // sanWindow holds the SAN of the moves that produced the plies of the
@@ -568,6 +578,7 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 		ObservedAt:  s.ObservedAt,
 		DelayS:      s.Delay.Seconds(),
 		Audience:    s.Audience,
+		Variant:     alertVariant(t.game.Start()),
 	}
 	switch kind {
 	case threefold.KindThreefold, threefold.KindFivefold:

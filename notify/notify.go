@@ -129,6 +129,9 @@ func headline(p *i18n.Printer, a threefold.Alert) string {
 	default:
 		what = string(a.Kind)
 	}
+	if a.Variant == "chess960" {
+		return players(p, a) + " (Chess960): " + what
+	}
 	return players(p, a) + ": " + what
 }
 

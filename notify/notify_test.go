@@ -45,6 +45,13 @@ func TestFormatText(t *testing.T) {
 			t.Errorf("text %q lacks %q", got, want)
 		}
 	}
+	if strings.Contains(got, "Chess960") {
+		t.Errorf("a standard game's text %q says Chess960", got)
+	}
+	c.Variant = "chess960"
+	if got = FormatText(c); !strings.Contains(got, "Anand - Martin (Chess960): white may claim") {
+		t.Errorf("a Chess960 game's text %q does not say so", got)
+	}
 }
 
 func TestJSONLines(t *testing.T) {

@@ -235,7 +235,8 @@ func firstOf(xs ...string) string {
 }
 
 // writeTags writes the tag pairs of g: the Seven Tag Roster, SetUp and FEN
-// for another start, and [Annotator "threefold"]. A game read from PGN
+// for another start, Variant for a Chess960 game that lacks it (its FEN
+// in X-FEN), and [Annotator "threefold"]. A game read from PGN
 // keeps its own tags, in their order, with threefold's added after them;
 // only Result (the one of the movetext), SetUp and FEN (the start replayed)
 // are threefold's, and a roster tag it lacks is written first.
@@ -254,7 +255,8 @@ func writeTags(bw *bufio.Writer, g store.Game, result string, start rules.Positi
 		{"Result", result},
 	}
 	startFEN := start.FEN()
-	setUp := startFEN != rules.StartFEN
+	chess960 := start.Variant() == rules.Chess960
+	setUp := startFEN != rules.StartFEN || chess960
 	has := map[string]bool{}
 	for _, t := range g.Tags {
 		has[t.Name] = true
@@ -280,6 +282,9 @@ func writeTags(bw *bufio.Writer, g store.Game, result string, start rules.Positi
 		default:
 			tag(bw, t.Name, t.Value)
 		}
+	}
+	if chess960 && !has["Variant"] {
+		tag(bw, "Variant", "Chess960")
 	}
 	if setUp {
 		tag(bw, "SetUp", "1")

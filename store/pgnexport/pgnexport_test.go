@@ -232,6 +232,52 @@ func TestWriteUnplayableMove(t *testing.T) {
 	}
 }
 
+// TestWriteChess960: a Chess960 game followed on Lichess (its start in
+// Shredder-FEN, moves in UCI with castling as the king onto its rook) is
+// exported with [Variant "Chess960"] and its start in X-FEN, so that it
+// reads back as Chess960 with the same positions; start position 518 too.
+func TestWriteChess960(t *testing.T) {
+	for _, tc := range []struct{ name, start string }{
+		{"king on c1", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"},
+		{"start position 518", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start, err := rules.ParseStart(tc.start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := rules.NewGame(start)
+			var moves []string
+			for i := 0; i < 12; i++ { // random play, castling whenever it can
+				p := g.Position()
+				legal := p.LegalMoves(nil)
+				m := legal[(i*7)%len(legal)]
+				for _, c := range legal {
+					if c.IsCastling() {
+						m = c
+					}
+				}
+				moves = append(moves, m.UCIChess960())
+				if err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var buf bytes.Buffer
+			if err := Write(&buf, store.Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "free"},
+				StartFEN: tc.start, Notation: rules.UCI, Moves: moves}}); err != nil {
+				t.Fatal(err)
+			}
+			back, tracker := readBack(t, buf.String())
+			if v, _ := back.Tag("Variant"); v != "Chess960" {
+				t.Errorf("[Variant %q]\n%s", v, buf.String())
+			}
+			if pos, want := tracker.Position(), g.Position(); pos.Key() != want.Key() || tracker.Ply() != 12 {
+				t.Errorf("reads back as %s after %d plies, want %s\n%s", pos.FEN(), tracker.Ply(), want.FEN(), buf.String())
+			}
+		})
+	}
+}
+
 func TestWriteBadFEN(t *testing.T) {
 	err := Write(&bytes.Buffer{}, store.Game{GameState: threefold.GameState{Game: threefold.GameRef{Site: "x", ID: "y"}, StartFEN: "not a fen"}})
 	if err == nil || !strings.Contains(err.Error(), "start FEN") {
