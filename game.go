@@ -17,7 +17,8 @@ type GameState struct {
 	Source string  `json:"source"` // the name of the source that saw it
 	Event  string  `json:"event,omitempty"`
 	// StartFEN is the position before the first move; "" is the standard
-	// start (rules.ParseStart reads it).
+	// start, a Chess960 position is in Shredder-FEN (rules.WriteStart
+	// writes it, rules.ParseStart reads it).
 	StartFEN string         `json:"start_fen,omitempty"`
 	Notation rules.Notation `json:"notation"` // how Moves is written
 	// Moves is the main line from StartFEN, every move so far. It is
