@@ -155,7 +155,9 @@ func (g *Game) play(m Move) {
 		g.moves = append(g.moves, m)
 	}
 	if newPlacement {
-		g.near.stop()
+		if g.near.active {
+			g.near.stop()
+		}
 	} else if p.castle != castle {
 		g.near.keep(g.seen)
 	}
@@ -196,7 +198,9 @@ func (g *Game) record(irreversible bool) {
 	if 2*len(g.seen) > len(g.index) {
 		g.growIndex()
 	}
-	g.near.add(g)
+	if g.near.active || g.pos.ep != NoSquare { // almost never: no call at all
+		g.near.add(g)
+	}
 }
 
 // resetWindow forgets every position: none can occur again. Only the
