@@ -206,8 +206,9 @@ func (r *ClaimReport) invalid(g *Game, claimed *rules.Game, claimedPly, count in
 	}
 }
 
-// hints says which claim would have been correct instead: by declaring
-// a move (9.2.1, 9.3.1), or without the move declared.
+// hints says which claim would have been correct instead: one declaring
+// another move (9.2.1, 9.3.1). (A claim the position itself allows, 9.2.2
+// or 9.3.2, is correct whatever the move declared: Check says so.)
 func (r *ClaimReport) hints(g *Game, t *rules.Game, v rules.Verdict, declared rules.Move) {
 	p := t.Position()
 	var moves []string
