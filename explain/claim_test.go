@@ -112,7 +112,7 @@ func TestClaim(t *testing.T) {
 // correct claim under 9.3 is scan's fifty_moves_ply.
 func TestClaimAgreesWithScan(t *testing.T) {
 	sources := refgames.All[:1]
-	if !testing.Short() {
+	if !testing.Short() && !raceEnabled {
 		sources = refgames.All[:2]
 	}
 	refgames.Run(t, sources, func(t *testing.T, set refgames.Set) {
