@@ -25,14 +25,18 @@ func newScanCmd(env *environment) *cobra.Command {
 the content; "-" reads stdin) and reports, for each game with something to
 report, the plies at which a position occurred the third time and who may
 claim, the first claim by declared move (FIDE 9.2.1), the fifth occurrence
-(9.6.1), and the 50- and 75-move rules. Totals follow. The [Variant] tag
+(9.6.1), the 50- and 75-move rules, and the first near repetition (the
+pieces stand as at an earlier ply with the same side to move, but castling
+rights or en passant captures differ: not the same position; "threefold
+explain" says why). Totals follow. The [Variant] tag
 decides between standard chess and Chess960 (Chess960, Chess 960,
 Fischerandom, Freestyle); a game in another variant is an error.
 
 With --json it writes one JSON object per game, in input order, with the
 fields of the reference annotations (id, plies, max_occurrences,
 threefold_plies, fivefold_ply, claimable_plies, final_fen, start_fen, error)
-and more (variant: standard or chess960); see README, "scan --json".
+and more (variant: standard or chess960; near_repetitions); see README,
+"scan --json".
 
 Games are numbered from 1 in the text; the JSON "id" is 0-based, as in the
 reference annotations (#1 is id 0).
