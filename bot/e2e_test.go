@@ -400,3 +400,17 @@ func TestOtherVariantResigned(t *testing.T) {
 		t.Error("the log does not say why")
 	}
 }
+
+// TestChess960GameBuiltin: the built-in mover plays Chess960 too (every
+// move it sends is legal there, castling as the king onto its rook).
+func TestChess960GameBuiltin(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	id := h.newGame(fakelichess.GameSpec{Variant: "chess960", InitialFEN: "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1",
+		ClockInitial: 180000, ClockIncrement: 2000}, rules.Black)
+	h.opponent(id, builtinOpponent(6, 40))
+	st, rec := h.waitGameOver(id)
+	checkRecord(t, st, rec)
+	if rec.Engine != "built-in" || rec.Variant != "chess960" || st.Ply < 2 {
+		t.Errorf("record engine %q variant %q after %d plies (%s)", rec.Engine, rec.Variant, st.Ply, st.Status)
+	}
+}
