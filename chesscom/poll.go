@@ -148,13 +148,24 @@ type gameState struct {
 	hash     uint64    // FNV-1a of the PGN
 	n        int       // PGN length
 	finished bool
+	seen     time.Time // when a pass last read it (a finished game: when it was marked so, or read again)
 }
+
+// forgetFinishedAfter: a finished game that no pass has read for this long
+// leaves the poller's memory (forgetFinished), so that a player followed
+// for months does not grow it. Every place that lists a finished game (the
+// month archives of now and of RefreshBound ago, a board not yet read to
+// its end) is read at every pass, from the client's cache at worst, so
+// such a game is not listed any more: were it read again, it would be
+// delivered once more, and the watcher and the store recognise it.
+const forgetFinishedAfter = 48 * time.Hour
 
 type poller struct {
 	c *Client
 	t Target
 
-	games map[string]gameState // every game reported, by URL
+	games    map[string]gameState // every game reported, by URL (finished ones until forgetFinished)
+	forgotAt time.Time            // the last forgetFinished
 
 	// player target
 	listed  map[string]bool      // games in the last list read
@@ -190,9 +201,26 @@ func (p *poller) pass(ctx context.Context, first bool) error {
 	default:
 		err = fmt.Errorf("%w: kind %q", ErrUnknownTarget, p.t.Kind)
 	}
+	if err == nil { // a failing pass read nothing: what it lists is not gone
+		p.forgetFinished(p.c.clock.Now())
+	}
 	// On an error, what this pass found stays queued: the next successful
 	// pass delivers it.
 	return err
+}
+
+// forgetFinished drops the finished games no pass has read for
+// forgetFinishedAfter, looking at most once an hour.
+func (p *poller) forgetFinished(now time.Time) {
+	if now.Sub(p.forgotAt) < time.Hour {
+		return
+	}
+	p.forgotAt = now
+	for u, st := range p.games {
+		if st.finished && now.Sub(st.seen) >= forgetFinishedAfter {
+			delete(p.games, u)
+		}
+	}
 }
 
 func matchPath(t Target) string {
@@ -207,8 +235,11 @@ func (p *poller) consider(g Game, m Meta) {
 		p.c.log.Debug("chesscom: game without url skipped", "target", p.t.String())
 		return
 	}
+	now := p.c.clock.Now()
 	st, seen := p.games[g.URL]
 	if seen && st.finished {
+		st.seen = now
+		p.games[g.URL] = st
 		return
 	}
 	if seen && !g.LastActivity.IsZero() && g.LastActivity.Equal(st.last) && g.Finished == st.finished {
@@ -216,7 +247,7 @@ func (p *poller) consider(g Game, m Meta) {
 	}
 	h := fnv.New64a()
 	h.Write([]byte(g.PGN))
-	ns := gameState{last: g.LastActivity, hash: h.Sum64(), n: len(g.PGN), finished: g.Finished}
+	ns := gameState{last: g.LastActivity, hash: h.Sum64(), n: len(g.PGN), finished: g.Finished, seen: now}
 	p.games[g.URL] = ns
 	if seen && ns.hash == st.hash && ns.n == st.n && ns.finished == st.finished {
 		return // activity without a new move (a draw offer, a chat window)
@@ -315,7 +346,7 @@ func (p *poller) findFinished(ctx context.Context) {
 				p.consider(g, meta)
 				delete(p.pending, g.URL)
 				if st, ok := p.games[g.URL]; ok && !st.finished { // consider skipped it (same PGN): mark final
-					st.finished = true
+					st.finished, st.seen = true, p.c.clock.Now()
 					p.games[g.URL] = st
 				}
 			}
@@ -330,7 +361,7 @@ func (p *poller) findFinished(ctx context.Context) {
 		if v.passes >= archivePasses && now.Sub(v.since) >= ArchiveWait {
 			delete(p.pending, u)
 			if st, ok := p.games[u]; ok && !st.finished {
-				st.finished = true
+				st.finished, st.seen = true, now
 				p.games[u] = st
 				p.gone = append(p.gone, u)
 			}
