@@ -178,9 +178,14 @@ type chatter struct {
 	sent    map[string]bool
 	pending []notice
 	state   chatState
-	closed  bool
-	wake    chan struct{}
-	done    chan struct{}
+	// sending is the line being sent and stopSend cancels its request: a
+	// line that stops holding while it waits for the account's request
+	// slot (moves go first on a busy account) is not sent after all.
+	sending  notice
+	stopSend context.CancelFunc
+	closed   bool
+	wake     chan struct{}
+	done     chan struct{}
 }
 
 func newChatter(api chatAPI, gameID string, clock clock.Clock, interval time.Duration, log *slog.Logger) *chatter {
@@ -244,6 +249,9 @@ func (c *chatter) update(ply, epoch int, over bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.state = chatState{ply: ply, epoch: epoch, over: over}
+	if c.stopSend != nil && !c.holds(c.sending) {
+		c.stopSend()
+	}
 	c.poke()
 }
 
@@ -308,11 +316,7 @@ func (c *chatter) run(ctx context.Context) {
 			return
 		}
 		if ok {
-			if err := c.api.Chat(ctx, c.gameID, n.room, n.text); err != nil {
-				c.log.Warn("chat failed", "game", c.gameID, "room", n.room, "err", err)
-			} else {
-				c.log.Info("chat", "game", c.gameID, "room", n.room, "text", n.text)
-			}
+			c.send(ctx, n)
 			last[n.room] = c.clock.Now()
 			continue
 		}
@@ -333,6 +337,28 @@ func (c *chatter) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+	}
+}
+
+// send sends one line; update cancels it if it stops holding before its
+// request is done.
+func (c *chatter) send(ctx context.Context, n notice) {
+	sendCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.sending, c.stopSend = n, cancel
+	c.mu.Unlock()
+	err := c.api.Chat(sendCtx, c.gameID, n.room, n.text)
+	c.mu.Lock()
+	c.sending, c.stopSend = notice{}, nil
+	c.mu.Unlock()
+	switch {
+	case err == nil:
+		c.log.Info("chat", "game", c.gameID, "room", n.room, "text", n.text)
+	case sendCtx.Err() != nil && ctx.Err() == nil:
+		c.log.Info("chat line dropped: no longer true before it was sent", "game", c.gameID, "room", n.room, "text", n.text)
+	default:
+		c.log.Warn("chat failed", "game", c.gameID, "room", n.room, "err", err)
 	}
 }
 

@@ -534,3 +534,63 @@ func TestChatterDropsWhatNoLongerHolds(t *testing.T) {
 		t.Fatalf("after the end: %q, want the goodbye only", rest)
 	}
 }
+
+// slowChat is a Lichess that takes each chat request only when told to
+// (release), as a busy account's request slot does.
+type slowChat struct {
+	started chan string   // a request began
+	release chan struct{} // let one request through
+	lines   chan string   // requests that went through
+}
+
+func (c *slowChat) Chat(ctx context.Context, _, room, text string) error {
+	c.started <- text
+	select {
+	case <-c.release:
+		c.lines <- room + ": " + text
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// A line still waiting to be sent when the game ends is not sent; the
+// goodbye still is.
+func TestChatterCancelsALineTheEndMadeUntrue(t *testing.T) {
+	api := &slowChat{started: make(chan string, 10), release: make(chan struct{}), lines: make(chan string, 10)}
+	ch := newChatter(api, "g1", clock.Real, 0, discardLogger())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	go func() { ch.run(context.Background()); close(done) }()
+	next := func() string {
+		select {
+		case s := <-api.started:
+			return s
+		case <-ctx.Done():
+			t.Fatal("no chat request: the line waiting when the game ended was never given up")
+			return ""
+		}
+	}
+	ch.update(96, 0, false)
+	ch.say("second@96", ChatLine{Room: "spectator", Text: "second time"}, ChatVars{}, WhileGameRuns)
+	if got := next(); got != "second time" {
+		t.Fatalf("request %q", got)
+	}
+	ch.update(101, 0, true) // the game ends while the line waits
+	ch.sayFinal("goodbye", ChatLine{Room: "player", Text: "goodbye"}, ChatVars{})
+	ch.close()
+	if got := next(); got != "goodbye" {
+		t.Fatalf("request %q, want the goodbye after the line was dropped", got)
+	}
+	api.release <- struct{}{}
+	<-done
+	close(api.lines)
+	var sent []string
+	for l := range api.lines {
+		sent = append(sent, l)
+	}
+	if !reflect.DeepEqual(sent, []string{"player: goodbye"}) {
+		t.Fatalf("sent %q, want the goodbye only", sent)
+	}
+}
