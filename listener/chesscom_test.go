@@ -179,18 +179,16 @@ func runWithSteps(src *ChessComSource, clk *clock.Fake, emit Emit, steps []func(
 }
 
 // TestChessComChess960: a daily game with rules chess960 is followed as
-// Chess960 even when its PGN has no [Variant] tag (the rook manoeuvre of
-// TestLichessChess960Game: the first threefold at ply 14, not 10); a game
+// Chess960 even when its PGN has no [Variant] tag (chess960SAN); a game
 // with other rules (crazyhouse) is not followed.
 func TestChessComChess960(t *testing.T) {
 	srv := chesscomtest.New("")
 	defer srv.Close()
 	const free = "https://www.chess.com/game/daily/900000001"
 	const zh = "https://www.chess.com/game/daily/900000002"
-	head := "[Event \"Let's Play!\"]\n[White \"a\"]\n[Black \"b\"]\n[SetUp \"1\"]\n[FEN \"nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1\"]\n"
-	sans := strings.Fields("Ng3 Ng6 Rh1 Rh8 Rg1 Rg8 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8")
+	head := "[Event \"Let's Play!\"]\n[White \"a\"]\n[Black \"b\"]\n[SetUp \"1\"]\n[FEN \"" + chess960Start + "\"]\n"
 	for url, edit := range map[string]func(map[string]any){
-		free: func(g map[string]any) { g["rules"], g["pgn"] = "chess960", pgnOf(head, sans, "*") },
+		free: func(g map[string]any) { g["rules"], g["pgn"] = "chess960", pgnOf(head, chess960SAN, "*") },
 		zh:   func(g map[string]any) { g["rules"] = "crazyhouse" },
 	} {
 		if _, err := srv.UpdateGame(url, edit); err != nil {
@@ -209,15 +207,7 @@ func TestChessComChess960(t *testing.T) {
 	if err := runWithSteps(src, clk, c.emit, steps); !errors.Is(err, chesscom.ErrGone) {
 		t.Fatalf("Run: %v", err)
 	}
-	k := c.kinds(free)
-	if f := k[threefold.KindThreefold]; len(f) == 0 || f[0] != 14 {
-		t.Errorf("alerts %v, want the first threefold at ply 14", k)
-	}
-	for _, a := range c.alerts {
-		if a.Variant != "chess960" {
-			t.Errorf("alert on %s at ply %d: variant %q", a.Game.URL, a.Ply, a.Variant)
-		}
-	}
+	checkChess960Alerts(t, c, free)
 	last, _ := c.lastOf()
 	if _, ok := last[zh]; ok {
 		t.Errorf("the crazyhouse game was followed")

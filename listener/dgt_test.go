@@ -522,36 +522,26 @@ func TestDGTSetUpPosition(t *testing.T) {
 
 // TestDGTChess960Start: a board set up for Freestyle (LiveChess's start
 // in X-FEN, the king on c1 between its rooks) is a Chess960 game: its
-// castling rights hold, so the rooks' steps aside lose them and the first
-// third occurrence is at ply 14, not at ply 10 as under standard chess
-// (where those rights were void). The alerts say Chess960.
+// castling rights hold, so the rooks' steps aside lose them (chess960SAN).
 func TestDGTChess960Start(t *testing.T) {
-	const fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1"
 	srv := dgttest.NewServer("3")
 	defer srv.Close()
 	clk := clock.NewFake(dgtStart)
 	c := newCollector()
 	h := startDGT(t, srv, clk, c, nil, 0)
 	c.waitFor(t, "the game at the start", func(c *collector) bool { return len(c.snaps) == 1 })
-	moves := strings.Fields("Ng3 Ng6 Rh1 Rh8 Rg1 Rg8 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8")
-	srv.SetStart("3", fen, moves...)
+	moves := chess960SAN
+	srv.SetStart("3", chess960Start, moves...)
 	c.waitFor(t, "the Freestyle game", func(c *collector) bool {
 		return len(c.snaps) >= 2 && len(c.snaps[len(c.snaps)-1].Moves) == len(moves)
 	})
 	h.stop()
 	last, order := c.lastOf()
 	g := last[order[len(order)-1]]
-	if g.StartFEN != "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1" {
+	if g.StartFEN != chess960StartShredder {
 		t.Errorf("start %q, want the Chess960 start in Shredder-FEN", g.StartFEN)
 	}
-	if f := c.kinds(g.Game.ID)[threefold.KindThreefold]; len(f) == 0 || f[0] != 14 {
-		t.Errorf("threefold at plies %v, want the first at 14", f)
-	}
-	for _, a := range c.alerts {
-		if a.Variant != "chess960" {
-			t.Errorf("alert at ply %d: variant %q", a.Ply, a.Variant)
-		}
-	}
+	checkChess960Alerts(t, c, g.Game.ID)
 }
 
 func TestDGTNormalStart(t *testing.T) {
@@ -561,7 +551,7 @@ func TestDGTNormalStart(t *testing.T) {
 		{"the standard start in Shredder-FEN", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", ""},
 		{"a standard position", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"},
 		{"a standard position in Shredder-FEN", "4k3/8/8/8/8/8/8/R3K2R w HA - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"},
-		{"a Chess960 start in X-FEN", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"},
+		{"a Chess960 start in X-FEN", chess960Start, chess960StartShredder},
 		{"rooks in the corners, the king on b1", "rkbbqnnr/pppppppp/8/8/8/8/PPPPPPPP/RKBBQNNR w KQkq - 0 1", "rkbbqnnr/pppppppp/8/8/8/8/PPPPPPPP/RKBBQNNR w HAha - 0 1"},
 		{"a Chess960 position without rights", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w - - 0 1", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w - - 0 1"},
 	} {

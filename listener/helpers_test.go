@@ -3,6 +3,7 @@ package listener
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,4 +147,40 @@ func pgnOf(head string, moves []string, result string) string {
 		s += m + " "
 	}
 	return s + result + "\n\n"
+}
+
+// The Chess960 game of the variant tests: from start position 124 (X-FEN,
+// as Lichess, chess.com and LiveChess write it; king on c1 between rooks on
+// b1 and g1) the g-file rooks, which hold castling rights, step aside and
+// back between knight shuffles. Under Chess960 those rights are lost and
+// the placements before are new positions: the first third occurrence is
+// at ply 14; a standard reading (where the rights were void) says ply 10.
+const (
+	chess960Start         = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1"
+	chess960StartShredder = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"
+)
+
+var chess960SAN = strings.Fields("Ng3 Ng6 Rh1 Rh8 Rg1 Rg8 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8")
+
+// checkChess960Alerts checks the alerts of that game: the first threefold
+// at ply 14, and every alert saying Chess960.
+func checkChess960Alerts(t *testing.T, c *collector, id string) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var first int
+	for _, a := range c.alerts {
+		if a.Game.ID != id {
+			continue
+		}
+		if a.Kind == threefold.KindThreefold && first == 0 {
+			first = a.Ply
+		}
+		if a.Variant != "chess960" {
+			t.Errorf("alert at ply %d: variant %q, want chess960", a.Ply, a.Variant)
+		}
+	}
+	if first != 14 {
+		t.Errorf("the first threefold at ply %d, want 14 (Chess960 rights lost)", first)
+	}
 }

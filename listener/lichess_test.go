@@ -109,31 +109,23 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 }
 
 // TestLichessChess960Game follows a Chess960 game as Lichess describes it
-// (variant chess960, the start in X-FEN). The g-file rooks, which hold
-// castling rights, step aside and back: under Chess960 the rights are lost
-// and the placements before are new positions, so the first third
-// occurrence is at ply 14, not at ply 10 as a standard reading (where
-// those rights were void) would say. The alerts say Chess960.
+// (variant chess960, the start in X-FEN; chess960SAN in UCI). The claim by
+// declared move comes a ply before the first threefold.
 func TestLichessChess960Game(t *testing.T) {
 	srv, client := newLichess(t)
 	moves := strings.Fields("h1g3 h8g6 g1h1 g8h8 h1g1 h8g8 g3h1 g6h8 h1g3 h8g6 g3h1 g6h8 h1g3 h8g6 g3h1 g6h8")
 	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "chess960", White: "A", Black: "B", Variant: "chess960",
-		InitialFEN: "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1", Moves: moves}).Finish("draw", "")
+		InitialFEN: chess960Start, Moves: moves}).Finish("draw", "")
 	c := newCollector()
 	if err := (&LichessGameSource{Client: client, GameID: "chess960"}).Run(context.Background(), c.emit); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.snaps[0].StartFEN; got != "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1" {
+	if got := c.snaps[0].StartFEN; got != chess960StartShredder {
 		t.Errorf("start %q, want the Chess960 start in Shredder-FEN", got)
 	}
-	k := c.kinds("chess960")
-	if c, f := k[threefold.KindClaimByMove], k[threefold.KindThreefold]; len(c) == 0 || c[0] != 13 || len(f) == 0 || f[0] != 14 {
-		t.Errorf("alerts %v, want the first claim by move at ply 13, the first threefold at 14", k)
-	}
-	for _, a := range c.alerts {
-		if a.Variant != "chess960" {
-			t.Errorf("alert at ply %d: variant %q", a.Ply, a.Variant)
-		}
+	checkChess960Alerts(t, c, "chess960")
+	if k := c.kinds("chess960")[threefold.KindClaimByMove]; len(k) == 0 || k[0] != 13 {
+		t.Errorf("claims by move at plies %v, want the first at 13", k)
 	}
 }
 
@@ -348,9 +340,8 @@ func TestBroadcastGameID(t *testing.T) {
 }
 
 // TestBroadcastChess960 follows a Freestyle (Chess960) round as Lichess
-// relays it: [Variant "Chess960"] and the start in [FEN] (X-FEN). The
-// same rook manoeuvre as in TestLichessChess960Game puts the first third
-// occurrence at ply 14. A crazyhouse board of the same round is not
+// relays it: [Variant "Chess960"] and the start in [FEN] (X-FEN), moves
+// chess960SAN. A crazyhouse board of the same round is not
 // replayed, and the source says why.
 func TestBroadcastChess960(t *testing.T) {
 	srv, client := newLichess(t)
@@ -362,8 +353,7 @@ func TestBroadcastChess960(t *testing.T) {
 		}
 		return s + "[GameURL \"https://lichess.org/broadcast/t/r/fs000001/" + id + "\"]\n"
 	}
-	sans := strings.Fields("Ng3 Ng6 Rh1 Rh8 Rg1 Rg8 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8 Ng3 Ng6 Nh1 Nh8")
-	b.SetPGN(pgnOf(head("free0001", "Chess960", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1"), sans, "*") +
+	b.SetPGN(pgnOf(head("free0001", "Chess960", chess960Start), chess960SAN, "*") +
 		pgnOf(head("zh000001", "Crazyhouse", ""), strings.Fields("e4 e5 Nf3"), "*"))
 	c := newCollector()
 	stop := runSource(&LichessBroadcastSource{Client: client, RoundID: "fs000001"}, c.emit)
@@ -371,15 +361,7 @@ func TestBroadcastChess960(t *testing.T) {
 	if err := stop(); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run: %v", err)
 	}
-	k := c.kinds("free0001")
-	if f := k[threefold.KindThreefold]; len(f) == 0 || f[0] != 14 {
-		t.Errorf("alerts %v, want the first threefold at ply 14", k)
-	}
-	for _, a := range c.alerts {
-		if a.Variant != "chess960" {
-			t.Errorf("alert on %s at ply %d: variant %q", a.Game.ID, a.Ply, a.Variant)
-		}
-	}
+	checkChess960Alerts(t, c, "free0001")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range c.snaps {
