@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -149,6 +150,20 @@ type ChatConfig struct {
 	// MinInterval is the least time between two lines the bot writes in
 	// one room (player or spectator) of a game.
 	MinInterval time.Duration
+	// Lang is the language of what the bot fills in ({ending}); the
+	// templates are the caller's (ChatTemplates gives each language's).
+	// "" is English.
+	Lang i18n.Lang
+}
+
+// ChatTemplates is the default template of each notice in the language l.
+func ChatTemplates(l i18n.Lang) map[string]string {
+	p := i18n.For(l)
+	return map[string]string{
+		NoticeGreeting: p.Sprintf(i18n.ChatGreeting), NoticeGoodbye: p.Sprintf(i18n.ChatGoodbye),
+		NoticeSecond: p.Sprintf(i18n.ChatSecond), NoticeThird: p.Sprintf(i18n.ChatThird),
+		NoticeClaim: p.Sprintf(i18n.ChatClaim), NoticeFifth: p.Sprintf(i18n.ChatFifth),
+	}
 }
 
 // ChatLine is one notice: the room it goes to and its template.
@@ -156,6 +171,9 @@ type ChatLine struct {
 	Room string // "player", "spectator", "both" or "none"
 	Text string // template; see RenderChat for the placeholders
 }
+
+// english is the default template of each notice in English.
+var english = ChatTemplates(i18n.English)
 
 // DefaultConfig returns the defaults documented in config.example.yaml.
 func DefaultConfig() Config {
@@ -201,12 +219,12 @@ func DefaultConfig() Config {
 		},
 		Book: BookConfig{MaxMoves: 12, Choice: book.ChooseWeighted},
 		Chat: ChatConfig{
-			Greeting:    ChatLine{Room: "player", Text: "Hi {opponent}! I am {me} and I watch every repetition (FIDE 9.2). Good luck!"},
-			Goodbye:     ChatLine{Room: "player", Text: "Good game, {opponent}. {ending}"},
-			Second:      ChatLine{Room: "spectator", Text: "After {move} this position occurred the second time (plies {plies})."},
-			Third:       ChatLine{Room: "spectator", Text: "After {move} this position occurred the third time (plies {plies}): {claimant} may claim a draw."},
-			Claim:       ChatLine{Room: "player", Text: "{claimant} claims a draw by threefold repetition (plies {plies})."},
-			Fifth:       ChatLine{Room: "spectator", Text: "Fifth occurrence (plies {plies}): the game is drawn (FIDE 9.6.1)."},
+			Greeting:    ChatLine{Room: "player", Text: english[NoticeGreeting]},
+			Goodbye:     ChatLine{Room: "player", Text: english[NoticeGoodbye]},
+			Second:      ChatLine{Room: "spectator", Text: english[NoticeSecond]},
+			Third:       ChatLine{Room: "spectator", Text: english[NoticeThird]},
+			Claim:       ChatLine{Room: "player", Text: english[NoticeClaim]},
+			Fifth:       ChatLine{Room: "spectator", Text: english[NoticeFifth]},
 			MinInterval: 2 * time.Second,
 		},
 		OnStop:      "finish",

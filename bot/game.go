@@ -16,6 +16,7 @@ import (
 	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/bot/book"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -838,7 +839,7 @@ func (g *game) finish(ctx context.Context) {
 		}
 	}
 	v := g.vars()
-	v.Ending = endingText(term, s.Winner, occ)
+	v.Ending = endingText(i18n.For(g.cfg.Chat.Lang), term, s.Winner, occ)
 	v.Result = rec.Result
 	v.Plies = joinPlies(occ)
 	g.chat.sayFinal(NoticeGoodbye, g.cfg.Chat.Goodbye, v)

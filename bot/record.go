@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -80,44 +81,45 @@ func classify(in classifyInput) (threefold.Termination, []int) {
 	return threefold.TermAgreement, nil
 }
 
-// endingText is the sentence the goodbye line uses for a termination.
-func endingText(t threefold.Termination, winner string, occ []int) string {
-	w := "White"
+// endingText is the sentence the goodbye line uses for a termination, in
+// the chat's language.
+func endingText(p *i18n.Printer, t threefold.Termination, winner string, occ []int) string {
+	w := p.Sprintf(i18n.White)
 	if winner == "black" {
-		w = "Black"
+		w = p.Sprintf(i18n.Black)
 	}
 	switch t {
 	case threefold.TermThreefoldClaimed:
-		return "Drawn by threefold repetition, claimed (plies " + joinPlies(occ) + ")."
+		return p.Sprintf(i18n.EndThreefoldClaimed, joinPlies(occ))
 	case threefold.TermThreefoldAutomatic:
-		return "Drawn by threefold repetition (plies " + joinPlies(occ) + ")."
+		return p.Sprintf(i18n.EndThreefoldAutomatic, joinPlies(occ))
 	case threefold.TermFivefold:
-		return "Drawn by fivefold repetition (plies " + joinPlies(occ) + ")."
+		return p.Sprintf(i18n.EndFivefold, joinPlies(occ))
 	case threefold.TermFiftyMoves:
-		return "Drawn by the 50-move rule."
+		return p.Sprintf(i18n.EndFiftyMoves)
 	case threefold.TermInsufficient, threefold.TermInsufficientClaim:
-		return "Drawn: insufficient material."
+		return p.Sprintf(i18n.EndInsufficient)
 	case threefold.TermAgreement:
-		return "Drawn by agreement."
+		return p.Sprintf(i18n.EndAgreement)
 	case threefold.TermMoveCap:
-		return "Drawn at Lichess's move limit."
+		return p.Sprintf(i18n.EndMoveCap)
 	case threefold.TermCheckmate:
-		return w + " wins by checkmate."
+		return p.Sprintf(i18n.EndCheckmate, w)
 	case threefold.TermStalemate:
-		return "Drawn by stalemate."
+		return p.Sprintf(i18n.EndStalemate)
 	case threefold.TermResignation:
-		return w + " wins by resignation."
+		return p.Sprintf(i18n.EndResignation, w)
 	case threefold.TermTime:
 		if winner == "" {
-			return "Time ran out; drawn."
+			return p.Sprintf(i18n.EndTimeDraw)
 		}
-		return w + " wins on time."
+		return p.Sprintf(i18n.EndTime, w)
 	case threefold.TermOpponentLeft:
-		return w + " wins: the opponent left."
+		return p.Sprintf(i18n.EndOpponentLeft, w)
 	case threefold.TermAborted, threefold.TermNoStart:
-		return "Game aborted."
+		return p.Sprintf(i18n.EndAborted)
 	}
-	return "Game over."
+	return p.Sprintf(i18n.EndOver)
 }
 
 // resultString is the PGN result of a finished game.

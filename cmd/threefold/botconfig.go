@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // botConfig is the `bot:` section of the config file (threefold bot).
@@ -74,14 +75,19 @@ type botConfig struct {
 		Choice   string `mapstructure:"choice"`    // weighted or best
 	} `mapstructure:"book"`
 	Chat struct {
-		MinInterval time.Duration  `mapstructure:"min_interval"`
-		Greeting    chatLineConfig `mapstructure:"greeting"`
-		Goodbye     chatLineConfig `mapstructure:"goodbye"`
-		Second      chatLineConfig `mapstructure:"second"`
-		Third       chatLineConfig `mapstructure:"third"`
-		Claim       chatLineConfig `mapstructure:"claim"`
-		Fifth       chatLineConfig `mapstructure:"fifth"`
+		MinInterval time.Duration `mapstructure:"min_interval"`
+		// Lang is the language of the chat notices: en, ru, tr or fa; ""
+		// is lang. A notice whose text is "" says that language's default.
+		Lang     string         `mapstructure:"lang"`
+		Greeting chatLineConfig `mapstructure:"greeting"`
+		Goodbye  chatLineConfig `mapstructure:"goodbye"`
+		Second   chatLineConfig `mapstructure:"second"`
+		Third    chatLineConfig `mapstructure:"third"`
+		Claim    chatLineConfig `mapstructure:"claim"`
+		Fifth    chatLineConfig `mapstructure:"fifth"`
 	} `mapstructure:"chat"`
+	// chatLang is Chat.Lang resolved by loadConfig.
+	chatLang    i18n.Lang
 	OnStop      string        `mapstructure:"on_stop"`      // finish or resign
 	StopTimeout time.Duration `mapstructure:"stop_timeout"` // with finish: resign what still runs after this
 	Takebacks   string        `mapstructure:"takebacks"`    // decline, accept or casual
@@ -115,14 +121,16 @@ func defaultBotConfig() botConfig {
 	c.Matchmaking.RatingDifference, c.Matchmaking.Block, c.Matchmaking.DailyChallenges = mm.RatingDifference, mm.Block, mm.DailyChallenges
 	c.Matchmaking.ChallengeTimeout, c.Matchmaking.DeclineBackoff = mm.ChallengeTimeout, mm.DeclineBackoff
 	c.Book.Path, c.Book.MaxMoves, c.Book.Choice = d.Book.Path, d.Book.MaxMoves, d.Book.Choice
+	// Each notice's text is "" by default: the template of the chat's
+	// language (bot.ChatTemplates).
 	t := d.Chat
 	c.Chat.MinInterval = t.MinInterval
-	c.Chat.Greeting = chatLineConfig(t.Greeting)
-	c.Chat.Goodbye = chatLineConfig(t.Goodbye)
-	c.Chat.Second = chatLineConfig(t.Second)
-	c.Chat.Third = chatLineConfig(t.Third)
-	c.Chat.Claim = chatLineConfig(t.Claim)
-	c.Chat.Fifth = chatLineConfig(t.Fifth)
+	c.Chat.Greeting = chatLineConfig{Room: t.Greeting.Room}
+	c.Chat.Goodbye = chatLineConfig{Room: t.Goodbye.Room}
+	c.Chat.Second = chatLineConfig{Room: t.Second.Room}
+	c.Chat.Third = chatLineConfig{Room: t.Third.Room}
+	c.Chat.Claim = chatLineConfig{Room: t.Claim.Room}
+	c.Chat.Fifth = chatLineConfig{Room: t.Fifth.Room}
 	c.OnStop, c.StopTimeout, c.Takebacks = d.OnStop, d.StopTimeout, d.Takebacks
 	return c
 }
@@ -160,8 +168,17 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 		ChallengeTimeout: m.ChallengeTimeout, DeclineBackoff: m.DeclineBackoff}
 	d.Book = bot.BookConfig{Path: c.Book.Path, MaxMoves: c.Book.MaxMoves, Choice: c.Book.Choice}
 	t := c.Chat
-	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Greeting: bot.ChatLine(t.Greeting), Goodbye: bot.ChatLine(t.Goodbye),
-		Second: bot.ChatLine(t.Second), Third: bot.ChatLine(t.Third), Claim: bot.ChatLine(t.Claim), Fifth: bot.ChatLine(t.Fifth)}
+	defaults := bot.ChatTemplates(c.chatLang)
+	line := func(l chatLineConfig, notice string) bot.ChatLine {
+		if l.Text == "" {
+			l.Text = defaults[notice]
+		}
+		return bot.ChatLine(l)
+	}
+	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Lang: c.chatLang,
+		Greeting: line(t.Greeting, bot.NoticeGreeting), Goodbye: line(t.Goodbye, bot.NoticeGoodbye),
+		Second: line(t.Second, bot.NoticeSecond), Third: line(t.Third, bot.NoticeThird),
+		Claim: line(t.Claim, bot.NoticeClaim), Fifth: line(t.Fifth, bot.NoticeFifth)}
 	d.OnStop, d.StopTimeout, d.Takebacks = c.OnStop, c.StopTimeout, c.Takebacks
 	if dataDir != "" {
 		d.RecordFile = filepath.Join(dataDir, "games.jsonl")

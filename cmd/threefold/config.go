@@ -164,6 +164,14 @@ func (env *environment) loadConfig() (*config, error) {
 		return nil, usageError{err}
 	}
 	c.HTTP.lang = c.lang
+	c.Bot.chatLang = c.lang
+	if c.Bot.Chat.Lang != "" {
+		l, err := i18n.Parse(c.Bot.Chat.Lang)
+		if err != nil {
+			return nil, usagef("bot.chat.lang: %w", err)
+		}
+		c.Bot.chatLang = l
+	}
 	if err := checkRanges(&c); err != nil {
 		if file != "" {
 			return nil, usagef("config %s: %w", file, err)

@@ -117,3 +117,53 @@ func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
+
+// TestBotChatLanguage: the notices are the chat language's defaults
+// (bot.chat.lang, else lang) unless a text is set, which is kept as it is.
+func TestBotChatLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml        string
+		greeting, goodbye string
+		ending            i18n.Lang
+		err               string
+	}{
+		{name: "English by default", greeting: "Hi {opponent}! I am {me} and I watch every repetition (FIDE 9.2). Good luck!",
+			goodbye: "Good game, {opponent}. {ending}", ending: i18n.English},
+		{name: "lang", yaml: "lang: ru\n", greeting: "Привет, {opponent}! Я {me}, слежу за каждым повторением позиции (FIDE 9.2). Удачи!",
+			goodbye: "Спасибо за партию, {opponent}. {ending}", ending: i18n.Russian},
+		{name: "bot.chat.lang over lang", yaml: "lang: ru\nbot:\n  chat:\n    lang: tr\n", greeting: "Merhaba {opponent}! Ben {me}; her konum tekrarını izliyorum (FIDE 9.2). İyi şanslar!",
+			goodbye: "İyi oyundu, {opponent}. {ending}", ending: i18n.Turkish},
+		{name: "a text of one's own is kept", yaml: "lang: fa\nbot:\n  chat:\n    greeting:\n      text: \"درود {opponent}\"\n",
+			greeting: "درود {opponent}", goodbye: "بازی خوبی بود، {opponent}. {ending}", ending: i18n.Persian},
+		{name: "a bad bot.chat.lang", yaml: "bot:\n  chat:\n    lang: english\n", err: `bot.chat.lang: unknown language "english"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t)
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := (&environment{configFile: path}).loadConfig()
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			bc, err := cfg.Bot.toBot(cfg.DataDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bc.Chat.Greeting.Text != tc.greeting || bc.Chat.Goodbye.Text != tc.goodbye || bc.Chat.Lang != tc.ending {
+				t.Errorf("greeting %q, goodbye %q, ending in %q; want %q, %q, %q", bc.Chat.Greeting.Text, bc.Chat.Goodbye.Text, bc.Chat.Lang,
+					tc.greeting, tc.goodbye, tc.ending)
+			}
+			if err := bc.Validate(); err != nil {
+				t.Errorf("the chat config does not validate: %v", err)
+			}
+		})
+	}
+}
