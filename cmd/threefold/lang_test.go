@@ -167,3 +167,29 @@ func TestBotChatLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestScanSpeaksTheLanguage: scan's per-game lines and totals in the
+// language of --lang; --json never changes.
+func TestScanSpeaksTheLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		lang       string
+		line, tail string
+	}{
+		{"en", "#4 johnny92 - GigantedeFlandes (Rated Classical game): threefold at ply 100 after 50...R4g5+ (plies 92, 96, 100), White may claim", "10 games, 806 plies"},
+		{"ru", "#4 johnny92 - GigantedeFlandes (Rated Classical game): троекратное повторение на полуходе 100 после 50...R4g5+ (полуходы 92, 96, 100), требовать ничью могут Белые", "10 партий, 806 полуходов"},
+		{"tr", "#4 johnny92 - GigantedeFlandes (Rated Classical game): yarım hamle 100, 50...R4g5+ sonrası üç kez tekrar (yarım hamle 92, 96, 100), Beyaz talep edebilir", "10 oyun, 806 yarım hamle"},
+		{"fa", "#4 johnny92 - GigantedeFlandes (Rated Classical game): تکرار سه‌باره در نیم‌حرکت 100 پس از 50...R4g5+ (نیم‌حرکت‌های 92, 96, 100)، سفید می‌تواند ادعا کند", "۱۰ بازی، ۸۰۶ نیم‌حرکت"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			isolateConfig(t)
+			code, out, errs := runMain(t, "scan", "--lang", tc.lang, "--config", emptyConfig(t), "../../examples/lichess-repetitions.pgn")
+			if code != 0 || !strings.Contains(out, tc.line) || !strings.HasPrefix(errs, tc.tail) {
+				t.Errorf("exit %d; want a line %q and totals %q:\n%s%s", code, tc.line, tc.tail, firstLines(out, 5), errs)
+			}
+			_, js, _ := runMain(t, "scan", "--json", "--lang", tc.lang, "--config", emptyConfig(t), "../../examples/lichess-repetitions.pgn")
+			if !strings.Contains(js, `"first_threefold":{"ply":100,"claimant":"white","rule":"9.2.2"`) {
+				t.Errorf("--json changed with the language:\n%s", firstLines(js, 4))
+			}
+		})
+	}
+}

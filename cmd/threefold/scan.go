@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/pgn/scan"
 )
@@ -57,6 +58,7 @@ scan itself failed (for example stdout closed).`,
 				return err
 			}
 			opts.limits = cfg.PGN.limits()
+			opts.lang = cfg.lang
 			failed, err := runScan(cmd.Context(), env, opts)
 			if err != nil {
 				return err
@@ -79,6 +81,7 @@ type scanOptions struct {
 	all     bool
 	workers int
 	limits  pgn.Limits // the pgn.* keys of the config
+	lang    i18n.Lang  // of the text lines and the totals
 }
 
 // runScan reads the files one after the other, analyses their games on
@@ -91,7 +94,7 @@ func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bo
 	var progress scan.Progress
 	stopProgress := progress.Start(env.stderr, isTerminal(env.stderr))
 	out := bufio.NewWriterSize(env.stdout, 1<<16)
-	w := scan.Writer{Out: out, JSON: opts.json, All: opts.all}
+	w := scan.Writer{Out: out, JSON: opts.json, All: opts.all, Lang: opts.lang}
 	readFailed, err := scan.Run(ctx, scan.Options{Files: opts.files, Stdin: env.stdin, Workers: opts.workers, Limits: opts.limits,
 		ReadError: func(msg string) { fmt.Fprintf(env.stderr, "threefold: scan: %s\n", msg) }},
 		func(r *scan.Report) error {

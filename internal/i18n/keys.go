@@ -59,7 +59,8 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{
-	English: merge(en, enWeb), Russian: merge(ru, ruWeb), Turkish: merge(tr, trWeb), Persian: merge(fa, faWeb),
+	English: merge(en, enWeb, enScan), Russian: merge(ru, ruWeb, ruScan),
+	Turkish: merge(tr, trWeb, trScan), Persian: merge(fa, faWeb, faScan),
 }
 
 // merge puts the parts of one language's catalog together.

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
@@ -21,6 +23,9 @@ type Writer struct {
 	Out  io.Writer
 	JSON bool // JSON lines, else text
 	All  bool // text: a line for every game, not only those with something to report
+	// Lang is the language of the text lines and the totals ("" is
+	// English); the JSON lines never change.
+	Lang i18n.Lang
 
 	enc                                     *json.Encoder
 	games, plies, failed                    int
@@ -52,19 +57,16 @@ func (w *Writer) Write(r *Report) error {
 		}
 		return w.enc.Encode(r)
 	}
-	line := textLine(r)
+	p := i18n.For(w.Lang)
+	line := textLineIn(p, r)
 	if line == "" && !w.All {
 		return nil
 	}
-	_, err := fmt.Fprintln(w.Out, safetext.Terminal(gameLabel(r)+": "+orNothing(line))) // tags come from the file
-	return err
-}
-
-func orNothing(s string) string {
-	if s == "" {
-		return "nothing to report"
+	if line == "" {
+		line = p.Sprintf(i18n.ScanNothing)
 	}
-	return s
+	_, err := fmt.Fprintln(w.Out, safetext.Terminal(gameLabel(r)+": "+line)) // tags come from the file
+	return err
 }
 
 // Failed is how many of the reports written had an error.
@@ -73,12 +75,16 @@ func (w *Writer) Failed() int { return w.failed }
 // Totals writes the summary line to stderr, so that stdout stays a clean
 // list of games (and valid JSON lines with --json); d is the time taken.
 func (w *Writer) Totals(stderr io.Writer, d time.Duration) error {
+	p := i18n.For(w.Lang)
 	rate := ""
 	if s := d.Seconds(); s > 0 {
-		rate = fmt.Sprintf(" in %.2fs (%s plies/s)", s, humanCount(float64(w.plies)/s))
+		rate = p.Sprintf(i18n.ScanRate, strconv.FormatFloat(s, 'f', 2, 64), humanCount(float64(w.plies)/s))
+		if p.Lang() != i18n.English {
+			rate = p.Sprintf(i18n.ScanRate, p.Decimal(math.Round(s*100)/100), humanCount(float64(w.plies)/s))
+		}
 	}
-	_, err := fmt.Fprintf(stderr, "%d games, %d plies%s: %d with a threefold, %d more with a claim by declared move only, %d fivefold, %d past the 75-move rule, %d with errors\n",
-		w.games, w.plies, rate, w.threefold, w.claimOnly, w.fivefold, w.fifty75, w.failed)
+	_, err := fmt.Fprintln(stderr, p.Sprintf(i18n.ScanGames, w.games)+p.Sprintf(i18n.ListSep)+p.Sprintf(i18n.ScanPlies, w.plies)+rate+": "+
+		p.Sprintf(i18n.ScanTotals, w.threefold, w.claimOnly, w.fivefold, w.fifty75, w.failed))
 	return err
 }
 
@@ -114,14 +120,18 @@ func orQ(s string) string {
 	return s
 }
 
-// textLine is the readable summary of one game, or "" when there is
-// nothing to report.
-func textLine(r *Report) string {
+// textLine is the readable summary of one game in English, or "" when
+// there is nothing to report.
+func textLine(r *Report) string { return textLineIn(i18n.For(i18n.English), r) }
+
+// textLineIn is textLine in the printer's language. Ply numbers stay as
+// the JSON has them; counts are written as the language writes numbers.
+func textLineIn(p *i18n.Printer, r *Report) string {
 	var parts []string
 	if t := r.FirstThreefold; t != nil {
-		s := fmt.Sprintf("threefold at ply %d after %s (plies %s), %s may claim", t.Ply, r.moveLabel(t.Ply), joinInts(t.Occurrences), capitalize(t.Claimant))
+		s := p.Sprintf(i18n.ScanThreefold, strconv.Itoa(t.Ply), r.moveLabel(p, t.Ply), joinInts(t.Occurrences), side(p, t.Claimant))
 		if n := len(r.ThreefoldPlies); n > 1 {
-			s += fmt.Sprintf("; again at %d more %s", n-1, plural(n-1, "ply", "plies"))
+			s += p.Sprintf(i18n.ScanAgain, n-1)
 		}
 		parts = append(parts, s)
 	}
@@ -130,59 +140,71 @@ func textLine(r *Report) string {
 		for i, m := range c.Moves {
 			moves[i] = r.numbered(c.Ply+1, m)
 		}
-		parts = append(parts, fmt.Sprintf("claim by declared move from ply %d: %s may declare %s", c.Ply, capitalize(c.Claimant), strings.Join(moves, " or ")))
+		parts = append(parts, p.Sprintf(i18n.ScanClaimByMove, strconv.Itoa(c.Ply), side(p, c.Claimant), strings.Join(moves, p.Sprintf(i18n.AlertOr))))
 	}
 	if r.FivefoldPly != nil {
-		s := fmt.Sprintf("FIFTH occurrence at ply %d after %s: drawn there (9.6.1)", *r.FivefoldPly, r.moveLabel(*r.FivefoldPly))
+		s := p.Sprintf(i18n.ScanFivefold, strconv.Itoa(*r.FivefoldPly), r.moveLabel(p, *r.FivefoldPly))
 		if r.PliesAfterFivefold > 0 {
-			s += fmt.Sprintf(", yet %d more %s played", r.PliesAfterFivefold, plural(r.PliesAfterFivefold, "ply was", "plies were"))
+			s += p.Sprintf(i18n.ScanAfterFivefold, r.PliesAfterFivefold)
 		}
 		parts = append(parts, s)
 	}
 	if len(r.NearRepetitions) > 0 {
-		parts = append(parts, nearLine(r))
+		parts = append(parts, nearLine(p, r))
 	}
 	if r.FiftyMovesPly != nil {
-		parts = append(parts, fmt.Sprintf("50-move claim from ply %d", *r.FiftyMovesPly))
+		parts = append(parts, p.Sprintf(i18n.ScanFifty, strconv.Itoa(*r.FiftyMovesPly)))
 	}
 	if r.SeventyFiveMovesPly != nil {
-		parts = append(parts, fmt.Sprintf("75-move rule at ply %d: drawn there (9.6.2)", *r.SeventyFiveMovesPly))
+		parts = append(parts, p.Sprintf(i18n.ScanSeventyFive, strconv.Itoa(*r.SeventyFiveMovesPly)))
 	}
 	for _, n := range r.Notes {
-		parts = append(parts, "note: "+n)
+		parts = append(parts, p.Sprintf(i18n.ScanNote, n))
 	}
 	if r.Error != "" {
-		parts = append(parts, "ERROR: "+r.Error)
+		parts = append(parts, p.Sprintf(i18n.ScanError, r.Error))
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, p.Sprintf(i18n.ScanPartSep))
 }
 
-// nearWords says each kind of difference of a near repetition in words.
-var nearWords = map[string]string{"castling": "castling rights", "en_passant": "en passant captures"}
+// side names the player who may claim: "White" or "Black" in the
+// language.
+func side(p *i18n.Printer, color string) string {
+	switch color {
+	case "white":
+		return p.Sprintf(i18n.White)
+	case "black":
+		return p.Sprintf(i18n.Black)
+	}
+	return color
+}
+
+// nearWords names each kind of difference of a near repetition.
+var nearWords = map[string]i18n.Key{"castling": i18n.ScanNearCastling, "en_passant": i18n.ScanNearEnPassant}
 
 // nearLine says the first near repetition of the game, and how many
 // more plies have one.
-func nearLine(r *Report) string {
+func nearLine(p *i18n.Printer, r *Report) string {
 	n := r.NearRepetitions[0]
 	why := make([]string, len(n.Differences))
 	for i, d := range n.Differences {
-		why[i] = nearWords[d]
+		why[i] = p.Sprintf(nearWords[d])
 	}
-	s := fmt.Sprintf("near repetition at ply %d after %s: the placement and side to move of %s %s, but another position: other %s",
-		n.Ply, r.moveLabel(n.Ply), plural(len(n.SamePlacementAs), "ply", "plies"), joinInts(n.SamePlacementAs), strings.Join(why, " and "))
+	s := p.Sprintf(i18n.ScanNear, strconv.Itoa(n.Ply), r.moveLabel(p, n.Ply), len(n.SamePlacementAs), joinInts(n.SamePlacementAs),
+		strings.Join(why, p.Sprintf(i18n.ScanAnd)))
 	if more := len(r.NearRepetitions) - 1; more > 0 {
-		s += fmt.Sprintf("; %d more %s like it", more, plural(more, "ply", "plies"))
+		s += p.Sprintf(i18n.ScanNearMore, more)
 	}
 	return s
 }
 
 // moveLabel names the move that led to ply p, as "26.Qf5" or "26...Qf5".
-func (r *Report) moveLabel(p int) string {
+func (r *Report) moveLabel(pr *i18n.Printer, p int) string {
 	if p == 0 {
-		return "the start"
+		return pr.Sprintf(i18n.ScanTheStart)
 	}
 	if p > len(r.moves) {
-		return "ply " + strconv.Itoa(p)
+		return pr.Sprintf(i18n.AlertPly, strconv.Itoa(p))
 	}
 	return r.numbered(p, r.moves[p-1])
 }
@@ -190,20 +212,6 @@ func (r *Report) moveLabel(p int) string {
 // numbered writes san, the move that makes ply p, with its move number.
 func (r *Report) numbered(p int, san string) string {
 	return pgn.MoveNumber(&r.start, p) + san
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func joinInts(xs []int) string {
