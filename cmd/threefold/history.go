@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/store"
 )
@@ -117,11 +118,12 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 	if opts.alertsOnly && opts.gamesOnly {
 		return usagef("--alerts and --games: give one or neither")
 	}
-	_, st, err := env.openStoreToRead(ctx)
+	cfg, st, err := env.openStoreToRead(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	p := cfg.printer()
 
 	out := struct {
 		Alerts []threefold.Alert `json:"alerts"`
@@ -154,7 +156,7 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 				return err
 			}
 		}
-		writeAlertTable(env.stdout, out.Alerts, total)
+		writeAlertTable(p, env.stdout, out.Alerts, total)
 	}
 	if !opts.alertsOnly && (kind == "" || opts.gamesOnly) {
 		if !opts.gamesOnly {
@@ -166,18 +168,60 @@ func runHistory(ctx context.Context, env *environment, opts historyOptions, now 
 				return err
 			}
 		}
-		writeGameTable(env.stdout, out.Games, total)
+		writeGameTable(p, env.stdout, out.Games, total)
 	}
 	return nil
 }
 
 // listed says how many of how many are listed: "3", or "20 of 44" with
 // the hint that --limit 0 lists them all.
-func listed(shown, total int, order string) string {
+func listed(p *i18n.Printer, shown, total int, order string) string {
 	if total <= shown {
-		return fmt.Sprintf("%d, %s", shown, order)
+		return p.Sprintf(i18n.HistListed, shown, order)
 	}
-	return fmt.Sprintf("%d of %d, %s; --limit 0 lists all", shown, total, order)
+	return p.Sprintf(i18n.HistListedOf, shown, total, order)
+}
+
+// tableTime writes a moment of a table: the sortable form in English,
+// the language's own otherwise.
+func tableTime(p *i18n.Printer, t time.Time) string {
+	if p.Lang() == i18n.English {
+		return t.Local().Format("2006-01-02 15:04:05")
+	}
+	return p.DateTime(t.Local())
+}
+
+// histSide names the side that may claim: as the alert JSON has it
+// ("white") in English, as the language names it otherwise.
+func histSide(p *i18n.Printer, color string) string {
+	if p.Lang() == i18n.English {
+		return color
+	}
+	switch color {
+	case "white":
+		return p.Sprintf(i18n.White)
+	case "black":
+		return p.Sprintf(i18n.Black)
+	}
+	return color
+}
+
+// histOrdinal writes the nth occurrence: 3rd, 3-е, 3., ۳مین.
+func histOrdinal(p *i18n.Printer, n int) string {
+	if p.Lang() == i18n.English {
+		return histNth(n)
+	}
+	return p.Sprintf(i18n.WebOrdinal, n)
+}
+
+// histKind names an alert kind: its value in English, its name otherwise.
+func histKind(p *i18n.Printer, k threefold.AlertKind) string {
+	name := map[threefold.AlertKind]i18n.Key{threefold.KindThreefold: i18n.KindThreefold, threefold.KindClaimByMove: i18n.KindClaimByMove,
+		threefold.KindFivefold: i18n.KindFivefold, threefold.KindFiftyMoves: i18n.KindFiftyMoves, threefold.KindSeventyFiveMoves: i18n.KindSeventyFiveMoves}[k]
+	if p.Lang() == i18n.English || name == "" {
+		return string(k)
+	}
+	return p.Sprintf(name)
 }
 
 func histKnownKind(k threefold.AlertKind) bool {
@@ -189,48 +233,48 @@ func histKnownKind(k threefold.AlertKind) bool {
 	return false
 }
 
-func writeAlertTable(w io.Writer, as []threefold.Alert, total int) {
-	fmt.Fprintf(w, "Alerts (%s)\n", listed(len(as), total, "newest first"))
+func writeAlertTable(p *i18n.Printer, w io.Writer, as []threefold.Alert, total int) {
+	fmt.Fprintln(w, p.Sprintf(i18n.HistAlertsTitle, listed(p, len(as), total, p.Sprintf(i18n.HistNewestFirst))))
 	if len(as) == 0 {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "OBSERVED\tKIND\tGAME\tPLY\tPLAYERS\tWHAT\tLINK")
+	fmt.Fprintln(tw, p.Sprintf(i18n.HistAlertHeader))
 	for _, a := range as {
 		fmt.Fprint(tw, tableRow("%s\t%s\t%s/%s\t%d\t%s\t%s\t%s\n",
-			a.ObservedAt.Local().Format("2006-01-02 15:04:05"), a.Kind, a.Game.Site, a.Game.ID, a.Ply,
-			histPlayers(a.Game.White, a.Game.Black), alertSummary(a), histFirst(a.Game.URL, "-")))
+			tableTime(p, a.ObservedAt), a.Kind, a.Game.Site, a.Game.ID, a.Ply,
+			histPlayers(a.Game.White, a.Game.Black), alertSummary(p, a), histFirst(a.Game.URL, "-")))
 	}
 	tw.Flush()
 }
 
 // alertSummary says what an alert means in a few words.
-func alertSummary(a threefold.Alert) string {
+func alertSummary(p *i18n.Printer, a threefold.Alert) string {
 	plies := histJoinPlies(a.Occurrences)
 	switch a.Kind {
 	case threefold.KindThreefold:
-		return fmt.Sprintf("%s occurrence (plies %s): %s may claim", histNth(a.Count), plies, a.Claimant)
+		return p.Sprintf(i18n.HistThreefold, histOrdinal(p, a.Count), plies, histSide(p, a.Claimant))
 	case threefold.KindFivefold:
-		return fmt.Sprintf("%s occurrence (plies %s): drawn", histNth(a.Count), plies)
+		return p.Sprintf(i18n.HistFivefold, histOrdinal(p, a.Count), plies)
 	case threefold.KindClaimByMove:
-		return fmt.Sprintf("%s may claim by declaring %s (position of plies %s)", a.Claimant, histFirst(a.MoveSAN, a.Move), plies)
+		return p.Sprintf(i18n.HistClaimByMove, histSide(p, a.Claimant), histFirst(a.MoveSAN, a.Move), plies)
 	case threefold.KindFiftyMoves:
-		return a.Claimant + " may claim: 50 moves without pawn move or capture"
+		return p.Sprintf(i18n.HistFifty, histSide(p, a.Claimant))
 	case threefold.KindSeventyFiveMoves:
-		return "drawn: 75 moves without pawn move or capture"
+		return p.Sprintf(i18n.HistSeventyFive)
 	case threefold.KindWithdrawn:
-		return fmt.Sprintf("withdraws the %s alert %s: %s", a.WithdrawnKind, a.Withdraws, histFirst(a.Reason, "the moves were corrected"))
+		return p.Sprintf(i18n.HistWithdrawn, histKind(p, a.WithdrawnKind), a.Withdraws, histFirst(a.Reason, p.Sprintf(i18n.HistCorrected)))
 	}
 	return string(a.Kind)
 }
 
-func writeGameTable(w io.Writer, gs []store.Game, total int) {
-	fmt.Fprintf(w, "Games (%s)\n", listed(len(gs), total, "most recently updated first"))
+func writeGameTable(p *i18n.Printer, w io.Writer, gs []store.Game, total int) {
+	fmt.Fprintln(w, p.Sprintf(i18n.HistGamesTitle, listed(p, len(gs), total, p.Sprintf(i18n.HistRecentFirst))))
 	if len(gs) == 0 {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "UPDATED\tGAME\tPLAYERS\tPLIES\tRESULT\tSOURCE\tLINK")
+	fmt.Fprintln(tw, p.Sprintf(i18n.HistGameHeader))
 	for _, g := range gs {
 		result := histFirst(g.Result, "*")
 		if g.Termination != "" {
@@ -240,10 +284,10 @@ func writeGameTable(w io.Writer, gs []store.Game, total int) {
 			result += " (" + g.Game.Site + ": " + g.SiteResult + ")"
 		}
 		if !g.Finished {
-			result += " (going on)"
+			result += p.Sprintf(i18n.HistGoingOn)
 		}
 		fmt.Fprint(tw, tableRow("%s\t%s/%s\t%s\t%d\t%s\t%s\t%s\n",
-			g.UpdatedAt.Local().Format("2006-01-02 15:04:05"), g.Game.Site, g.Game.ID, histPlayers(g.Game.White, g.Game.Black),
+			tableTime(p, g.UpdatedAt), g.Game.Site, g.Game.ID, histPlayers(g.Game.White, g.Game.Black),
 			len(g.Moves), result, histFirst(g.Source, "-"), histFirst(g.Game.URL, "-")))
 	}
 	tw.Flush()

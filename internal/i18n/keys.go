@@ -59,8 +59,8 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{
-	English: merge(en, enWeb, enScan), Russian: merge(ru, ruWeb, ruScan),
-	Turkish: merge(tr, trWeb, trScan), Persian: merge(fa, faWeb, faScan),
+	English: merge(en, enWeb, enScan, enHist), Russian: merge(ru, ruWeb, ruScan, ruHist),
+	Turkish: merge(tr, trWeb, trScan, trHist), Persian: merge(fa, faWeb, faScan, faHist),
 }
 
 // merge puts the parts of one language's catalog together.
