@@ -127,10 +127,16 @@ func ParseTarget(s string, opts ParseOptions) (Target, error) {
 		return Target{}, formErr(s, "unknown URL scheme")
 	}
 	if looksLikePath(in) {
-		return Target{}, fmt.Errorf("%q: no such file or folder", s)
+		return Target{}, &NoSuchPathError{Path: s}
 	}
 	return Target{}, formErr(s, "not a URL, a websocket URL or an existing file")
 }
+
+// NoSuchPathError is a source that looks like a path to a file or folder
+// that is not there.
+type NoSuchPathError struct{ Path string }
+
+func (e *NoSuchPathError) Error() string { return fmt.Sprintf("%q: no such file or folder", e.Path) }
 
 func chessComTarget(s, in string, opts ParseOptions) (Target, error) {
 	t, err := chesscom.ParseTarget(in, opts.ChessComBase)

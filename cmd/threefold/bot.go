@@ -14,6 +14,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
@@ -61,7 +62,7 @@ threefold bot challenge USER challenges an account from the bot's account
 				return fmt.Errorf("bot: %w", err)
 			}
 			if cfg.Lichess.Token == "" {
-				return usagef("bot: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN (a token with the bot:play and challenge:read scopes)")
+				return usageError{say(i18n.ErrNoTokenScopes, "bot")}
 			}
 			return runBot(cmd.Context(), env, cfg, bc)
 		},
@@ -275,7 +276,7 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 				return fmt.Errorf("bot upgrade: %w", err)
 			}
 			if cfg.Lichess.Token == "" {
-				return usagef("bot upgrade: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN")
+				return usageError{say(i18n.ErrNoToken, "bot upgrade")}
 			}
 			log := newBotLogger(cfg, env.stderr)
 			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, Version: programVersion()})

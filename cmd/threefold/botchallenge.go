@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -47,7 +48,7 @@ increments of whole seconds up to 60.`,
 				return fmt.Errorf("bot challenge: %w", err)
 			}
 			if cfg.Lichess.Token == "" {
-				return usagef("bot challenge: no Lichess token: run `threefold login --for bot`, or set lichess.token or THREEFOLD_LICHESS_TOKEN")
+				return usageError{say(i18n.ErrNoToken, "bot challenge")}
 			}
 			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token,
 				Logger: newBotLogger(cfg, env.stderr), Version: programVersion()})

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -136,8 +137,9 @@ func (env *environment) loadConfig() (*config, error) {
 		if err := v.ReadInConfig(); err != nil {
 			return nil, usagef("config %s: %w", file, err)
 		}
-		if err := checkKnownKeys(v, keys); err != nil {
-			return nil, usagef("config %s: %w", file, err)
+		env.sayLang = earlyLang(env.lang, v.GetString("lang"))
+		if err := checkKnownKeys(v, keys, file); err != nil {
+			return nil, usageError{err}
 		}
 		warnConfigPermissions(env.stderr, file, v)
 	}
@@ -163,6 +165,7 @@ func (env *environment) loadConfig() (*config, error) {
 	if err := resolveLang(&c, env.lang, langFrom); err != nil {
 		return nil, usageError{err}
 	}
+	env.sayLang = c.lang
 	c.HTTP.lang = c.lang
 	c.Bot.chatLang = c.lang
 	if c.Bot.Chat.Lang != "" {
@@ -210,7 +213,7 @@ func (c *config) printer() *i18n.Printer { return i18n.For(c.lang) }
 // checkKnownKeys reports every key of the config file that threefold does
 // not know. Keys below a map-valued setting (such as webhook lists) are
 // accepted as they are.
-func checkKnownKeys(v *viper.Viper, known []string) error {
+func checkKnownKeys(v *viper.Viper, known []string, file string) error {
 	set := make(map[string]bool, len(known))
 	for _, k := range known {
 		set[k] = true
@@ -226,7 +229,27 @@ func checkKnownKeys(v *viper.Viper, known []string) error {
 		return nil
 	}
 	sort.Strings(unknown)
-	return errors.New("unknown key(s): " + strings.Join(unknown, ", ") + " (config.example.yaml lists every key)")
+	return say(i18n.ErrUnknownKeys, file, strings.Join(unknown, ", "))
+}
+
+// earlyLang is the language of an error found while the config is read,
+// before lang is resolved: --lang, THREEFOLD_LANG, the file's lang, the
+// locale; English when the one that decides is not a language.
+func earlyLang(flag, file string) i18n.Lang {
+	for _, s := range []string{flag, os.Getenv("THREEFOLD_LANG"), file} {
+		if s != "" {
+			l, _ := i18n.FromLocale(s)
+			return cmpOr(l, i18n.English)
+		}
+	}
+	return i18n.FromEnv(os.Getenv)
+}
+
+func cmpOr(l, def i18n.Lang) i18n.Lang {
+	if l == "" {
+		return def
+	}
+	return l
 }
 
 func underKnownPrefix(k string, set map[string]bool) bool {
@@ -308,7 +331,7 @@ func checkWebhookList(v *viper.Viper, file string) error {
 		}
 		for k := range entry {
 			if !slices.Contains(known, strings.ToLower(k)) {
-				return usagef("%s[%d]: unknown key %s (an entry has %s)", where, i, k, strings.Join(known, ", "))
+				return usageError{say(i18n.ErrUnknownEntryKey, where, strconv.Itoa(i), k, strings.Join(known, ", "))}
 			}
 		}
 	}

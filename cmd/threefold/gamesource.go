@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/threefold-chess/threefold/explain"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
@@ -117,7 +118,7 @@ func fetchGameSource(ctx context.Context, cfg *config, source string) (text stri
 	case perr == nil:
 		return "", false, usagef("%s is a source of many games; give one game:\n%s", source, gameSourceForms)
 	case errors.Is(perr, listener.ErrUnknownForm) && looksLikeFile(source):
-		return "", false, usagef("%s: no such file", source)
+		return "", false, usageError{say(i18n.ErrNoSuchFile, source)}
 	case errors.Is(perr, listener.ErrUnknownForm):
 		return source, true, nil
 	}

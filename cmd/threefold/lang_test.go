@@ -2,12 +2,15 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/listener"
 )
 
 // TestMain runs the tests in a locale threefold does not speak, so what
@@ -220,6 +223,55 @@ func TestHistorySpeaksTheLanguage(t *testing.T) {
 				if !strings.Contains(out, w) {
 					t.Errorf("no %q in:\n%s", w, firstLines(out, 6))
 				}
+			}
+		})
+	}
+}
+
+// TestErrorsInTheLanguage: the errors a user acts on — a missing token or
+// scope, a file that is not there, a key the config does not know — are
+// printed in the user's language; English stays as it was.
+func TestErrorsInTheLanguage(t *testing.T) {
+	scope := fmt.Errorf("bot: %w", &lichess.AuthError{Op: "check token", Scope: "bot:play"})
+	for _, tc := range []struct {
+		name string
+		lang i18n.Lang
+		err  error
+		want string
+	}{
+		{"english scope as it was", i18n.English, scope, scope.Error()},
+		{"russian scope", i18n.Russian, scope, "lichess: check token: у токена нет разрешения \"bot:play\": выполните `threefold login --for bot`"},
+		{"turkish rejected token", i18n.Turkish, &lichess.AuthError{Op: "stream events", Status: 401}, "lichess: stream events: belirteç reddedildi (HTTP 401)"},
+		{"persian missing path", i18n.Persian, fmt.Errorf("watch: %w", &listener.NoSuchPathError{Path: "round5.pgn"}), "\"round5.pgn\": چنین پرونده یا پوشه‌ای وجود ندارد"},
+		{"another error as it is", i18n.Russian, errors.New("lichess: stream events: HTTP 500"), "lichess: stream events: HTTP 500"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := errorText(tc.lang, tc.err); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %q, want it to start with %q", got, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		yaml string
+		want string
+	}{
+		{"english unknown key", []string{"history"}, "lichess:\n  tokne: x\n", ": unknown key(s): lichess.tokne (config.example.yaml lists every key)"},
+		{"unknown key, lang from the same file", []string{"history"}, "lang: ru\nlichess:\n  tokne: x\n", ": неизвестные ключи: lichess.tokne (все ключи перечислены в config.example.yaml)"},
+		{"unknown key in a webhook", []string{"--lang", "tr", "history"}, "watch:\n  webhooks:\n    - kind: json\n      urll: x\n", "watch.webhooks[0]: bilinmeyen anahtar urll"},
+		{"no token", []string{"--lang", "fa", "bot"}, "", "threefold: bot: توکن Lichess نیست"},
+		{"no such file", []string{"--lang", "ru", "scan", "no-such.pgn"}, "", "threefold: scan: no-such.pgn: нет такого файла"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t)
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, _, errs := runMain(t, append([]string{"--config", path}, tc.args...)...)
+			if !strings.Contains(errs, tc.want) {
+				t.Errorf("stderr %q, want %q in it", errs, tc.want)
 			}
 		})
 	}

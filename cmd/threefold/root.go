@@ -4,9 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/listener"
 )
 
 // Exit codes. They are part of the command-line contract (see README).
@@ -23,8 +28,9 @@ type environment struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	configFile     string
-	lang           string // --lang, "" when not given
-	code           int    // an exit code a command asks for without failing
+	lang           string    // --lang, "" when not given
+	sayLang        i18n.Lang // the language errors are printed in, once known
+	code           int       // an exit code a command asks for without failing
 }
 
 // usageError marks errors caused by how the command was called.
@@ -35,11 +41,52 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// userError is an error a user acts on (a missing token or scope, a file
+// that is not there, a key the config does not know): its text is English,
+// and exitCode says it in the user's language.
+type userError struct {
+	key  i18n.Key
+	args []any
+}
+
+func (e userError) Error() string { return i18n.For(i18n.English).Sprintf(e.key, e.args...) }
+
+// say makes the userError of message key.
+func say(key i18n.Key, args ...any) error { return userError{key: key, args: args} }
+
+// errorText is what the user reads of err: in English as it is; in another
+// language, the message of the userError (or the Lichess token error) it
+// carries, else as it is.
+func errorText(l i18n.Lang, err error) string {
+	if l == "" || l == i18n.English {
+		return err.Error()
+	}
+	p := i18n.For(l)
+	var ue userError
+	if errors.As(err, &ue) {
+		return p.Sprintf(ue.key, ue.args...)
+	}
+	var np *listener.NoSuchPathError
+	if errors.As(err, &np) {
+		return p.Sprintf(i18n.ErrNoSuchPath, np.Path)
+	}
+	var ae *lichess.AuthError
+	if errors.As(err, &ae) {
+		switch {
+		case ae.Scope != "":
+			return p.Sprintf(i18n.ErrScope, ae.Op, ae.Scope, lichess.ScopeRole(ae.Scope), "https://lichess.org/account/oauth/token/create?scopes[]="+ae.Scope)
+		case ae.Status != 0 && ae.Message == "":
+			return p.Sprintf(i18n.ErrTokenRejected, ae.Op, strconv.Itoa(ae.Status))
+		}
+	}
+	return err.Error()
+}
+
 func (env *environment) exitCode(err error) int {
 	if err == nil {
 		return env.code
 	}
-	fmt.Fprintf(env.stderr, "threefold: %v\n", err)
+	fmt.Fprintf(env.stderr, "threefold: %s\n", errorText(cmpOr(env.sayLang, earlyLang(env.lang, "")), err))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return exitUsage

@@ -95,7 +95,7 @@ func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bo
 	stopProgress := progress.Start(env.stderr, isTerminal(env.stderr))
 	out := bufio.NewWriterSize(env.stdout, 1<<16)
 	w := scan.Writer{Out: out, JSON: opts.json, All: opts.all, Lang: opts.lang}
-	readFailed, err := scan.Run(ctx, scan.Options{Files: opts.files, Stdin: env.stdin, Workers: opts.workers, Limits: opts.limits,
+	readFailed, err := scan.Run(ctx, scan.Options{Files: opts.files, Stdin: env.stdin, Workers: opts.workers, Limits: opts.limits, Lang: opts.lang,
 		ReadError: func(msg string) { fmt.Fprintf(env.stderr, "threefold: scan: %s\n", msg) }},
 		func(r *scan.Report) error {
 			progress.Add(r.Plies)

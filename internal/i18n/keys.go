@@ -59,8 +59,8 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{
-	English: merge(en, enWeb, enScan, enHist), Russian: merge(ru, ruWeb, ruScan, ruHist),
-	Turkish: merge(tr, trWeb, trScan, trHist), Persian: merge(fa, faWeb, faScan, faHist),
+	English: merge(en, enWeb, enScan, enHist, enErr), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr),
+	Turkish: merge(tr, trWeb, trScan, trHist, trErr), Persian: merge(fa, faWeb, faScan, faHist, faErr),
 }
 
 // merge puts the parts of one language's catalog together.

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 	"sync/atomic"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -21,6 +23,8 @@ type Options struct {
 	// some game on (the games before it were analysed); message names the
 	// file and the problem.
 	ReadError func(message string)
+	// Lang is the language of a file that is not there ("" is English).
+	Lang i18n.Lang
 }
 
 // Run reads the files one after the other, analyses their games on
@@ -131,6 +135,10 @@ func readFile(ctx context.Context, name string, opts Options, emit func(*pgn.Gam
 	}
 	f, err := pgn.Open(name, opts.Stdin)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && opts.Lang != "" && opts.Lang != i18n.English {
+			report("%s", i18n.For(opts.Lang).Sprintf(i18n.ErrNoSuchFile, name))
+			return false
+		}
 		report("%v", err)
 		return false
 	}

@@ -1,0 +1,13 @@
+package i18n
+
+// ruErr is the err part of the ru catalog.
+var ruErr = catalogOf{
+	ErrNoToken:         s("%[1]s: нет токена Lichess: выполните `threefold login --for bot` или задайте lichess.token или THREEFOLD_LICHESS_TOKEN"),
+	ErrNoTokenScopes:   s("%[1]s: нет токена Lichess: выполните `threefold login --for bot` или задайте lichess.token или THREEFOLD_LICHESS_TOKEN (токен с разрешениями bot:play и challenge:read)"),
+	ErrScope:           s("lichess: %[1]s: у токена нет разрешения %[2]q: выполните `threefold login --for %[3]s` или создайте токен с этим разрешением: %[4]s"),
+	ErrTokenRejected:   s("lichess: %[1]s: токен отклонён (HTTP %[2]s): недействителен, истёк или отозван"),
+	ErrNoSuchFile:      s("%[1]s: нет такого файла"),
+	ErrNoSuchPath:      s("%[1]q: нет такого файла или папки"),
+	ErrUnknownKeys:     s("config %[1]s: неизвестные ключи: %[2]s (все ключи перечислены в config.example.yaml)"),
+	ErrUnknownEntryKey: s("%[1]s[%[2]s]: неизвестный ключ %[3]s (у записи есть ключи %[4]s)"),
+}
