@@ -159,7 +159,7 @@ func TestScanTextOutput(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	if !strings.Contains(stderr.String(), "1 games, 16 plies") {
+	if !strings.Contains(stderr.String(), "1 game, 16 plies") { // plural forms per language: "1 game"
 		t.Errorf("totals: %s", stderr.String())
 	}
 }
