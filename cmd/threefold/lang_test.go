@@ -276,3 +276,34 @@ func TestErrorsInTheLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusSpeaksTheLanguage: status's titles and headers in the
+// language.
+func TestStatusSpeaksTheLanguage(t *testing.T) {
+	isolateConfig(t)
+	cfg := emptyConfig(t)
+	if code, _, errs := runMain(t, "watch", "--once", "--config", cfg, "../../examples/lichess-repetitions.pgn"); code != 0 {
+		t.Fatalf("watch: %s", errs)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"Store: sqlite", "Instances (", "Sources (", "HOLDER", "nobody"}},
+		{"ru", []string{"Хранилище: sqlite", "Экземпляры (", "Источники (", "ДЕРЖАТЕЛЬ", "никто", "назад"}},
+		{"tr", []string{"Depo: sqlite", "Örnekler (", "Kaynaklar (", "KAYNAK"}},
+		{"fa", []string{"پایگاه: sqlite", "نمونه‌ها (", "منبع‌ها (", "دارنده"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			code, out, errs := runMain(t, "status", "--lang", tc.lang, "--config", cfg)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("no %q in:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

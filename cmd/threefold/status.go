@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -64,11 +65,12 @@ func runStatus(ctx context.Context, env *environment, opts statusOptions, now ti
 	if opts.limit < 0 {
 		return usagef("--limit %d: want 0 (all) or more", opts.limit)
 	}
-	_, st, err := env.openStoreToRead(ctx)
+	cfg, st, err := env.openStoreToRead(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	p := cfg.printer()
 	gs, err := st.Status(ctx, now)
 	if err != nil {
 		return err
@@ -82,20 +84,20 @@ func runStatus(ctx context.Context, env *environment, opts statusOptions, now ti
 		enc.SetIndent("", "  ")
 		return enc.Encode(statusJSON(gs, boards))
 	}
-	writeStatus(env.stdout, gs, opts.limit)
-	writeBoards(env.stdout, boards, now)
+	writeStatus(p, env.stdout, gs, opts.limit)
+	writeBoards(p, env.stdout, boards, now)
 	return nil
 }
 
 // writeBoards lists the e-boards, failing ones first.
-func writeBoards(w io.Writer, boards []store.SourceBoard, now time.Time) {
+func writeBoards(p *i18n.Printer, w io.Writer, boards []store.SourceBoard, now time.Time) {
 	failing := 0
 	for _, b := range boards {
 		if !b.Healthy() {
 			failing++
 		}
 	}
-	fmt.Fprintf(w, "\nBoards (%d, %d failing)\n", len(boards), failing)
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StBoardsTitle, len(boards), failing))
 	if len(boards) == 0 {
 		return
 	}
@@ -110,18 +112,18 @@ func writeBoards(w io.Writer, boards []store.SourceBoard, now time.Time) {
 		return strings.Compare(a.Source+"\x00"+a.Serial, b.Source+"\x00"+b.Serial)
 	})
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SOURCE\tSERIAL\tBOARD\tSTATE\tFOLLOWED\tGAME\tFAILING\tAS OF")
+	fmt.Fprintln(tw, p.Sprintf(i18n.StBoardsHeader))
 	for _, b := range sorted {
 		board := "-"
 		if b.Board > 0 {
 			board = fmt.Sprint(b.Board)
 		}
-		followed := "no"
+		followed := p.Sprintf(i18n.StNo)
 		if b.Followed {
-			followed = "yes"
+			followed = p.Sprintf(i18n.StYes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Source, b.Serial, board, histFirst(b.State, "not activated"),
-			followed, histFirst(b.Game, "-"), histFirst(oneLine(b.Failing), "-"), ago(now, b.AsOf))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Source, b.Serial, board, histFirst(b.State, p.Sprintf(i18n.StNotActivated)),
+			followed, histFirst(b.Game, "-"), histFirst(oneLine(b.Failing), "-"), ago(p, now, b.AsOf))
 	}
 	tw.Flush()
 }
@@ -157,7 +159,7 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
+func writeStatus(p *i18n.Printer, w io.Writer, gs store.GroupStatus, limit int) {
 	now := gs.Now
 	alive := 0
 	for _, i := range gs.Instances {
@@ -165,86 +167,86 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 			alive++
 		}
 	}
-	fmt.Fprintf(w, "Store: %s %s, at %s\n\n", gs.Backend, gs.Where, now.UTC().Format("2006-01-02 15:04:05 UTC"))
+	fmt.Fprint(w, p.Sprintf(i18n.StStore, gs.Backend, gs.Where, now.UTC().Format("2006-01-02 15:04:05 UTC"))+"\n\n")
 
-	fmt.Fprintf(w, "Instances (%d, %d alive)\n", len(gs.Instances), alive)
+	fmt.Fprintln(w, p.Sprintf(i18n.StInstancesTitle, len(gs.Instances), alive))
 	if len(gs.Instances) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tLAST SEEN\tUP SINCE\tHOLDS (BUDGET)")
+		fmt.Fprintln(tw, p.Sprintf(i18n.StInstancesHeader))
 		for _, i := range gs.Instances {
-			state := "alive"
+			state := p.Sprintf(i18n.StAlive)
 			if !i.Alive {
-				state = "dead"
+				state = p.Sprintf(i18n.StDead)
 			}
-			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(now, i.LastSeen),
-				i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(i)))
+			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(p, now, i.LastSeen),
+				i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(p, i)))
 		}
 		tw.Flush()
 	}
 
-	fmt.Fprintf(w, "\nLeases (%d)\n", len(gs.Leases))
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StLeasesTitle, len(gs.Leases)))
 	if len(gs.Leases) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "KIND\tNAME\tHOLDER\tEPOCH\tEXPIRES")
+		fmt.Fprintln(tw, p.Sprintf(i18n.StLeasesHeader))
 		for k, l := range gs.Leases {
 			if limit > 0 && k == limit {
-				fmt.Fprint(tw, tableRow("…\t%d more\t\t\t\n", len(gs.Leases)-limit))
+				fmt.Fprint(tw, tableRow("…\t%s\t\t\t\n", p.Sprintf(i18n.StMore, len(gs.Leases)-limit)))
 				break
 			}
-			holder, expires := l.Holder, ago(now, l.ExpiresAt)
+			holder, expires := l.Holder, ago(p, now, l.ExpiresAt)
 			switch {
 			case l.Holder == "":
-				holder, expires = "-", "free"
+				holder, expires = "-", p.Sprintf(i18n.StFree)
 			case l.Expired:
-				holder, expires = l.Holder+" (expired)", ago(now, l.ExpiresAt)
+				holder, expires = p.Sprintf(i18n.StExpired, l.Holder), ago(p, now, l.ExpiresAt)
 			}
 			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%d\t%s\n", l.Kind, l.Name, holder, l.Epoch, expires))
 		}
 		tw.Flush()
 	}
 
-	fmt.Fprintf(w, "\nSources (%d)\n", len(gs.Sources))
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StSourcesTitle, len(gs.Sources)))
 	if len(gs.Sources) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SOURCE\tHOLDER\tSTATE SAVED\tCONNECTION")
+		fmt.Fprintln(tw, p.Sprintf(i18n.StSourcesHeader))
 		for _, s := range gs.Sources {
-			saved := "never"
+			saved := p.Sprintf(i18n.StNever)
 			if s.HasState {
-				saved = ago(now, s.StateUpdatedAt)
+				saved = ago(p, now, s.StateUpdatedAt)
 			}
-			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%s\n", s.Name, histFirst(s.Holder, "nobody"), saved, connection(now, s.Health)))
+			fmt.Fprint(tw, tableRow("%s\t%s\t%s\t%s\n", s.Name, histFirst(s.Holder, p.Sprintf(i18n.StNobody)), saved, connection(p, now, s.Health)))
 		}
 		tw.Flush()
 	}
 
-	fmt.Fprintf(w, "\nOutbox (%d sinks)\n", len(gs.Outbox))
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StOutboxTitle, len(gs.Outbox)))
 	if len(gs.Outbox) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SINK\tUNSENT\tCLAIMED\tSENT\tOLDEST UNSENT\tATTEMPTS\tLAST ERROR")
+		fmt.Fprintln(tw, p.Sprintf(i18n.StOutboxHeader))
 		for _, o := range gs.Outbox {
 			oldest := "-"
 			if o.Pending > 0 {
-				oldest = ago(now, o.Oldest)
+				oldest = ago(p, now, o.Oldest)
 			}
 			fmt.Fprint(tw, tableRow("%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, histFirst(oneLine(o.LastError), "-")))
 		}
 		tw.Flush()
 	}
 
-	fmt.Fprintf(w, "\nUnfinished games (%d, most behind first)\n", len(gs.Games))
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StGamesTitle, len(gs.Games)))
 	if len(gs.Games) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "GAME\tPROCESSED\tSEEN\tBEHIND\tHOLDER\tUPDATED")
+		fmt.Fprintln(tw, p.Sprintf(i18n.StGamesHeader))
 		for k, g := range gs.Games {
 			if limit > 0 && k == limit {
-				fmt.Fprint(tw, tableRow("…\t%d more\t\t\t\t\n", len(gs.Games)-limit))
+				fmt.Fprint(tw, tableRow("…\t%s\t\t\t\t\n", p.Sprintf(i18n.StMore, len(gs.Games)-limit)))
 				break
 			}
 			processed, behind := fmt.Sprint(g.Processed), fmt.Sprint(g.Seen-g.Processed)
 			if g.Processed < 0 {
 				processed, behind = "-", fmt.Sprint(g.Seen)
 			}
-			fmt.Fprint(tw, tableRow("%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, histFirst(g.Holder, "nobody"), ago(now, g.UpdatedAt)))
+			fmt.Fprint(tw, tableRow("%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, histFirst(g.Holder, p.Sprintf(i18n.StNobody)), ago(p, now, g.UpdatedAt)))
 		}
 		tw.Flush()
 	}
@@ -252,7 +254,7 @@ func writeStatus(w io.Writer, gs store.GroupStatus, limit int) {
 
 // holdings is "source 2/4, game 17": the unexpired leases by kind, with
 // the budget where there is one.
-func holdings(i store.InstanceStatus) string {
+func holdings(p *i18n.Printer, i store.InstanceStatus) string {
 	kinds := map[string]bool{}
 	for k := range i.Held {
 		kinds[k] = true
@@ -274,22 +276,25 @@ func holdings(i store.InstanceStatus) string {
 		}
 	}
 	if len(parts) == 0 {
-		return "nothing"
+		return p.Sprintf(i18n.StNothing)
 	}
 	return strings.Join(parts, ", ")
 }
 
 // ago is how long before now t was, to the second: "35s ago", "2h5m0s ago".
-func ago(now, t time.Time) string {
+func ago(p *i18n.Printer, now, t time.Time) string {
 	if t.IsZero() {
-		return "never"
+		return p.Sprintf(i18n.StNever)
 	}
 	d := now.Sub(t).Round(time.Second)
 	if d < 0 {
-		return "in " + (-d).String()
+		return p.Sprintf(i18n.StIn, (-d).String())
 	}
-	return d.String() + " ago"
+	return p.Sprintf(i18n.StAgo, d.String())
 }
+
+// since is how long since t, to the second: "2h5m0s".
+func since(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
 
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
@@ -301,12 +306,12 @@ func oneLine(s string) string {
 
 // connection says whether a source is connected, or since when and why
 // not ("-" when nothing follows its connection: files, chess.com).
-func connection(now time.Time, h *threefold.SourceHealth) string {
+func connection(p *i18n.Printer, now time.Time, h *threefold.SourceHealth) string {
 	switch {
 	case h == nil:
 		return "-"
 	case h.Connected:
-		return "connected for " + strings.TrimSuffix(ago(now, h.Since), " ago")
+		return p.Sprintf(i18n.StConnectedFor, since(now, h.Since))
 	}
-	return fmt.Sprintf("DOWN for %s, %d attempts failed: %s", strings.TrimSuffix(ago(now, h.Since), " ago"), h.Failures, oneLine(h.LastError))
+	return p.Sprintf(i18n.StDownFor, since(now, h.Since), h.Failures, oneLine(h.LastError))
 }

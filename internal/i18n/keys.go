@@ -59,8 +59,8 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{
-	English: merge(en, enWeb, enScan, enHist, enErr), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr),
-	Turkish: merge(tr, trWeb, trScan, trHist, trErr), Persian: merge(fa, faWeb, faScan, faHist, faErr),
+	English: merge(en, enWeb, enScan, enHist, enErr, enStatus), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr, ruStatus),
+	Turkish: merge(tr, trWeb, trScan, trHist, trErr, trStatus), Persian: merge(fa, faWeb, faScan, faHist, faErr, faStatus),
 }
 
 // merge puts the parts of one language's catalog together.

@@ -1,0 +1,33 @@
+package i18n
+
+// enStatus is the status part of the en catalog.
+var enStatus = catalogOf{
+	StBoardsTitle:     s("Boards (%[1]d, %[2]d failing)"),
+	StBoardsHeader:    s("SOURCE\tSERIAL\tBOARD\tSTATE\tFOLLOWED\tGAME\tFAILING\tAS OF"),
+	StYes:             s("yes"),
+	StNo:              s("no"),
+	StNotActivated:    s("not activated"),
+	StStore:           s("Store: %[1]s %[2]s, at %[3]s"),
+	StInstancesTitle:  s("Instances (%[1]d, %[2]d alive)"),
+	StInstancesHeader: s("ID\tHOST\tSTATE\tLAST SEEN\tUP SINCE\tHOLDS (BUDGET)"),
+	StAlive:           s("alive"),
+	StDead:            s("dead"),
+	StLeasesTitle:     s("Leases (%[1]d)"),
+	StLeasesHeader:    s("KIND\tNAME\tHOLDER\tEPOCH\tEXPIRES"),
+	StMore:            s("%[1]d more"),
+	StFree:            s("free"),
+	StExpired:         s("%[1]s (expired)"),
+	StSourcesTitle:    s("Sources (%[1]d)"),
+	StSourcesHeader:   s("SOURCE\tHOLDER\tSTATE SAVED\tCONNECTION"),
+	StNever:           s("never"),
+	StNobody:          s("nobody"),
+	StOutboxTitle:     s("Outbox (%[1]d sinks)"),
+	StOutboxHeader:    s("SINK\tUNSENT\tCLAIMED\tSENT\tOLDEST UNSENT\tATTEMPTS\tLAST ERROR"),
+	StGamesTitle:      s("Unfinished games (%[1]d, most behind first)"),
+	StGamesHeader:     s("GAME\tPROCESSED\tSEEN\tBEHIND\tHOLDER\tUPDATED"),
+	StNothing:         s("nothing"),
+	StAgo:             s("%[1]s ago"),
+	StIn:              s("in %[1]s"),
+	StConnectedFor:    s("connected for %[1]s"),
+	StDownFor:         s("DOWN for %[1]s, %[2]d attempts failed: %[3]s"),
+}

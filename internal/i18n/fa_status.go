@@ -1,0 +1,33 @@
+package i18n
+
+// faStatus is the status part of the fa catalog.
+var faStatus = catalogOf{
+	StBoardsTitle:     s("میزها (%[1]d، %[2]d ناسالم)"),
+	StBoardsHeader:    s("منبع\tسریال\tمیز\tوضعیت\tدنبال‌شده\tبازی\tخطا\tزمان"),
+	StYes:             s("بله"),
+	StNo:              s("خیر"),
+	StNotActivated:    s("فعال نشده"),
+	StStore:           s("پایگاه: %[1]s %[2]s، در %[3]s"),
+	StInstancesTitle:  s("نمونه‌ها (%[1]d، %[2]d فعال)"),
+	StInstancesHeader: s("ID\tمیزبان\tوضعیت\tآخرین دیده‌شدن\tفعال از\tدر اختیار (سقف)"),
+	StAlive:           s("فعال"),
+	StDead:            s("ازکارافتاده"),
+	StLeasesTitle:     s("اجاره‌ها (%[1]d)"),
+	StLeasesHeader:    s("نوع\tنام\tدارنده\tدوره\tانقضا"),
+	StMore:            s("%[1]d مورد دیگر"),
+	StFree:            s("آزاد"),
+	StExpired:         s("%[1]s (منقضی)"),
+	StSourcesTitle:    s("منبع‌ها (%[1]d)"),
+	StSourcesHeader:   s("منبع\tدارنده\tذخیرهٔ وضعیت\tاتصال"),
+	StNever:           s("هرگز"),
+	StNobody:          s("هیچ‌کس"),
+	StOutboxTitle:     s("صندوق خروجی (%[1]d گیرنده)"),
+	StOutboxHeader:    s("گیرنده\tارسال‌نشده\tدر دست ارسال\tارسال‌شده\tقدیمی‌ترین ارسال‌نشده\tتلاش‌ها\tآخرین خطا"),
+	StGamesTitle:      s("بازی‌های تمام‌نشده (%[1]d، عقب‌مانده‌ترین‌ها اول)"),
+	StGamesHeader:     s("بازی\tپردازش‌شده\tدیده‌شده\tعقب\tدارنده\tبه‌روزرسانی"),
+	StNothing:         s("هیچ"),
+	StAgo:             s("%[1]s پیش"),
+	StIn:              s("%[1]s دیگر"),
+	StConnectedFor:    s("%[1]s است که وصل است"),
+	StDownFor:         s("%[1]s است که قطع است، %[2]d تلاش ناموفق: %[3]s"),
+}

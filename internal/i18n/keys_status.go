@@ -1,0 +1,33 @@
+package i18n
+
+// status's tables (cmd/threefold status).
+const (
+	StBoardsTitle     Key = "st.boards_title"
+	StBoardsHeader    Key = "st.boards_header"
+	StYes             Key = "st.yes"
+	StNo              Key = "st.no"
+	StNotActivated    Key = "st.not_activated"
+	StStore           Key = "st.store"
+	StInstancesTitle  Key = "st.instances_title"
+	StInstancesHeader Key = "st.instances_header"
+	StAlive           Key = "st.alive"
+	StDead            Key = "st.dead"
+	StLeasesTitle     Key = "st.leases_title"
+	StLeasesHeader    Key = "st.leases_header"
+	StMore            Key = "st.more"
+	StFree            Key = "st.free"
+	StExpired         Key = "st.expired"
+	StSourcesTitle    Key = "st.sources_title"
+	StSourcesHeader   Key = "st.sources_header"
+	StNever           Key = "st.never"
+	StNobody          Key = "st.nobody"
+	StOutboxTitle     Key = "st.outbox_title"
+	StOutboxHeader    Key = "st.outbox_header"
+	StGamesTitle      Key = "st.games_title"
+	StGamesHeader     Key = "st.games_header"
+	StNothing         Key = "st.nothing"
+	StAgo             Key = "st.ago"
+	StIn              Key = "st.in"
+	StConnectedFor    Key = "st.connected_for"
+	StDownFor         Key = "st.down_for"
+)

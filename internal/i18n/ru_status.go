@@ -1,0 +1,33 @@
+package i18n
+
+// ruStatus is the status part of the ru catalog.
+var ruStatus = catalogOf{
+	StBoardsTitle:     s("Доски (%[1]d, с ошибкой: %[2]d)"),
+	StBoardsHeader:    s("ИСТОЧНИК\tСЕРИЙНЫЙ №\tДОСКА\tСОСТОЯНИЕ\tОТСЛЕЖИВАЕТСЯ\tПАРТИЯ\tОШИБКА\tНА МОМЕНТ"),
+	StYes:             s("да"),
+	StNo:              s("нет"),
+	StNotActivated:    s("не активирована"),
+	StStore:           s("Хранилище: %[1]s %[2]s, на момент %[3]s"),
+	StInstancesTitle:  s("Экземпляры (%[1]d, работают: %[2]d)"),
+	StInstancesHeader: s("ID\tХОСТ\tСОСТОЯНИЕ\tПОСЛЕДНИЙ СИГНАЛ\tРАБОТАЕТ С\tДЕРЖИТ (ЛИМИТ)"),
+	StAlive:           s("работает"),
+	StDead:            s("не отвечает"),
+	StLeasesTitle:     s("Аренды (%[1]d)"),
+	StLeasesHeader:    s("ВИД\tИМЯ\tДЕРЖАТЕЛЬ\tЭПОХА\tИСТЕКАЕТ"),
+	StMore:            s("ещё %[1]d"),
+	StFree:            s("свободна"),
+	StExpired:         s("%[1]s (истекла)"),
+	StSourcesTitle:    s("Источники (%[1]d)"),
+	StSourcesHeader:   s("ИСТОЧНИК\tДЕРЖАТЕЛЬ\tСОСТОЯНИЕ СОХРАНЕНО\tСОЕДИНЕНИЕ"),
+	StNever:           s("никогда"),
+	StNobody:          s("никто"),
+	StOutboxTitle:     s("Исходящие (получателей: %[1]d)"),
+	StOutboxHeader:    s("ПОЛУЧАТЕЛЬ\tНЕ ОТПРАВЛЕНО\tВ РАБОТЕ\tОТПРАВЛЕНО\tСТАРЕЙШЕЕ НЕОТПРАВЛЕННОЕ\tПОПЫТКИ\tПОСЛЕДНЯЯ ОШИБКА"),
+	StGamesTitle:      s("Незавершённые партии (%[1]d, сначала самые отстающие)"),
+	StGamesHeader:     s("ПАРТИЯ\tОБРАБОТАНО\tПОЛУЧЕНО\tОТСТАВАНИЕ\tДЕРЖАТЕЛЬ\tОБНОВЛЕНО"),
+	StNothing:         s("ничего"),
+	StAgo:             s("%[1]s назад"),
+	StIn:              s("через %[1]s"),
+	StConnectedFor:    s("подключён уже %[1]s"),
+	StDownFor:         s("НЕДОСТУПЕН уже %[1]s, неудачных попыток: %[2]d: %[3]s"),
+}

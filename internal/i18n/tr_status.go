@@ -1,0 +1,33 @@
+package i18n
+
+// trStatus is the status part of the tr catalog.
+var trStatus = catalogOf{
+	StBoardsTitle:     s("Masalar (%[1]d, %[2]d hatalı)"),
+	StBoardsHeader:    s("KAYNAK\tSERİ NO\tMASA\tDURUM\tİZLENİYOR\tOYUN\tHATA\tZAMAN"),
+	StYes:             s("evet"),
+	StNo:              s("hayır"),
+	StNotActivated:    s("etkin değil"),
+	StStore:           s("Depo: %[1]s %[2]s, %[3]s itibarıyla"),
+	StInstancesTitle:  s("Örnekler (%[1]d, %[2]d canlı)"),
+	StInstancesHeader: s("ID\tSUNUCU\tDURUM\tSON GÖRÜLME\tBAŞLANGIÇ\tTUTTUĞU (SINIR)"),
+	StAlive:           s("canlı"),
+	StDead:            s("ölü"),
+	StLeasesTitle:     s("Kiralar (%[1]d)"),
+	StLeasesHeader:    s("TÜR\tAD\tTUTAN\tDÖNEM\tBİTİŞ"),
+	StMore:            s("%[1]d tane daha"),
+	StFree:            s("boş"),
+	StExpired:         s("%[1]s (süresi doldu)"),
+	StSourcesTitle:    s("Kaynaklar (%[1]d)"),
+	StSourcesHeader:   s("KAYNAK\tTUTAN\tDURUM KAYDI\tBAĞLANTI"),
+	StNever:           s("hiç"),
+	StNobody:          s("kimse"),
+	StOutboxTitle:     s("Giden kutusu (%[1]d alıcı)"),
+	StOutboxHeader:    s("ALICI\tGÖNDERİLMEDİ\tALINDI\tGÖNDERİLDİ\tEN ESKİ GÖNDERİLMEYEN\tDENEME\tSON HATA"),
+	StGamesTitle:      s("Bitmemiş oyunlar (%[1]d, en geride olanlar önce)"),
+	StGamesHeader:     s("OYUN\tİŞLENEN\tGÖRÜLEN\tGERİDE\tTUTAN\tGÜNCELLEME"),
+	StNothing:         s("hiçbir şey"),
+	StAgo:             s("%[1]s önce"),
+	StIn:              s("%[1]s sonra"),
+	StConnectedFor:    s("%[1]s süredir bağlı"),
+	StDownFor:         s("%[1]s süredir ÇALIŞMIYOR, %[2]d deneme başarısız: %[3]s"),
+}
