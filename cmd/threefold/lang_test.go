@@ -197,31 +197,35 @@ func TestScanSpeaksTheLanguage(t *testing.T) {
 	}
 }
 
-// TestHistorySpeaksTheLanguage: history's titles, headers, summaries and
-// times in the language; --json never changes.
-func TestHistorySpeaksTheLanguage(t *testing.T) {
+// TestTablesSpeakTheLanguage: history's and status's titles, headers,
+// summaries and times in the language, on a store watch --once filled.
+func TestTablesSpeakTheLanguage(t *testing.T) {
 	isolateConfig(t)
 	cfg := emptyConfig(t)
 	if code, _, errs := runMain(t, "watch", "--once", "--config", cfg, "../../examples/lichess-repetitions.pgn"); code != 0 {
 		t.Fatalf("watch: %s", errs)
 	}
 	for _, tc := range []struct {
-		lang string
-		want []string
+		command, lang string
+		want          []string
 	}{
-		{"en", []string{"Alerts (20 of ", "newest first; --limit 0 lists all", "OBSERVED", "occurrence (plies ", "Games (10, most recently updated first)", "UPDATED"}},
-		{"ru", []string{"Оповещения (20 из ", "сначала новые; --limit 0 покажет все", "ВРЕМЯ", "появление (полуходы ", "Партии (10, сначала недавно обновлённые)", "ОБНОВЛЕНО"}},
-		{"tr", []string{"Uyarılar (20 / ", "ZAMAN", "oluşum (yarım hamle ", "Oyunlar (10, en son güncellenenler önce)", "GÜNCELLEME"}},
-		{"fa", []string{"هشدارها (۲۰ از ", "زمان", "بار (نیم‌حرکت‌های ", "بازی‌ها (۱۰، تازه‌به‌روزشده‌ها اول)", "به‌روزرسانی"}},
+		{"history", "en", []string{"Alerts (20 of ", "newest first; --limit 0 lists all", "OBSERVED", "occurrence (plies ", "Games (10, most recently updated first)", "UPDATED"}},
+		{"history", "ru", []string{"Оповещения (20 из ", "сначала новые; --limit 0 покажет все", "ВРЕМЯ", "появление (полуходы ", "Партии (10, сначала недавно обновлённые)", "ОБНОВЛЕНО"}},
+		{"history", "tr", []string{"Uyarılar (20 / ", "ZAMAN", "oluşum (yarım hamle ", "Oyunlar (10, en son güncellenenler önce)", "GÜNCELLEME"}},
+		{"history", "fa", []string{"هشدارها (۲۰ از ", "زمان", "بار (نیم‌حرکت‌های ", "بازی‌ها (۱۰، تازه‌به‌روزشده‌ها اول)", "به‌روزرسانی"}},
+		{"status", "en", []string{"Store: sqlite", "Instances (", "Sources (", "HOLDER", "nobody"}},
+		{"status", "ru", []string{"Хранилище: sqlite", "Экземпляры (", "Источники (", "ДЕРЖАТЕЛЬ", "никто", "назад"}},
+		{"status", "tr", []string{"Depo: sqlite", "Örnekler (", "Kaynaklar (", "KAYNAK"}},
+		{"status", "fa", []string{"پایگاه: sqlite", "نمونه‌ها (", "منبع‌ها (", "دارنده"}},
 	} {
-		t.Run(tc.lang, func(t *testing.T) {
-			code, out, errs := runMain(t, "history", "--lang", tc.lang, "--config", cfg)
+		t.Run(tc.command+"/"+tc.lang, func(t *testing.T) {
+			code, out, errs := runMain(t, tc.command, "--lang", tc.lang, "--config", cfg)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
-					t.Errorf("no %q in:\n%s", w, firstLines(out, 6))
+					t.Errorf("no %q in:\n%s", w, firstLines(out, 10))
 				}
 			}
 		})
@@ -277,33 +281,3 @@ func TestErrorsInTheLanguage(t *testing.T) {
 	}
 }
 
-// TestStatusSpeaksTheLanguage: status's titles and headers in the
-// language.
-func TestStatusSpeaksTheLanguage(t *testing.T) {
-	isolateConfig(t)
-	cfg := emptyConfig(t)
-	if code, _, errs := runMain(t, "watch", "--once", "--config", cfg, "../../examples/lichess-repetitions.pgn"); code != 0 {
-		t.Fatalf("watch: %s", errs)
-	}
-	for _, tc := range []struct {
-		lang string
-		want []string
-	}{
-		{"en", []string{"Store: sqlite", "Instances (", "Sources (", "HOLDER", "nobody"}},
-		{"ru", []string{"Хранилище: sqlite", "Экземпляры (", "Источники (", "ДЕРЖАТЕЛЬ", "никто", "назад"}},
-		{"tr", []string{"Depo: sqlite", "Örnekler (", "Kaynaklar (", "KAYNAK"}},
-		{"fa", []string{"پایگاه: sqlite", "نمونه‌ها (", "منبع‌ها (", "دارنده"}},
-	} {
-		t.Run(tc.lang, func(t *testing.T) {
-			code, out, errs := runMain(t, "status", "--lang", tc.lang, "--config", cfg)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("no %q in:\n%s", w, out)
-				}
-			}
-		})
-	}
-}
