@@ -280,4 +280,3 @@ func TestErrorsInTheLanguage(t *testing.T) {
 		})
 	}
 }
-
