@@ -3,12 +3,12 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"github.com/threefold-chess/threefold/internal/i18n"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/threefold-chess/threefold/bot/book"
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // Config is everything the bot needs besides the Lichess client. The

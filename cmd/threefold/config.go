@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -239,17 +240,10 @@ func earlyLang(flag, file string) i18n.Lang {
 	for _, s := range []string{flag, os.Getenv("THREEFOLD_LANG"), file} {
 		if s != "" {
 			l, _ := i18n.FromLocale(s)
-			return cmpOr(l, i18n.English)
+			return cmp.Or(l, i18n.English)
 		}
 	}
 	return i18n.FromEnv(os.Getenv)
-}
-
-func cmpOr(l, def i18n.Lang) i18n.Lang {
-	if l == "" {
-		return def
-	}
-	return l
 }
 
 func underKnownPrefix(k string, set map[string]bool) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +87,7 @@ func (env *environment) exitCode(err error) int {
 	if err == nil {
 		return env.code
 	}
-	fmt.Fprintf(env.stderr, "threefold: %s\n", errorText(cmpOr(env.sayLang, earlyLang(env.lang, "")), err))
+	fmt.Fprintf(env.stderr, "threefold: %s\n", errorText(cmp.Or(env.sayLang, earlyLang(env.lang, "")), err))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return exitUsage
