@@ -221,9 +221,6 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 	if r := recs[0]; r.GameID != g.ID() || r.Termination != threefold.TermResignation || len(r.Moves) != 2 {
 		t.Errorf("stored record %+v", r)
 	}
-	if jl, _ := bot.ReadRecords(filepath.Join(dataDir, "games.jsonl")); len(jl) != 1 {
-		t.Errorf("%d records in games.jsonl, want 1", len(jl))
-	}
 	cancel()
 	select {
 	case c := <-code:
@@ -232,6 +229,11 @@ func TestBotCommandStoreAndDashboard(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("threefold bot did not stop")
+	}
+	// The record goes to the store first, then to games.jsonl: the file is
+	// read once the bot has stopped (every record written by then).
+	if jl, _ := bot.ReadRecords(filepath.Join(dataDir, "games.jsonl")); len(jl) != 1 {
+		t.Errorf("%d records in games.jsonl, want 1", len(jl))
 	}
 }
 
