@@ -169,7 +169,7 @@ func (e *env) nextBroadcastCheck() {
 // an open broadcast stream lives through it without a reconnect.
 func (e *env) advanceKeptAlive(d time.Duration) {
 	e.t.Helper()
-	watchdog := lichess.WatchdogFactor * lichess.KeepAliveBroadcast
+	watchdog := lichess.SilenceBroadcast
 	for step := time.Duration(0); step < d; step += fakelichess.KeepAliveBroadcast {
 		if err := e.clk.WaitFor(e.ctx, func() bool {
 			return hasTimerLeft(e.clk, watchdog) && hasTimerLeft(e.clk, fakelichess.KeepAliveBroadcast)

@@ -283,13 +283,13 @@ func TestBroadcastKeepAliveSpace(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		// the client's watchdog (3 min) and the fake's keep-alive (60 s) are armed
 		if err := e.clk.WaitFor(e.ctx, func() bool {
-			return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) && hasTimerLeft(e.clk, fakelichess.KeepAliveBroadcast)
+			return hasTimerLeft(e.clk, lichess.SilenceBroadcast) && hasTimerLeft(e.clk, fakelichess.KeepAliveBroadcast)
 		}); err != nil {
 			t.Fatal(err)
 		}
 		e.clk.Advance(fakelichess.KeepAliveBroadcast)
 	}
-	if err := e.clk.WaitFor(e.ctx, func() bool { return hasTimerLeft(e.clk, lichess.WatchdogFactor*lichess.KeepAliveBroadcast) }); err != nil {
+	if err := e.clk.WaitFor(e.ctx, func() bool { return hasTimerLeft(e.clk, lichess.SilenceBroadcast) }); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.AppendMove("5rsW2cRb", "Nf3"); err != nil {

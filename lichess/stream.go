@@ -12,14 +12,33 @@ import (
 	"github.com/threefold-chess/threefold/clock"
 )
 
-// Keep-alive periods of Lichess streams. A stream that sends no byte for
-// WatchdogFactor periods is taken as dead and reconnected.
+// Keep-alive periods of Lichess streams, as lila sends them. Only the
+// event stream's is promised by the official description (7 s); the others
+// are lila's current code and may change.
 const (
 	KeepAliveEvents    = 7 * time.Second  // /api/stream/event (6 s in lila, 7 s in the spec)
 	KeepAliveBotGame   = 7 * time.Second  // /api/bot/game/stream/{id}
 	KeepAliveMoves     = 50 * time.Second // /api/stream/game/{id}, games by users/ids, TV
 	KeepAliveBroadcast = 60 * time.Second // broadcast PGN streams (a single space)
-	WatchdogFactor     = 3
+)
+
+// MaxPlausibleKeepAlive bounds the keep-alive interval of a live Lichess
+// stream whose interval is not promised: lila's HTTP server closes a
+// connection idle for 75 s ("play's idleTimeout = 75s"), so a stream that
+// is still open has sent something within that time.
+const MaxPlausibleKeepAlive = 75 * time.Second
+
+// Silence limits: a stream that sends no byte for this long is taken as
+// dead and reconnected. The event stream's keep-alive is promised, so three
+// of its periods are enough; every other stream gets at least twice the
+// longest plausible keep-alive, so that a real keep-alive slower than
+// lila's current one never makes the watchdog reconnect a live stream over
+// and over.
+const (
+	SilenceEvents    = 3 * KeepAliveEvents       // 21 s
+	SilenceBotGame   = 2 * MaxPlausibleKeepAlive // 150 s (lila sends every 7 s)
+	SilenceMoves     = 2 * MaxPlausibleKeepAlive // 150 s (lila: after 50 s idle)
+	SilenceBroadcast = 3 * KeepAliveBroadcast    // 180 s (lila: after 60 s idle)
 )
 
 // MaxLineBytes is the longest stream line accepted; longer lines are logged
@@ -54,10 +73,13 @@ func (e errConsumer) Error() string { return e.err.Error() }
 
 // streamSpec says how to open one stream and what to do with its lines.
 type streamSpec struct {
-	name      string // for logs and errors: "event", "bot game abc"
-	req       func() request
-	keepAlive time.Duration
-	pool      chan struct{}
+	name string // for logs and errors: "event", "bot game abc"
+	req  func() request
+	// keepAlive is the stream's usual keep-alive interval: a connection
+	// open that long served (see connectOnce); silence is the watchdog's
+	// limit (the Silence* constants).
+	keepAlive, silence time.Duration
+	pool               chan struct{}
 	// raw: deliver every line (PGN); otherwise blank lines are keep-alives.
 	raw bool
 	// connected is called when a connection is up (n counts from 1),
@@ -171,10 +193,10 @@ func (c *Client) connectOnce(ctx context.Context, spec streamSpec, n int) (usefu
 	defer releasePool(spec.pool)
 	connCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	// The watchdog: no byte for WatchdogFactor keep-alive periods (the wait
-	// for the headers included, from the moment the governor lets the
-	// request go) cancels the connection. Reads reset it.
-	limit := time.Duration(WatchdogFactor) * spec.keepAlive
+	// The watchdog: no byte for spec.silence (the wait for the headers
+	// included, from the moment the governor lets the request go) cancels
+	// the connection. Reads reset it.
+	limit := spec.silence
 	var timer clock.Timer
 	watchDone := make(chan struct{})
 	req := spec.req()

@@ -128,7 +128,7 @@ func (c *Client) StreamEvents(ctx context.Context, fn func(Event) error) error {
 	}
 	return c.runStream(ctx, streamSpec{
 		name:      "event",
-		keepAlive: KeepAliveEvents,
+		keepAlive: KeepAliveEvents, silence: SilenceEvents,
 		req: func() request {
 			return request{op: "stream events", method: http.MethodGet, path: "/api/stream/event", auth: true, accept: "application/x-ndjson"}
 		},
@@ -299,7 +299,7 @@ func (c *Client) StreamBotGame(ctx context.Context, gameID string, fn func(GameE
 	}
 	return c.runStream(ctx, streamSpec{
 		name:      "bot game " + gameID,
-		keepAlive: KeepAliveBotGame,
+		keepAlive: KeepAliveBotGame, silence: SilenceBotGame,
 		req: func() request {
 			return request{op: "stream bot game " + gameID, method: http.MethodGet, path: "/api/bot/game/stream/" + url.PathEscape(gameID), auth: true, accept: "application/x-ndjson"}
 		},
@@ -401,8 +401,8 @@ func (c *Client) StreamGame(ctx context.Context, gameID string, fn func(Spectato
 	)
 	return c.runStream(ctx, streamSpec{
 		name:      "game " + gameID,
-		keepAlive: KeepAliveMoves,
-		pool:      c.budget.games,
+		keepAlive: KeepAliveMoves, silence: SilenceMoves,
+		pool: c.budget.games,
 		req: func() request {
 			return request{op: "stream game " + gameID, method: http.MethodGet, path: "/api/stream/game/" + url.PathEscape(gameID), optAuth: true, accept: "application/x-ndjson"}
 		},
@@ -482,8 +482,8 @@ func (c *Client) StreamGamesByUsers(ctx context.Context, users []string, fn func
 	body := strings.Join(users, ",")
 	return c.runStream(ctx, streamSpec{
 		name:      "games by users",
-		keepAlive: KeepAliveMoves,
-		pool:      c.budget.events,
+		keepAlive: KeepAliveMoves, silence: SilenceMoves,
+		pool: c.budget.events,
 		req: func() request {
 			return request{op: "stream games by users", method: http.MethodPost, path: "/api/stream/games-by-users", query: url.Values{"withCurrentGames": {"true"}},
 				body: body, contentType: "text/plain", optAuth: true, accept: "application/x-ndjson"}
@@ -537,8 +537,8 @@ func (c *Client) StreamGamesByIDs(ctx context.Context, streamID string, ids []st
 	}
 	return c.runStream(ctx, streamSpec{
 		name:      "games by ids " + streamID,
-		keepAlive: KeepAliveMoves,
-		pool:      c.budget.events,
+		keepAlive: KeepAliveMoves, silence: SilenceMoves,
+		pool: c.budget.events,
 		req: func() request {
 			return request{op: "stream games by ids", method: http.MethodPost, path: "/api/stream/games/" + url.PathEscape(streamID),
 				body: set.body(), contentType: "text/plain", optAuth: true, accept: "application/x-ndjson"}
@@ -575,7 +575,7 @@ func (c *Client) StreamTV(ctx context.Context, channel string, fn func(TVEvent) 
 	var lastGame, lastFEN string
 	return c.runStream(ctx, streamSpec{
 		name:      "tv " + channel,
-		keepAlive: KeepAliveMoves,
+		keepAlive: KeepAliveMoves, silence: SilenceMoves,
 		req: func() request {
 			return request{op: "stream tv", method: http.MethodGet, path: path, optAuth: true, accept: "application/x-ndjson"}
 		},
@@ -821,9 +821,9 @@ func (c *Client) streamPGN(ctx context.Context, f pgnFeed, fn func(string) error
 	}
 	return c.runStream(ctx, streamSpec{
 		name:      f.name,
-		keepAlive: KeepAliveBroadcast,
-		pool:      c.budget.events,
-		raw:       true,
+		keepAlive: KeepAliveBroadcast, silence: SilenceBroadcast,
+		pool: c.budget.events,
+		raw:  true,
 		req: func() request {
 			return request{op: "stream " + f.name, method: http.MethodGet, path: f.path, optAuth: true, accept: "application/x-chess-pgn"}
 		},

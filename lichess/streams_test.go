@@ -373,6 +373,71 @@ func TestBotGameResumesExactly(t *testing.T) {
 	}
 }
 
+// A Lichess whose keep-alives are slower than lila's today (the description
+// promises only the event stream's) does not make the watchdog reconnect a
+// live stream: half an hour of a keep-alive every 75 s (the longest a
+// stream can stay idle before lila's server closes it) on each stream whose
+// interval is not promised, with a fake clock, opens each stream once.
+func TestSlowKeepAliveDoesNotChurn(t *testing.T) {
+	slow := lichess.MaxPlausibleKeepAlive
+	for _, row := range []struct {
+		name, path string
+		silence    time.Duration
+		open       func(e *env) func() error
+	}{
+		{"bot game", "/api/bot/game/stream/*", lichess.SilenceBotGame, func(e *env) func() error {
+			g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "slowka01"})
+			return func() error { return e.c.StreamBotGame(e.ctx, g.ID(), func(lichess.GameEvent) error { return nil }) }
+		}},
+		{"spectator", "/api/stream/game/*", lichess.SilenceMoves, func(e *env) func() error {
+			g := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "slowka02", White: "a", Black: "b"})
+			return func() error { return e.c.StreamGame(e.ctx, g.ID(), func(lichess.SpectatorEvent) error { return nil }) }
+		}},
+		{"games by users", "/api/stream/games-by-users", lichess.SilenceMoves, func(e *env) func() error {
+			return func() error {
+				return e.c.StreamGamesByUsers(e.ctx, []string{"a", "b"}, func(lichess.GameSummary) error { return nil })
+			}
+		}},
+		{"tv", "/api/tv/feed", lichess.SilenceMoves, func(e *env) func() error {
+			return func() error { return e.c.StreamTV(e.ctx, "", func(lichess.TVEvent) error { return nil }) }
+		}},
+		{"broadcast round", "/api/stream/broadcast/round/*", lichess.SilenceBroadcast, func(e *env) func() error {
+			e.allScopes()
+			e.fake.Broadcast("slowka03").SetPGN(recordedText("broadcast-round.pgn"))
+			return func() error { return e.c.StreamBroadcastRound(e.ctx, "slowka03", func(string) error { return nil }) }
+		}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			if row.silence < 2*slow {
+				t.Fatalf("silence limit %s is under twice the slowest plausible keep-alive %s", row.silence, slow)
+			}
+			e := newEnv(t, envOpts{clock: true, fake: fakelichess.Options{SlowKeepAlive: slow}})
+			ctx, cancel := context.WithCancel(e.ctx)
+			e.ctx = ctx
+			done := run(t, row.open(e))
+			e.waitFor("the stream", func() bool { return e.streamsOpened(row.path) == 1 })
+			for elapsed := time.Duration(0); elapsed < 30*time.Minute; elapsed += slow {
+				// The client's watchdog was reset by the last byte, and the
+				// server's keep-alive timer is armed.
+				if err := e.clk.WaitFor(e.ctx, func() bool {
+					return hasTimerLeft(e.clk, row.silence) && hasTimerLeft(e.clk, slow)
+				}); err != nil {
+					t.Fatalf("after %s: %v", elapsed, err)
+				}
+				e.clk.Advance(slow)
+			}
+			if n := e.streamsOpened(row.path); n != 1 {
+				t.Errorf("%d connections in half an hour of keep-alives every %s, want 1", n, slow)
+			}
+			if strings.Contains(e.logs.String(), "stream silent") {
+				t.Errorf("the watchdog fired on a live stream:\n%s", e.logs.String())
+			}
+			cancel()
+			wait(t, done)
+		})
+	}
+}
+
 // With a fake clock: a stream that goes silent is found dead after three
 // keep-alive periods and reconnected; keep-alives keep a quiet stream up.
 func TestSilentStreamIsReconnected(t *testing.T) {
@@ -381,7 +446,7 @@ func TestSilentStreamIsReconnected(t *testing.T) {
 	col := newCollector[lichess.GameEvent]()
 	done := run(t, func() error { return e.c.StreamBotGame(e.ctx, g.ID(), col.add) })
 	col.waitLen(t, 1)
-	watchdog := lichess.WatchdogFactor * lichess.KeepAliveBotGame
+	watchdog := lichess.SilenceBotGame
 	// A quiet but live stream: the server's keep-alive every 7 s resets the
 	// watchdog; a minute passes without a reconnect.
 	for i := 0; i < 9; i++ {
@@ -419,7 +484,7 @@ func TestSilentStreamIsReconnected(t *testing.T) {
 	e.clk.Advance(time.Second)
 	e.waitFor("the reconnect", func() bool { return e.streamsOpened("/api/bot/game/stream/*") == 3 })
 	reqs := e.fake.RequestsTo(http.MethodGet, "/api/bot/game/stream/*")
-	if d := reqs[2].Time.Sub(silentFrom); d > 3*lichess.KeepAliveBotGame+time.Second {
+	if d := reqs[2].Time.Sub(silentFrom); d > lichess.SilenceBotGame+time.Second {
 		t.Errorf("silent stream reconnected after %s", d)
 	}
 	if !strings.Contains(e.logs.String(), "stream silent") {
@@ -492,7 +557,7 @@ func TestStreamHeadersNeverCome(t *testing.T) {
 	col := newCollector[lichess.Event]()
 	done := run(t, func() error { return e.c.StreamEvents(e.ctx, col.add) })
 	e.waitFor("the held request", func() bool { return len(e.fake.RequestsTo(http.MethodGet, "/api/stream/event")) == 1 })
-	watchdog := lichess.WatchdogFactor * lichess.KeepAliveEvents
+	watchdog := lichess.SilenceEvents
 	if err := e.clk.WaitTimer(e.ctx, watchdog); err != nil {
 		t.Fatal(err)
 	}

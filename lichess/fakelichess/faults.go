@@ -160,6 +160,9 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 		fl.Flush()
 	}
 	s.streamStarted(r)
+	if s.opts.SlowKeepAlive > 0 && c.kind != "event" {
+		ka.every = s.opts.SlowKeepAlive
+	}
 	timer := s.clk.NewTimer(ka.every)
 	defer timer.Stop()
 	// rearm schedules the next keep-alive ka.every after a write made at

@@ -59,6 +59,11 @@ type Options struct {
 	// broadcast round; by default only finishedAt and ongoing say it, as
 	// Lichess will once the flag is gone.
 	LegacyRoundFinished bool
+	// SlowKeepAlive, when set, replaces lila's keep-alive interval on every
+	// stream but the event stream (whose 7 s the description promises; the
+	// others it leaves open): the keep-alive is sent this often (or after
+	// this long idle) instead.
+	SlowKeepAlive time.Duration
 	// RefuseAnonymousBroadcasts answers 401 to broadcast requests without
 	// a token, as Lichess announces it may; by default they are served.
 	RefuseAnonymousBroadcasts bool
