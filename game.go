@@ -50,6 +50,9 @@ type GameState struct {
 	More       bool          `json:"-"`
 	ObservedAt time.Time     `json:"-"` // when the source received this state
 	Delay      time.Duration `json:"-"` // how far behind the board the source is known to be
+	// DelayPlies: how many plies the board may be ahead of this state
+	// (a Lichess spectator stream is 3 plies behind an ongoing game).
+	DelayPlies int `json:"-"`
 	// PlyAnchor says that Game.URL+"#"+ply opens the game at that ply
 	// (Lichess games do).
 	PlyAnchor bool `json:"-"`

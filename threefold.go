@@ -120,8 +120,12 @@ type Alert struct {
 	Game          GameRef   `json:"game"`
 	Source        string    `json:"source"`
 	ObservedAt    time.Time `json:"observed_at"`
-	DelayS        float64   `json:"delay_s"`            // the source's known delay in seconds
-	Audience      string    `json:"audience,omitempty"` // "arbiters" for OTB sources: never tell the players
+	DelayS        float64   `json:"delay_s"` // the source's known delay in seconds
+	// DelayPlies: how many plies the board may have been ahead of the
+	// position the source had when the alert was raised (3 on a Lichess
+	// spectator stream while the game is on); absent when 0.
+	DelayPlies int    `json:"delay_plies,omitempty"`
+	Audience   string `json:"audience,omitempty"` // "arbiters" for OTB sources: never tell the players
 	// Variant is "chess960" for a game of Chess960 (Freestyle), empty for
 	// standard chess.
 	Variant string `json:"variant,omitempty"`

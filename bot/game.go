@@ -425,7 +425,7 @@ func (g *game) report(s lichess.GameState) {
 	finished := lichess.Finished(s.Status)
 	res := "*"
 	if finished {
-		res = resultString(s.Status, s.Winner)
+		res = lichess.Result(s.Status, s.Winner)
 	}
 	g.onGame(threefold.GameState{
 		Game:     threefold.GameRef{Site: "lichess", ID: g.id, URL: g.url, White: g.playerName(rules.White), Black: g.playerName(rules.Black)},
@@ -806,7 +806,7 @@ func (g *game) finish(ctx context.Context) {
 		FinalFEN:    pos.FEN(),
 		Status:      s.Status,
 		Winner:      s.Winner,
-		Result:      resultString(s.Status, s.Winner),
+		Result:      lichess.Result(s.Status, s.Winner),
 		Termination: term,
 		Occurrences: occ,
 		Claims:      g.claims,

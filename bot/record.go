@@ -122,20 +122,6 @@ func endingText(p *i18n.Printer, t threefold.Termination, winner string, occ []i
 	return p.Sprintf(i18n.EndOver)
 }
 
-// resultString is the PGN result of a finished game.
-func resultString(status, winner string) string {
-	switch {
-	case winner == "white":
-		return "1-0"
-	case winner == "black":
-		return "0-1"
-	case status == lichess.StatusAborted || status == lichess.StatusNoStart || status == lichess.StatusUnknownFinish:
-		return "*"
-	default:
-		return "1/2-1/2"
-	}
-}
-
 // RecordSink receives every finished game.
 type RecordSink interface {
 	WriteRecord(ctx context.Context, r threefold.BotRecord) error

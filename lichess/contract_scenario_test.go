@@ -156,6 +156,31 @@ func TestContract(t *testing.T) {
 		return e.anon.StreamGame(ctx, sg.ID(), fn)
 	})
 	must("spectator stream", err)
+	_, err = e.anon.ExportGame(ctx, sg.ID())
+	must("export an ongoing game (JSON, 3 plies held back)", err)
+	_, err = e.anon.ExportGamePGN(ctx, sg.ID())
+	must("export an ongoing game (PGN, 3 plies held back)", err)
+	// A game followed to its end under the 3-move delay, whose stream
+	// jumps to the final position: the client fills in from the export.
+	jg := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "spJump01", White: "Carol", Black: "Dave", Clock: true, ReleaseJump: true,
+		Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "d7d6"}})
+	seen := make(chan int, 64)
+	jumped := make(chan error, 1)
+	go func() {
+		jumped <- e.anon.StreamGame(ctx, jg.ID(), func(ev lichess.SpectatorEvent) error {
+			if ev.Position != nil {
+				seen <- ev.Position.Ply
+			}
+			return nil
+		})
+	}()
+	for ply := range seen {
+		if ply == 10-lichess.DelayPlies {
+			break
+		}
+	}
+	jg.Finish(lichess.StatusResign, "black")
+	must("spectator stream to the end, filled in from the export", <-jumped)
 	e.fake.PublishGame(fakelichess.Summary{ID: "spGame01", White: "alice", Black: "bob"})
 	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameSummary) error) error {
 		return e.anon.StreamGamesByUsers(ctx, []string{"alice", "bob"}, fn)

@@ -39,7 +39,9 @@ func TestSpectatorStreamResumesExactly(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			col.waitLen(t, 8)
+			// Six plies played: Lichess shows plies 1 to 4 at once and
+			// holds the later ones DelayPlies back (5 and 6 until the end).
+			col.waitLen(t, 6)
 			g.Finish(lichess.StatusDraw, "")
 			if err := wait(t, done); err != nil {
 				t.Fatalf("stream: %v", err)
@@ -62,6 +64,94 @@ func TestSpectatorStreamResumesExactly(t *testing.T) {
 			}
 			if p := col.all()[1].Position; p.WC == nil || *p.WC != 180 {
 				t.Errorf("clock not parsed: %+v", p)
+			}
+		})
+	}
+}
+
+// Lichess delays an ongoing game by 3 moves: the stream holds the last
+// positions back and releases them when the game ends, one line each or
+// not at all (the final description jumps to the final position). Either
+// way the client delivers every position once, at its true ply, before
+// the final description, saying how far behind each one came; a jump is
+// filled in from the export, and a decisive end whose winner the
+// description lacks takes the export's.
+func TestSpectatorDelayReleasedAtTheEnd(t *testing.T) {
+	opening := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}
+	later := []string{"b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5", "a4b3"}
+	for _, row := range []struct {
+		name          string
+		jump          bool   // the final description without the held positions
+		status        string // the end
+		winner        string
+		exportOnly    bool // the winner is in the export, not in the final description
+		wantExport    bool
+		wantLastDelay []int // Behind of plies 10 to 13
+	}{
+		{name: "one line per released position", status: lichess.StatusResign, winner: "black",
+			wantLastDelay: []int{3, 3, 3, 3}},
+		{name: "a jump to the final position", jump: true, status: lichess.StatusResign, winner: "black",
+			wantExport: true, wantLastDelay: []int{3, 2, 1, 0}},
+		{name: "a decisive end whose winner only the export names", status: lichess.StatusResign, winner: "white", exportOnly: true,
+			wantExport: true, wantLastDelay: []int{3, 3, 3, 3}},
+		{name: "a decisive end without a winner anywhere", jump: true, status: lichess.StatusResign,
+			wantExport: true, wantLastDelay: []int{3, 2, 1, 0}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{})
+			g := e.fake.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "delay001", White: "A", Black: "B", Moves: opening,
+				ReleaseJump: row.jump, WinnerOnlyInExport: row.exportOnly})
+			col := newCollector[lichess.SpectatorEvent]()
+			done := run(t, func() error { return e.c.StreamGame(e.ctx, g.ID(), col.add) })
+			// Six plies played: the stream shows the start and plies 1 to 4.
+			col.waitLen(t, 6)
+			for i, m := range later {
+				if err := g.Move(m); err != nil {
+					t.Fatal(err)
+				}
+				// ply 6+i+1 on the board releases ply 6+i+1-3 (from ply 5 on)
+				col.waitLen(t, 1+(6+i+1-lichess.DelayPlies)+1)
+			}
+			if got := col.all(); got[len(got)-1].Position.Ply != 13-lichess.DelayPlies {
+				t.Fatalf("the stream shows ply %d of 13, want %d", got[len(got)-1].Position.Ply, 13-lichess.DelayPlies)
+			}
+			g.Finish(row.status, row.winner)
+			if err := wait(t, done); err != nil {
+				t.Fatalf("stream: %v", err)
+			}
+			var plies []int
+			var behind []int
+			var final *lichess.SpectatorGame
+			for _, ev := range col.all() {
+				switch {
+				case ev.Position != nil:
+					if final != nil {
+						t.Errorf("ply %d after the final description", ev.Position.Ply)
+					}
+					plies = append(plies, ev.Position.Ply)
+					if ev.Position.Ply >= 10 {
+						behind = append(behind, ev.Position.Behind)
+					}
+				case ev.Game != nil && lichess.Finished(ev.Game.Status.Name):
+					final = ev.Game
+				}
+			}
+			for i, p := range plies {
+				if p != i {
+					t.Fatalf("plies delivered %v, want 0 to 13 once each", plies)
+				}
+			}
+			if len(plies) != 14 {
+				t.Fatalf("plies delivered %v, want 0 to 13", plies)
+			}
+			if fmt.Sprint(behind) != fmt.Sprint(row.wantLastDelay) {
+				t.Errorf("plies 10-13 came %v plies behind, want %v", behind, row.wantLastDelay)
+			}
+			if final == nil || final.Status.Name != row.status || final.Winner != row.winner {
+				t.Fatalf("final description %+v, want status %s, winner %q", final, row.status, row.winner)
+			}
+			if n := len(e.fake.RequestsTo(http.MethodGet, "/game/export/delay001")); (n > 0) != row.wantExport {
+				t.Errorf("%d export requests, want some: %v", n, row.wantExport)
 			}
 		})
 	}

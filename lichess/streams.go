@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // seenSet is a set of strings that forgets the oldest entries beyond max,
@@ -389,16 +391,92 @@ func (c *Client) gameChat(ctx context.Context, gameID string) ([]chatMessage, er
 // StreamGame follows a game as a spectator (/api/stream/game/{id}, no
 // token needed) until it ends (nil), ctx is done, or fn returns an error.
 // It uses a spectator slot of the stream budget. The description is
-// delivered on the first connection and again when its status changes (the
-// game ended); every position is delivered once, in order, across
-// reconnects (Lichess resends all positions on each connection).
+// delivered on the first connection and again when its status (or winner)
+// changes (the game ended); every position is delivered once, in order,
+// across reconnects (Lichess resends all positions on each connection).
+//
+// Lichess delays an ongoing game by DelayPlies on this stream: each
+// position comes up to DelayPlies plies after the board (its Behind says
+// so), and when the game ends the positions held back arrive at once. A
+// stream that ends on a final description ahead of the positions it sent
+// (the held positions never sent) is filled in from the game's export,
+// position by position, before the final description is delivered; so is
+// the winner of a decisive end the description does not name. Nothing is
+// lost either way: the consumer sees every position, at its true ply,
+// then the final description.
 func (c *Client) StreamGame(ctx context.Context, gameID string, fn func(SpectatorEvent) error) error {
 	var (
 		lastDesc  *SpectatorGame
 		delivered int // positions delivered
 		idx       int // position index on this connection
 		startPly  int
+		start     rules.Position // the position at startPly
+		lms       []string       // the lm of each delivered position after the first
+		export    *ExportedGame  // fetched once the game is over, when needed
 	)
+	over := func(g *SpectatorGame) bool { return g != nil && (Finished(g.Status.Name) || g.Status.ID >= 25) }
+	exported := func() (*ExportedGame, error) {
+		if export != nil {
+			return export, nil
+		}
+		ex, err := c.ExportGame(ctx, gameID)
+		if err != nil {
+			return nil, err
+		}
+		export = ex
+		return ex, nil
+	}
+	deliverPosition := func(p SpectatorPosition) error {
+		delivered++
+		if p.LastMove != "" {
+			lms = append(lms, p.LastMove)
+		}
+		return deliver(fn, SpectatorEvent{Position: &p})
+	}
+	// fill delivers the positions a finished game's stream left out, up
+	// to g.Turns, from the game's export (whose SAN moves are replayed
+	// from the start and checked against those already delivered).
+	fill := func(g *SpectatorGame) error {
+		want := g.Turns - startPly + 1 // positions, the start included
+		if delivered >= want {
+			return nil
+		}
+		ex, err := exported()
+		if err != nil {
+			return fmt.Errorf("the final moves are not on the stream and the export failed: %w", err)
+		}
+		sans := strings.Fields(ex.Moves)
+		if len(sans) < want-1 {
+			return fmt.Errorf("the final moves are not on the stream, and the export has %d plies of %d", len(sans), want-1)
+		}
+		game := rules.NewGame(start)
+		for i, san := range sans[:want-1] {
+			pos := game.Position()
+			m, err := pos.ParseSAN(san)
+			if err == nil && i < len(lms) {
+				var sent rules.Move
+				if sent, err = pos.ParseUCI(lms[i]); err == nil && sent != m {
+					err = fmt.Errorf("the export's %s is not the stream's %s", san, lms[i])
+				}
+			}
+			if err == nil {
+				err = game.Play(m)
+			}
+			if err != nil {
+				return fmt.Errorf("the export does not replay at ply %d: %w", startPly+i+1, err)
+			}
+			if i+1 < delivered {
+				continue
+			}
+			after := game.Position()
+			ply := startPly + i + 1
+			c.log.Debug("lichess: position filled in from the export", "game", gameID, "ply", ply)
+			if err := deliverPosition(SpectatorPosition{FEN: after.FEN(), LastMove: m.UCI(), Ply: ply, Behind: g.Turns - ply}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	return c.runStream(ctx, streamSpec{
 		name:      "game " + gameID,
 		keepAlive: KeepAliveMoves, silence: SilenceMoves,
@@ -419,10 +497,38 @@ func (c *Client) StreamGame(ctx context.Context, gameID string, fn func(Spectato
 				if err := json.Unmarshal(line, &g); err != nil {
 					return err
 				}
-				if idx == 0 {
+				if lastDesc == nil {
 					startPly = g.StartedAtTurn
+					p, err := rules.ParseStart(StartFEN(g.InitialFEN))
+					if err != nil {
+						return fmt.Errorf("initialFen: %w", err)
+					}
+					start = p
 				}
-				if lastDesc != nil && lastDesc.Status == g.Status {
+				if over(&g) {
+					if g.Winner == "" && Result(g.Status.Name, "") == "*" && g.Status.Name != StatusAborted {
+						// A decisive end without its winner: the export may
+						// name it; else the result stays unknown.
+						if ex, err := exported(); err == nil {
+							g.Winner = ex.Winner
+						}
+					}
+					if idx > 0 { // the end of this connection's positions
+						if err := fill(&g); err != nil {
+							var ce errConsumer
+							if errors.As(err, &ce) {
+								return err
+							}
+							// Delivered without it the game would end short:
+							// the stream is opened again (a finished game's
+							// stream has every position), or the export asked
+							// again.
+							c.log.Warn("lichess: game over, final positions missing; asking again", "game", gameID, "err", c.redact(err.Error()))
+							return errIncomplete
+						}
+					}
+				}
+				if lastDesc != nil && lastDesc.Status == g.Status && lastDesc.Winner == g.Winner {
 					lastDesc = &g
 					return nil
 				}
@@ -441,11 +547,26 @@ func (c *Client) StreamGame(ctx context.Context, gameID string, fn func(Spectato
 			if i < delivered {
 				return nil
 			}
-			delivered = i + 1
 			p.Ply = startPly + i
-			return deliver(fn, SpectatorEvent{Position: &p})
+			if !over(lastDesc) {
+				p.Behind = DelayPlies
+			}
+			return deliverPosition(p)
 		},
-		ended: func(context.Context) (bool, error) { return lastDesc != nil && lastDesc.Status.ID >= 25, nil },
+		ended: func(context.Context) (bool, error) {
+			if !over(lastDesc) {
+				return false, nil
+			}
+			if err := fill(lastDesc); err != nil {
+				var ce errConsumer
+				if errors.As(err, &ce) {
+					return false, err
+				}
+				c.log.Warn("lichess: game over, final positions missing; asking again", "game", gameID, "err", c.redact(err.Error()))
+				return false, nil
+			}
+			return true, nil
+		},
 	})
 }
 

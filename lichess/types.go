@@ -68,6 +68,39 @@ func Finished(status string) bool {
 	return status != "" && status != StatusCreated && status != StatusStarted
 }
 
+// DelayPlies is how far Lichess holds an ongoing game back from its
+// spectators: since 2026-01-17 every endpoint (the spectator stream, the
+// exports, a user's current game) shows it "delayed by 3 moves" (the
+// official description), i.e. up to 3 plies short of the board. Once the
+// game is over it is shown whole.
+const DelayPlies = 3
+
+// Drawn reports whether a status name means a draw whatever the winner
+// field says: agreement or a draw by rule (Lichess reports every draw by
+// rule as "draw"), stalemate, or insufficient material claimed.
+func Drawn(status string) bool {
+	return status == StatusDraw || status == StatusStalemate || status == StatusInsufficientMaterialClaim
+}
+
+// Result is the PGN result of a game with this status and winner: "1-0"
+// or "0-1" when the winner is given, "1/2-1/2" for a draw, "*" while the
+// game is on, when it was aborted or never started, and when it ended
+// decisively (mate, resignation, cheat, …) but the winner is not given: a
+// result not known is not a draw. A flag that fell ("outoftime") or a
+// player who left ("timeout") without a winner is a draw on Lichess (the
+// other side could not mate; the draw was claimed).
+func Result(status, winner string) string {
+	switch {
+	case winner == "white":
+		return "1-0"
+	case winner == "black":
+		return "0-1"
+	case Drawn(status), status == StatusOutOfTime, status == StatusTimeout:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
 // Variant names a chess variant.
 type Variant struct {
 	Key   string `json:"key"`
@@ -345,12 +378,19 @@ type SpectatorGame struct {
 // side": never use it for repetition identity, replay LastMove instead.
 // Ply counts half-moves from the game's start (StartedAtTurn + index).
 // WC and BC are clock seconds, nil when the game has no clock.
+//
+// Behind is how many plies the board may have been ahead of this position
+// when it was delivered: DelayPlies while the game is on (Lichess's
+// delay; fewer in truth for the last positions it releases when the game
+// ends), the exact number for a position filled in from the export after
+// the game ended, 0 once the game is known to be over.
 type SpectatorPosition struct {
 	FEN      string `json:"fen"`
 	LastMove string `json:"lm,omitempty"`
 	WC       *int   `json:"wc,omitempty"`
 	BC       *int   `json:"bc,omitempty"`
 	Ply      int    `json:"-"`
+	Behind   int    `json:"-"`
 }
 
 // GameSummary is a line of the games-by-users and games-by-ids streams: a

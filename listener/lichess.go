@@ -43,28 +43,18 @@ func lichessBase(base string) string {
 	return base
 }
 
-// spectatorDelay is how far the spectator stream lags for a game of this
-// speed: lila delays it by the estimated game duration / 60, clamped to
-// 3..60 s (60 s without a clock).
-func spectatorDelay(speed string) time.Duration {
-	switch speed {
-	case "ultraBullet", "bullet":
-		return 3 * time.Second
-	case "blitz":
-		return 8 * time.Second
-	case "rapid":
-		return 25 * time.Second
-	}
-	return 60 * time.Second
-}
-
 // LichessGameSource follows one Lichess game through the spectator stream
 // (/api/stream/game/{id}). The moves are the stream's `lm` (UCI) replayed
 // from the game's initial FEN; the per-position FEN, which lacks castling
 // and e.p. fields, is never used. The first snapshot comes once the stream
-// has caught up with the game (every past position received); after that,
-// one per move. Run ends (nil) after the final snapshot of a finished game.
-// A game that does not exist ends Run with an error.
+// has caught up with the game (every past position it shows received);
+// after that, one per position, so that every alert is raised at its own
+// ply even when the positions Lichess held back arrive at once at the end.
+// Lichess delays an ongoing game by lichess.DelayPlies: each snapshot's
+// DelayPlies says how far the board may be ahead (its Delay in seconds is
+// 0: the lag is in moves, not in time); the final one is not behind. Run
+// ends (nil) after the final snapshot of a finished game. A game that does
+// not exist ends Run with an error.
 type LichessGameSource struct {
 	Client LichessStreamer
 	GameID string
@@ -115,16 +105,29 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 		moves    []string
 		startFEN string
 		caughtUp bool
+		behind   int // of the last position received
 		ref      threefold.GameRef
 	)
+	over := func() bool { return lichess.Finished(desc.Status.Name) || desc.Status.ID >= 25 }
 	snapshot := func() threefold.GameState {
 		st := threefold.GameState{Game: ref, Source: s.Name(), StartFEN: startFEN, Notation: rules.UCI, Moves: moves,
-			Result: "*", ObservedAt: clk.Now(), Delay: spectatorDelay(desc.Speed), PlyAnchor: true}
-		if lichess.Finished(desc.Status.Name) || desc.Status.ID >= 25 {
+			Result: "*", ObservedAt: clk.Now(), DelayPlies: behind, PlyAnchor: true}
+		if over() {
 			st.Finished = true
-			st.Result = lichessResult(desc)
+			st.Result = lichess.Result(desc.Status.Name, desc.Winner)
+			st.DelayPlies = 0
 		}
 		return st
+	}
+	// caughtUp: every past position the stream shows has come. The
+	// description may count the plies of the board (lila sends it
+	// undelayed) while the positions stop lichess.DelayPlies short of it.
+	caughtUpAt := func() int {
+		n := desc.Turns - desc.StartedAtTurn
+		if !over() {
+			n -= lichess.DelayPlies
+		}
+		return n
 	}
 	err := s.Client.StreamGame(ctx, s.GameID, func(ev lichess.SpectatorEvent) error {
 		switch {
@@ -145,7 +148,7 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 				}
 				return nil
 			}
-			if caughtUp || snapshot().Finished {
+			if caughtUp || over() {
 				caughtUp = true
 				return emit(snapshot())
 			}
@@ -159,7 +162,8 @@ func (s *LichessGameSource) Run(ctx context.Context, emit Emit) error {
 				return nil // already had it
 			}
 			moves = append(moves, p.LastMove)
-			if !caughtUp && len(moves) >= desc.Turns-desc.StartedAtTurn {
+			behind = p.Behind
+			if !caughtUp && len(moves) >= caughtUpAt() {
 				caughtUp = true
 			}
 			if caughtUp {
@@ -188,22 +192,6 @@ func spectatorName(p lichess.SpectatorPlayer) string {
 		return "Stockfish level " + strconv.Itoa(p.AI)
 	}
 	return ""
-}
-
-func lichessResult(g *lichess.SpectatorGame) string {
-	switch g.Winner {
-	case "white":
-		return "1-0"
-	case "black":
-		return "0-1"
-	}
-	switch g.Status.Name {
-	case "draw", "stalemate", "insufficientMaterialClaim":
-		return "1/2-1/2"
-	case "aborted":
-		return "*"
-	}
-	return "1/2-1/2"
 }
 
 // LichessUsersSource follows the current games of Lichess users: the

@@ -59,8 +59,9 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 	c.mu.Lock()
 	first := c.snaps[0]
 	c.mu.Unlock()
-	if len(first.Moves) != 40 || first.Notation != rules.UCI || first.Game.White != "Anand" {
-		t.Errorf("first snapshot: %d moves, notation %v, white %q; want the whole game (40 UCI moves)", len(first.Moves), first.Notation, first.Game.White)
+	if len(first.Moves) != 40-lichess.DelayPlies || first.Notation != rules.UCI || first.Game.White != "Anand" || first.DelayPlies != lichess.DelayPlies {
+		t.Errorf("first snapshot: %d moves, notation %v, white %q, %d plies behind; want the game as Lichess shows it, 3 plies behind (37 UCI moves)",
+			len(first.Moves), first.Notation, first.Game.White, first.DelayPlies)
 	}
 	if n := len(srv.RequestsTo("GET", "/api/stream/game/abcdefgh")); n < 2 {
 		t.Errorf("%d stream requests, want a reconnect", n)
@@ -70,7 +71,9 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c.waitFor(t, "ply 52", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 52 })
+	// 52 plies on the board, 49 on the stream: the last three come when
+	// the game ends.
+	c.waitFor(t, "ply 49", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 52-lichess.DelayPlies })
 	sg.Finish("draw", "")
 	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)
@@ -83,13 +86,13 @@ func TestLichessGameSourceReconnectNoDuplicates(t *testing.T) {
 		t.Errorf("duplicate alerts %v", d)
 	}
 	for _, a := range c.alerts {
-		if a.Game.URL != "https://lichess.org/abcdefgh#"+fmt.Sprint(a.Ply) || a.DelayS <= 0 || a.Audience != "" {
-			t.Errorf("alert link %q delay %v audience %q", a.Game.URL, a.DelayS, a.Audience)
+		if a.Game.URL != "https://lichess.org/abcdefgh#"+fmt.Sprint(a.Ply) || a.DelayS != 0 || a.DelayPlies != lichess.DelayPlies || a.Audience != "" {
+			t.Errorf("alert link %q delay %v s, %d plies, audience %q", a.Game.URL, a.DelayS, a.DelayPlies, a.Audience)
 		}
 	}
 	last := c.snaps[len(c.snaps)-1]
-	if !last.Finished || last.Result != "1/2-1/2" {
-		t.Errorf("last snapshot finished=%v result=%q", last.Finished, last.Result)
+	if !last.Finished || last.Result != "1/2-1/2" || last.DelayPlies != 0 {
+		t.Errorf("last snapshot finished=%v result=%q, %d plies behind", last.Finished, last.Result, last.DelayPlies)
 	}
 	// The same game followed again (a restart): the same alert ids.
 	c2 := newCollector()
@@ -144,6 +147,69 @@ func TestLichessOtherVariantNotFollowed(t *testing.T) {
 	}
 }
 
+// A game under Lichess's 3-move delay that ends right after the third
+// occurrence: the plies held back arrive when it ends, one line each or
+// as a jump to the final position the client fills in from the export.
+// Every alert is raised once, at its true ply, saying how far behind the
+// source was; the final state is the whole game with its result (a
+// decisive end whose winner Lichess does not name is "*", not a draw).
+func TestLichessGameSourceUnderTheDelay(t *testing.T) {
+	uci := toUCI(t, anandMoves)
+	for _, row := range []struct {
+		name           string
+		jump           bool
+		status, winner string
+		wantResult     string
+		wantBehind     []int // delay_plies of the alerts at 51 and 52
+	}{
+		{"released one line each", false, lichess.StatusDraw, "", "1/2-1/2", []int{3, 3}},
+		{"a jump to the final position", true, lichess.StatusDraw, "", "1/2-1/2", []int{1, 0}},
+		{"resigned, winner named", true, lichess.StatusResign, "white", "1-0", []int{1, 0}},
+		{"resigned, no winner named", false, lichess.StatusResign, "", "*", []int{3, 3}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			srv, client := newLichess(t)
+			sg := srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "delayed1", White: "Anand", Black: "Martin", Moves: uci[:30], ReleaseJump: row.jump})
+			c := newCollector()
+			done := make(chan error, 1)
+			go func() {
+				done <- (&LichessGameSource{Client: client, GameID: "delayed1"}).Run(context.Background(), c.emit)
+			}()
+			c.waitFor(t, "the first snapshot", func(c *collector) bool { return len(c.snaps) > 0 })
+			for _, m := range uci[30:] {
+				if err := sg.Move(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c.waitFor(t, "ply 49", func(c *collector) bool { return len(c.snaps[len(c.snaps)-1].Moves) == 52-lichess.DelayPlies })
+			if n := c.alertCount(); n != 0 {
+				t.Fatalf("%d alerts before the game showed ply 51", n)
+			}
+			sg.Finish(row.status, row.winner)
+			if err := <-done; err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			k := c.kinds("delayed1")
+			if !slices.Equal(k[threefold.KindClaimByMove], []int{51}) || !slices.Equal(k[threefold.KindThreefold], []int{52}) || len(c.alerts) != 2 {
+				t.Fatalf("alerts %v, want claim by move at 51 and threefold at 52, once each", k)
+			}
+			if got := []int{c.alerts[0].DelayPlies, c.alerts[1].DelayPlies}; !slices.Equal(got, row.wantBehind) {
+				t.Errorf("alerts %d and %d plies behind, want %v", got[0], got[1], row.wantBehind)
+			}
+			last := c.snaps[len(c.snaps)-1]
+			if !last.Finished || len(last.Moves) != 52 || last.Result != row.wantResult || last.DelayPlies != 0 {
+				t.Errorf("final snapshot: finished %v, %d moves, result %q, %d plies behind; want 52 moves, %q",
+					last.Finished, len(last.Moves), last.Result, last.DelayPlies, row.wantResult)
+			}
+			for _, s := range c.snaps {
+				if s.Delay != 0 {
+					t.Fatalf("a snapshot with a delay of %s: Lichess's delay is in moves", s.Delay)
+				}
+			}
+		})
+	}
+}
+
 func TestLichessGameNotFound(t *testing.T) {
 	_, client := newLichess(t)
 	err := (&LichessGameSource{Client: client, GameID: "zzzzzzzz"}).Run(context.Background(), func(threefold.GameState) error { return nil })
@@ -155,7 +221,7 @@ func TestLichessGameNotFound(t *testing.T) {
 func TestLichessUsersAndTV(t *testing.T) {
 	srv, client := newLichess(t)
 	uci := toUCI(t, anandMoves)
-	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "usergame", White: "Alice", Black: "Bob", Moves: uci})
+	ug := srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "usergame", White: "Alice", Black: "Bob", Moves: uci})
 	srv.PublishGame(fakelichess.Summary{ID: "usergame", White: "alice", Black: "bob"})
 	srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "tvgame01", White: "C", Black: "D", Moves: uci[:10]})
 	srv.TV("blitz").Feature(`{"t":"featured","d":{"id":"tvgame01","orientation":"white","players":[],"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}}`)
@@ -179,8 +245,14 @@ func TestLichessUsersAndTV(t *testing.T) {
 			time.Sleep(10 * time.Millisecond) // polling a condition, not a timed assertion
 		}
 	}
+	// Each as far as Lichess shows it (3 plies short of the board), then
+	// the user game to its end once it is over.
 	waitStatus("both games", func(st []GameStatus) bool {
-		return len(st) == 2 && st[0].Ply+st[1].Ply == 62
+		return len(st) == 2 && st[0].Ply+st[1].Ply == 62-2*lichess.DelayPlies
+	})
+	ug.Finish(lichess.StatusDraw, "")
+	waitStatus("the user game's end", func(st []GameStatus) bool {
+		return len(st) == 2 && st[0].Ply+st[1].Ply == 62-lichess.DelayPlies
 	})
 	cancel()
 	if err := <-errs; err != nil {

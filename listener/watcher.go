@@ -491,6 +491,7 @@ func (w *Watcher) withdrawPending(t *tracked, s *threefold.GameState, all bool) 
 			Source:        s.Source,
 			ObservedAt:    s.ObservedAt,
 			DelayS:        s.Delay.Seconds(),
+			DelayPlies:    s.DelayPlies,
 			Audience:      s.Audience,
 			Withdraws:     id,
 			WithdrawnKind: p.kind,
@@ -577,6 +578,7 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 		Source:      s.Source,
 		ObservedAt:  s.ObservedAt,
 		DelayS:      s.Delay.Seconds(),
+		DelayPlies:  s.DelayPlies,
 		Audience:    s.Audience,
 		Variant:     alertVariant(t.game.Start()),
 	}

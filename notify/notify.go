@@ -326,8 +326,8 @@ func audienceWord(p *i18n.Printer, who string) string {
 // sourceText is "source X (delay up to 8s)".
 func sourceText(p *i18n.Printer, a threefold.Alert) string {
 	s := p.Sprintf(i18n.AlertSource, a.Source)
-	if a.DelayS > 0 {
-		s += " (" + p.Sprintf(i18n.AlertDelay, formatDelay(p, a.DelayS)) + ")"
+	if l := lag(p, a); l != "" {
+		s += " (" + l + ")"
 	}
 	return s
 }
@@ -347,6 +347,22 @@ func twoDigits(n int) string {
 		return "0" + strconv.Itoa(n)
 	}
 	return strconv.Itoa(n)
+}
+
+// Lag says how far behind the board the source was when it raised the
+// alert, in English: "3 plies behind" (a Lichess spectator stream), "delay
+// up to 1h" (a broadcast), both, or "" when the source is live.
+func Lag(a threefold.Alert) string { return lag(english, a) }
+
+func lag(p *i18n.Printer, a threefold.Alert) string {
+	var parts []string
+	if a.DelayPlies > 0 {
+		parts = append(parts, p.Sprintf(i18n.AlertBehind, a.DelayPlies))
+	}
+	if a.DelayS > 0 {
+		parts = append(parts, p.Sprintf(i18n.AlertDelay, formatDelay(p, a.DelayS)))
+	}
+	return strings.Join(parts, p.Sprintf(i18n.ListSep))
 }
 
 func formatDelay(p *i18n.Printer, s float64) string {

@@ -54,6 +54,44 @@ func TestFormatText(t *testing.T) {
 	}
 }
 
+// How far behind the source was, in the words every sink uses: a Lichess
+// spectator stream is behind by plies, a broadcast by time.
+func TestLag(t *testing.T) {
+	for _, row := range []struct {
+		name   string
+		plies  int
+		delayS float64
+		want   string
+	}{
+		{"live", 0, 0, ""},
+		{"lichess spectator stream", 3, 0, "3 plies behind"},
+		{"the last ply released", 1, 0, "1 ply behind"},
+		{"broadcast", 0, 3600, "delay up to 1h"},
+		{"both", 3, 8, "3 plies behind, delay up to 8s"},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			a := sampleAlert()
+			a.DelayPlies, a.DelayS = row.plies, row.delayS
+			if got := Lag(a); got != row.want {
+				t.Errorf("Lag = %q, want %q", got, row.want)
+			}
+			text := FormatText(a)
+			if row.want != "" && !strings.Contains(text, "("+row.want+")") {
+				t.Errorf("text %q lacks (%s)", text, row.want)
+			}
+			if row.want == "" && strings.Contains(text, "behind") || row.want == "" && strings.Contains(text, "delay") {
+				t.Errorf("text %q speaks of a lag", text)
+			}
+			var m map[string]any
+			b, _ := json.Marshal(a)
+			_ = json.Unmarshal(b, &m)
+			if v, ok := m["delay_plies"]; (row.plies > 0) != ok || ok && v != float64(row.plies) {
+				t.Errorf("JSON delay_plies = %v (present %v), want %d", v, ok, row.plies)
+			}
+		})
+	}
+}
+
 func TestJSONLines(t *testing.T) {
 	var buf bytes.Buffer
 	if err := NewJSONLines(&buf).Send(context.Background(), sampleAlert()); err != nil {

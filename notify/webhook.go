@@ -254,8 +254,8 @@ func discordBody(p *i18n.Printer, a threefold.Alert) map[string]any {
 // sourceFooter is "source X, delay up to 8s".
 func sourceFooter(p *i18n.Printer, a threefold.Alert) string {
 	s := p.Sprintf(i18n.AlertSource, a.Source)
-	if a.DelayS > 0 {
-		s += ", " + p.Sprintf(i18n.AlertDelay, formatDelay(p, a.DelayS))
+	if l := lag(p, a); l != "" {
+		s += p.Sprintf(i18n.ListSep) + l
 	}
 	return s
 }

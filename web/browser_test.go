@@ -94,9 +94,14 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 		t.Fatalf("the page did not get the state again: %v", err)
 	}
 	hub.Alert(threefold.Alert{ID: "a1", Kind: threefold.KindThreefold, Ply: 8, Count: 3, Occurrences: []int{0, 4, 8},
-		OccurrenceSAN: []string{"", "Ng8", "Ng8"}, Claimant: "white", SAN: "Ng8", Game: ref, ObservedAt: time.Now()})
+		OccurrenceSAN: []string{"", "Ng8", "Ng8"}, Claimant: "white", SAN: "Ng8", Game: ref, ObservedAt: time.Now(), DelayPlies: 3})
 	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`#alerts li.alert[data-id="a1"]`))); err != nil {
 		t.Fatalf("no alert after the reconnection: %v", err)
+	}
+	// It says how far behind the board its source was (a Lichess
+	// spectator stream: 3 plies), not a delay in seconds.
+	if lag, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#alerts li.alert[data-id="a1"] .a-lag').textContent`)); err != nil || lag != "source 3 plies behind" {
+		t.Errorf("the alert's lag reads %q (%v), want \"source 3 plies behind\"", lag, err)
 	}
 	// Its withdrawal shows, and strikes it out.
 	hub.Alert(threefold.Alert{ID: "w1", Kind: threefold.KindWithdrawn, Ply: 8, Occurrences: []int{}, Claimant: "white",

@@ -55,7 +55,10 @@ type GameView struct {
 	Attention string    `json:"attention,omitempty"`
 	Updated   time.Time `json:"updated"`
 	DelayS    float64   `json:"delay_s"`
-	Audience  string    `json:"audience,omitempty"`
+	// DelayPlies: how many plies the board may be ahead of this state (a
+	// Lichess spectator stream is 3 plies behind an ongoing game).
+	DelayPlies int    `json:"delay_plies,omitempty"`
+	Audience   string `json:"audience,omitempty"`
 
 	// The per-ply detail, only in the full view of a game (Hub.Game and
 	// the game page's feed).
@@ -161,8 +164,9 @@ func (t *tracker) apply(u *threefold.GameState, maxPlies int) {
 func (t *tracker) view(u *threefold.GameState) *GameView {
 	v := &GameView{
 		Key: GameKey(u.Game), Game: u.Game, Source: u.Source, StartFEN: u.StartFEN,
-		Result: u.Result, SiteResult: u.SiteResult, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), Audience: u.Audience,
-		Status: "playing", Occurrences: []int{}, ClaimMoves: []Claim{}, Repeated: [][]int{},
+		Result: u.Result, SiteResult: u.SiteResult, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), DelayPlies: u.DelayPlies,
+		Audience: u.Audience,
+		Status:   "playing", Occurrences: []int{}, ClaimMoves: []Claim{}, Repeated: [][]int{},
 	}
 	switch {
 	case t.attn != "":

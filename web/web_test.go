@@ -470,3 +470,31 @@ func TestViewNoClaimOnAFinishedGame(t *testing.T) {
 		})
 	}
 }
+
+// A game's view says how far behind the board its source is: in plies for
+// a Lichess spectator stream (no delay in seconds), in time for others.
+func TestViewSaysHowFarBehind(t *testing.T) {
+	hub := NewHub(HubOptions{})
+	for _, row := range []struct {
+		name   string
+		plies  int
+		delay  time.Duration
+		wantJS string
+	}{
+		{"lichess spectator stream", 3, 0, `"delay_s":0,"delay_plies":3`},
+		{"broadcast", 0, time.Hour, `"delay_s":3600,`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			ref := threefold.GameRef{Site: "lichess", ID: row.name}
+			hub.Update(threefold.GameState{Game: ref, Moves: []string{"e4"}, DelayPlies: row.plies, Delay: row.delay})
+			v, ok := hub.Game(GameKey(ref))
+			if !ok {
+				t.Fatal("no view")
+			}
+			b, _ := json.Marshal(v)
+			if v.DelayPlies != row.plies || !strings.Contains(string(b), row.wantJS) {
+				t.Errorf("view %s, want %s", b, row.wantJS)
+			}
+		})
+	}
+}

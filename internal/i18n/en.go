@@ -63,6 +63,7 @@ var en = catalogOf{
 	OccurrenceDeclared:   s("ply %[1]s (%[2]s, declared)"),
 	AlertSource:          s("source %[1]s"),
 	AlertDelay:           s("delay up to %[1]s"),
+	AlertBehind:          pluralOf(1, "one", "%[1]d ply behind", "other", "%[1]d plies behind"),
 	AlertWithdraws:       s("withdraws %[1]s"),
 	DelaySeconds:         s("%[1]ss"),
 	DelayMinutes:         s("%[1]smin"),

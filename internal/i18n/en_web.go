@@ -73,6 +73,7 @@ var enWeb = catalogOf{
 	WebOccurredAt:       s("current position occurred at plies %[1]s"),
 	WebFinishedResult:   s("finished %[1]s"),
 	WebDelay:            s("source delay up to %[1]d s"),
+	WebBehind:           pluralOf(1, "one", "source %[1]d ply behind", "other", "source %[1]d plies behind"),
 	WebNoRepeated:       s("No position has occurred twice yet."),
 	WebWaiting:          s("Waiting for this game…"),
 	WebNearRepetition:   s("the pieces stand as at ply %[1]s, with the same side to move, but it is another position: %[2]s"),

@@ -66,6 +66,7 @@ var fa = catalogOf{
 	OccurrenceDeclared:   s("نیم‌حرکت %[1]s (%[2]s، حرکت اعلام‌شده)"),
 	AlertSource:          s("منبع: %[1]s"),
 	AlertDelay:           s("تأخیر تا %[1]s"),
+	AlertBehind:          pluralOf(1, "one", "%[1]d نیم‌حرکت عقب", "other", "%[1]d نیم‌حرکت عقب"),
 	AlertWithdraws:       s("لغو هشدار %[1]s"),
 	DelaySeconds:         s("%[1]s ثانیه"),
 	DelayMinutes:         s("%[1]s دقیقه"),

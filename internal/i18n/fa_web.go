@@ -73,6 +73,7 @@ var faWeb = catalogOf{
 	WebOccurredAt:       s("موقعیت کنونی در این نیم‌حرکت‌ها پدید آمد: %[1]s"),
 	WebFinishedResult:   s("تمام‌شده %[1]s"),
 	WebDelay:            s("تأخیر منبع تا %[1]d ثانیه"),
+	WebBehind:           pluralOf(1, "one", "منبع %[1]d نیم‌حرکت عقب است", "other", "منبع %[1]d نیم‌حرکت عقب است"),
 	WebNoRepeated:       s("هنوز هیچ موقعیتی دو بار پدید نیامده است."),
 	WebWaiting:          s("در انتظار این بازی…"),
 	WebNearRepetition:   s("چیدمان و نوبت همانند نیم‌حرکت %[1]s است، اما موقعیت یکسان نیست: %[2]s"),

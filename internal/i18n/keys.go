@@ -111,7 +111,8 @@ const (
 	OccurrenceClocks   Key = "occurrence.clocks"
 	OccurrenceDeclared Key = "occurrence.declared"
 	AlertSource        Key = "alert.source"
-	AlertDelay         Key = "alert.delay" // "delay up to 8s"
+	AlertDelay         Key = "alert.delay"  // "delay up to 8s"
+	AlertBehind        Key = "alert.behind" // "3 plies behind" (a Lichess spectator stream)
 	AlertWithdraws     Key = "alert.withdraws"
 	DelaySeconds       Key = "delay.seconds"
 	DelayMinutes       Key = "delay.minutes"

@@ -74,6 +74,7 @@ const (
 	WebOccurredAt       Key = "web.occurred_at"
 	WebFinishedResult   Key = "web.finished_result"
 	WebDelay            Key = "web.delay"
+	WebBehind           Key = "web.behind" // "source 3 plies behind"
 	WebNoRepeated       Key = "web.no_repeated"
 	WebWaiting          Key = "web.waiting"
 	// Near repetitions (the same placement, another position) and the

@@ -65,6 +65,7 @@ var ru = catalogOf{
 	OccurrenceDeclared:   s("полуход %[1]s (%[2]s, объявленный ход)"),
 	AlertSource:          s("источник: %[1]s"),
 	AlertDelay:           s("задержка до %[1]s"),
+	AlertBehind:          pluralOf(1, "one", "отставание %[1]d полуход", "few", "отставание %[1]d полухода", "many", "отставание %[1]d полуходов", "other", "отставание %[1]d полухода"),
 	AlertWithdraws:       s("отзывает %[1]s"),
 	DelaySeconds:         s("%[1]s с"),
 	DelayMinutes:         s("%[1]s мин"),

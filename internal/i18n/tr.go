@@ -65,6 +65,7 @@ var tr = catalogOf{
 	OccurrenceDeclared:   s("yarım hamle %[1]s (%[2]s, bildirilen hamle)"),
 	AlertSource:          s("kaynak: %[1]s"),
 	AlertDelay:           s("gecikme en çok %[1]s"),
+	AlertBehind:          pluralOf(1, "one", "%[1]d yarım hamle geride", "other", "%[1]d yarım hamle geride"),
 	AlertWithdraws:       s("geri alınan uyarı: %[1]s"),
 	DelaySeconds:         s("%[1]s sn"),
 	DelayMinutes:         s("%[1]s dk"),

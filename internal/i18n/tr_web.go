@@ -73,6 +73,7 @@ var trWeb = catalogOf{
 	WebOccurredAt:       s("mevcut konum şu yarım hamlelerde oluştu: %[1]s"),
 	WebFinishedResult:   s("bitti %[1]s"),
 	WebDelay:            s("kaynak gecikmesi en çok %[1]d sn"),
+	WebBehind:           pluralOf(1, "one", "kaynak %[1]d yarım hamle geride", "other", "kaynak %[1]d yarım hamle geride"),
 	WebNoRepeated:       s("Henüz hiçbir konum iki kez oluşmadı."),
 	WebWaiting:          s("Bu oyun bekleniyor…"),
 	WebNearRepetition:   s("taşlar yarım hamle %[1]s ile aynı yerleşimde ve hamle sırası aynı tarafta, ama konum farklı: %[2]s"),

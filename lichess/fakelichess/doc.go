@@ -15,8 +15,11 @@
 // by an automatic draw at the first threefold, at fivefold, at 50 moves
 // (100 plies) and on insufficient material, all reported as status "draw";
 // draw/yes on a threefold position ends the game, otherwise it records an
-// offer), serves spectator games, games-by-users/ids, TV and broadcast
-// rounds the test advances move by move, records every request, enforces
+// offer), serves spectator games (under Lichess's 3-move delay, with the
+// held positions released at the end one line each or as a jump to the
+// final position; exported by /game/export/{id} with the last plies held
+// back while they are on), games-by-users/ids, TV and broadcast rounds the
+// test advances move by move, records every request, enforces
 // one event stream per user and the per-IP stream limits, and injects
 // faults: any status (429 with or without a ratelimit body, a 5xx burst)
 // on any call, a held answer, and on streams a cut connection, silence, or

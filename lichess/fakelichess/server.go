@@ -120,6 +120,7 @@ type Server struct {
 	games      map[string]*Game
 	challenges map[string]*challenge
 	spect      map[string]*Spectated
+	spectOrd   []*Spectated // in order of creation
 	summaries  map[string]*summaryRec
 	summaryOrd []string
 	idStreams  map[string]map[string]bool // games-by-ids stream id -> ids

@@ -14,10 +14,23 @@ import (
 func sortStrings(s []string) { sort.Strings(s) }
 
 // SpectatorSpec describes a game others play, followed through
-// /api/stream/game/{id}.
+// /api/stream/game/{id} (and exported by /game/export/{id} and
+// /api/user/{username}/current-game).
+//
+// As on Lichess since 2026-01-17, an ongoing game is delayed by 3 moves
+// everywhere a spectator sees it, the way lila's move stream does it: the
+// stream's positions from the fifth ply on come lichess.DelayPlies plies
+// after the board (each move releases the position that many plies back;
+// plies 1 to 4 are never held back), and the export lacks the last
+// lichess.DelayPlies plies (but keeps the first 5). The stream's
+// description line is the game as it is (lila's gameJsonView). When the
+// game finishes, the held positions are released: one line each before
+// the final description (the default, as lila flushes its buffer), or,
+// with ReleaseJump, not at all: the final description jumps to the final
+// position and the client must fill in the moves from the export.
 type SpectatorSpec struct {
 	ID           string
-	White, Black string // player names
+	White, Black string // player names (their lowercase is the user id)
 	InitialFEN   string // "" for the start position
 	// Variant is the game's variant key: "" (standard), "chess960" (the
 	// start in X-FEN, as Lichess writes it) or another that the fake
@@ -26,6 +39,15 @@ type SpectatorSpec struct {
 	Moves   []string
 	// Clock: positions carry wc/bc (seconds) when set.
 	Clock bool
+	// Undelayed serves every position at once, as Lichess did before the
+	// delay (and does for its own trusted clients).
+	Undelayed bool
+	// ReleaseJump: at the end, the final description comes without the
+	// held positions before it.
+	ReleaseJump bool
+	// WinnerOnlyInExport: the stream's final description does not name
+	// the winner (the description does not promise it); the export does.
+	WinnerOnlyInExport bool
 }
 
 // Spectated is a game on the spectator stream, advanced by the test.
@@ -34,8 +56,10 @@ type Spectated struct {
 	spec       SpectatorSpec
 	rg         *rules.Game
 	initialFEN string
-	positions  []string // position lines (first without lm)
-	lastMove   string
+	createdAt  int64
+	positions  []string // position lines (first without lm), one per ply from 0
+	fens       []string // the FEN at each ply
+	ucis, sans []string // the move that led to ply i+1
 	status     string
 	winner     string
 	raw        []string // recorded lines served as they are (SetRawGame)
@@ -71,14 +95,17 @@ func (s *Server) SpectatorGame(spec SpectatorSpec) (*Spectated, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fakelichess: spectator game %s: %w", spec.ID, err)
 	}
-	sg := &Spectated{s: s, spec: spec, rg: rules.NewGame(start), initialFEN: start.FEN(), status: lichess.StatusStarted}
+	sg := &Spectated{s: s, spec: spec, rg: rules.NewGame(start), initialFEN: start.FEN(), status: lichess.StatusStarted,
+		createdAt: s.clk.Now().UnixMilli()}
 	sg.positions = append(sg.positions, sg.positionLine(""))
+	sg.fens = append(sg.fens, start.FEN())
 	for _, m := range spec.Moves {
 		if err := sg.play(m); err != nil {
 			return nil, err
 		}
 	}
 	s.spect[spec.ID] = sg
+	s.spectOrd = append(s.spectOrd, sg)
 	return sg, nil
 }
 
@@ -90,6 +117,22 @@ func (s *Server) MustSpectatorGame(spec SpectatorSpec) *Spectated {
 	}
 	return g
 }
+
+// visible (mu held) is how many plies a spectator sees on the stream: all
+// of them once the game is over (or when it is undelayed); else lila's
+// ApiMoveStream rule: the start position and plies 1 to 4 at once, every
+// later one lichess.DelayPlies plies after the board.
+func (sg *Spectated) visible() int {
+	n := len(sg.ucis)
+	if sg.spec.Undelayed || lichess.Finished(sg.status) || n <= delayKeepsFirstPlies {
+		return n
+	}
+	return max(delayKeepsFirstPlies, n-lichess.DelayPlies)
+}
+
+// delayKeepsFirstPlies: lila's move stream never holds back the first 5
+// lines (the start position and plies 1 to 4).
+const delayKeepsFirstPlies = 4
 
 func (sg *Spectated) positionLine(lm string) string {
 	pos := sg.rg.Position()
@@ -131,63 +174,94 @@ func (sg *Spectated) play(u string) error {
 	if err != nil {
 		return fmt.Errorf("fakelichess: spectator game %s: %w", sg.spec.ID, err)
 	}
+	san := pos.SAN(m)
 	if err := sg.rg.Play(m); err != nil {
 		return err
 	}
-	sg.lastMove = u
+	sg.ucis, sg.sans = append(sg.ucis, u), append(sg.sans, san)
 	sg.positions = append(sg.positions, sg.positionLine(u))
+	pos = sg.rg.Position()
+	sg.fens = append(sg.fens, pos.FEN())
 	return nil
 }
 
+// descLine is the description of the game as it is now (lila sends its
+// gameJsonView undelayed).
 func (sg *Spectated) descLine() string {
 	var m map[string]any
 	_ = json.Unmarshal([]byte(payloadSpectatorDesc), &m)
-	pos := sg.rg.Position()
-	m["id"], m["initialFen"], m["fen"] = sg.spec.ID, sg.initialFEN, pos.FEN()
+	ply := len(sg.ucis)
+	fen := sg.fens[ply]
+	m["id"], m["initialFen"], m["fen"] = sg.spec.ID, sg.initialFEN, fen
 	if sg.spec.Variant != "" {
 		m["variant"] = variantJSON(sg.spec.Variant)
 	}
-	m["turns"], m["startedAtTurn"], m["lastMove"] = sg.rg.Ply(), 0, sg.lastMove
-	m["player"] = pos.Turn().String()
+	lastMove := ""
+	if ply > 0 {
+		lastMove = sg.ucis[ply-1]
+	}
+	m["turns"], m["startedAtTurn"], m["lastMove"] = ply, 0, lastMove
+	m["player"] = "white"
+	if f := strings.Fields(fen); len(f) > 1 && f[1] == "b" {
+		m["player"] = "black"
+	}
+	m["createdAt"] = sg.createdAt
 	m["status"] = map[string]any{"id": statusID(sg.status), "name": sg.status}
 	m["players"] = map[string]any{
 		"white": map[string]any{"user": map[string]any{"name": sg.spec.White, "id": strings.ToLower(sg.spec.White)}, "rating": 2000},
 		"black": map[string]any{"user": map[string]any{"name": sg.spec.Black, "id": strings.ToLower(sg.spec.Black)}, "rating": 2000},
 	}
-	if sg.winner != "" {
+	if sg.winner != "" && !sg.spec.WinnerOnlyInExport {
 		m["winner"] = sg.winner
 	}
 	return ndjson(m)
 }
 
-// Move plays a move and sends the new position to the game's streams.
+// sendToStreams (mu held) sends lines to every open stream of the game.
+func (sg *Spectated) sendToStreams(lines ...string) {
+	for c := range sg.s.conns {
+		if c.kind == "game" && c.key == sg.spec.ID {
+			for _, l := range lines {
+				c.send(l)
+			}
+		}
+	}
+}
+
+// Move plays a move and sends the position it releases to the game's
+// streams: its own when the game is undelayed, else the position
+// lichess.DelayPlies plies back (none in the first plies).
 func (sg *Spectated) Move(uci string) error {
 	sg.s.mu.Lock()
 	defer sg.s.mu.Unlock()
 	if lichess.Finished(sg.status) {
 		return fmt.Errorf("fakelichess: spectator game %s is over", sg.spec.ID)
 	}
+	before := sg.visible()
 	if err := sg.play(uci); err != nil {
 		return err
 	}
-	for c := range sg.s.conns {
-		if c.kind == "game" && c.key == sg.spec.ID {
-			c.send(sg.positions[len(sg.positions)-1])
-		}
-	}
+	sg.sendToStreams(sg.positions[before+1 : sg.visible()+1]...)
 	sg.s.notify()
 	return nil
 }
 
-// Finish ends the game: the description is sent again with the final
-// status and the streams close.
+// Finish ends the game: the positions held back are released (one line
+// each, or none with ReleaseJump), the description is sent again with
+// the final status and position, and the streams close. An empty winner
+// with a decisive status is a finished game whose winner Lichess does not
+// say.
 func (sg *Spectated) Finish(status, winner string) {
 	sg.s.mu.Lock()
 	defer sg.s.mu.Unlock()
+	before := sg.visible()
 	sg.status, sg.winner = status, winner
+	if !sg.spec.ReleaseJump {
+		sg.sendToStreams(sg.positions[before+1:]...)
+	}
+	sg.sendToStreams(sg.descLine())
 	for c := range sg.s.conns {
 		if c.kind == "game" && c.key == sg.spec.ID {
-			c.send(sg.descLine())
 			c.close()
 		}
 	}
@@ -215,17 +289,13 @@ func (s *Server) handleSpectatorStream(w http.ResponseWriter, r *http.Request) {
 		s.serveStream(w, r, c, keepAlive{every: KeepAliveIdle, idle: true, text: "\n"}, "application/x-ndjson")
 		return
 	}
-	over := lichess.Finished(sg.status)
-	st := sg.status
-	if over { // the first line shows the game as it was
-		sg.status = lichess.StatusStarted
-	}
+	// As lila: the description, every position a spectator may see, and
+	// for a finished game the description again before the end.
 	c.send(sg.descLine())
-	sg.status = st
-	for _, p := range sg.positions {
+	for _, p := range sg.positions[:sg.visible()+1] {
 		c.send(p)
 	}
-	if over {
+	if lichess.Finished(sg.status) {
 		c.send(sg.descLine())
 		c.close()
 	}
@@ -434,6 +504,8 @@ func (s *Server) handleTV(w http.ResponseWriter, r *http.Request) {
 
 type export struct{ json, pgn string }
 
+var standardFEN = func() string { p := rules.StartPosition(); return p.FEN() }()
+
 // SetExport sets what /game/export/{id} answers for a game that is not a
 // bot game of the fake (JSON with Accept: application/json, else PGN).
 func (s *Server) SetExport(id, jsonText, pgn string) {
@@ -450,10 +522,17 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	if g := s.games[id]; g != nil {
 		ex, ok = g.export(), true
 	}
+	if sg := s.spect[id]; sg != nil && sg.raw == nil {
+		ex, ok = sg.export(), true
+	}
 	if !ok {
 		writeError(w, http.StatusNotFound, "No such game")
 		return
 	}
+	writeExport(w, r, ex)
+}
+
+func writeExport(w http.ResponseWriter, r *http.Request, ex export) {
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, ex.json)
@@ -463,7 +542,63 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, ex.pgn)
 }
 
-// export (mu held) renders a bot game as Lichess exports it: SAN moves.
+// exported is a game as /game/export/{id} renders it.
+type exported struct {
+	id, white, black string // user ids (names as given)
+	initialFEN       string // "" for the standard start
+	sans             []string
+	status, winner   string
+	rated            bool
+	speed            string
+	createdAt        int64
+}
+
+// exportedPlies is how many plies an export shows of a game of n plies:
+// all of them once it is over, else lila's PgnDump rule: the last
+// lichess.DelayPlies held back, the first 5 always kept.
+func exportedPlies(n int, over bool) int {
+	if over {
+		return n
+	}
+	return min(n, max(n-lichess.DelayPlies, 5))
+}
+
+// render renders the game as Lichess exports it: SAN moves and
+// lichess.Result.
+func (e exported) render() export {
+	result := lichess.Result(e.status, e.winner)
+	var mt strings.Builder
+	for i, san := range e.sans {
+		if i%2 == 0 {
+			fmt.Fprintf(&mt, "%d. ", i/2+1)
+		}
+		mt.WriteString(san + " ")
+	}
+	mt.WriteString(result)
+	var tags strings.Builder
+	fmt.Fprintf(&tags, "[Event \"Casual game\"]\n[Site \"https://lichess.org/%s\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n",
+		e.id, e.white, e.black, result)
+	if e.initialFEN != "" {
+		fmt.Fprintf(&tags, "[FEN \"%s\"]\n[SetUp \"1\"]\n", e.initialFEN)
+	}
+	pgn := tags.String() + "\n" + mt.String() + "\n\n\n"
+	m := map[string]any{"id": e.id, "rated": e.rated, "variant": "standard", "speed": e.speed, "perf": e.speed,
+		"createdAt": e.createdAt, "lastMoveAt": e.createdAt, "status": e.status,
+		"players": map[string]any{"white": map[string]any{"user": map[string]any{"name": e.white, "id": strings.ToLower(e.white)}, "rating": 1500},
+			"black": map[string]any{"user": map[string]any{"name": e.black, "id": strings.ToLower(e.black)}, "rating": 1500}},
+		"moves": strings.Join(e.sans, " "), "pgn": pgn}
+	if e.initialFEN != "" {
+		m["initialFen"] = e.initialFEN
+		m["variant"] = "fromPosition"
+	}
+	if e.winner != "" {
+		m["winner"] = e.winner
+	}
+	return export{json: ndjson(m), pgn: pgn}
+}
+
+// export (mu held) renders a bot game as Lichess exports it: the last
+// plies held back while it is on.
 func (g *Game) export() export {
 	rg := rules.NewGame(g.start)
 	var sans []string
@@ -472,32 +607,25 @@ func (g *Game) export() export {
 		sans = append(sans, p.SAN(m))
 		_ = rg.Play(m)
 	}
-	result := "*"
-	switch {
-	case g.winner == "white":
-		result = "1-0"
-	case g.winner == "black":
-		result = "0-1"
-	case g.over():
-		result = "1/2-1/2"
+	e := exported{id: g.id, white: g.white, black: g.black, status: g.status, winner: g.winner, rated: g.rated,
+		speed: "correspondence", createdAt: g.createdAt, sans: sans[:exportedPlies(len(sans), g.over())]}
+	if g.initialFEN != "" && g.initialFEN != standardFEN {
+		e.initialFEN = g.initialFEN
 	}
-	var mt strings.Builder
-	for i, san := range sans {
-		if i%2 == 0 {
-			fmt.Fprintf(&mt, "%d. ", i/2+1)
-		}
-		mt.WriteString(san + " ")
+	return e.render()
+}
+
+// export (mu held) renders a spectated game as Lichess exports it: the
+// last plies held back while it is on, unless it is undelayed.
+func (sg *Spectated) export() export {
+	n := len(sg.sans)
+	if !sg.spec.Undelayed {
+		n = exportedPlies(n, lichess.Finished(sg.status))
 	}
-	mt.WriteString(result)
-	pgn := fmt.Sprintf("[Event \"Casual game\"]\n[Site \"https://lichess.org/%s\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n\n%s\n\n\n",
-		g.id, g.white, g.black, result, mt.String())
-	m := map[string]any{"id": g.id, "rated": g.rated, "variant": "standard", "speed": "correspondence", "perf": "correspondence",
-		"createdAt": g.createdAt, "lastMoveAt": g.createdAt, "status": g.status,
-		"players": map[string]any{"white": map[string]any{"user": map[string]any{"name": g.white, "id": g.white}, "rating": 1500},
-			"black": map[string]any{"user": map[string]any{"name": g.black, "id": g.black}, "rating": 1500}},
-		"moves": strings.Join(sans, " "), "pgn": pgn}
-	if g.winner != "" {
-		m["winner"] = g.winner
+	e := exported{id: sg.spec.ID, white: sg.spec.White, black: sg.spec.Black, status: sg.status, winner: sg.winner,
+		speed: "blitz", createdAt: sg.createdAt, sans: sg.sans[:n]}
+	if sg.initialFEN != standardFEN {
+		e.initialFEN = sg.initialFEN
 	}
-	return export{json: ndjson(m), pgn: pgn}
+	return e.render()
 }

@@ -215,8 +215,18 @@ const TF = (() => {
       (a.game.board ? esc(T('web.board_prefix', a.game.board)) : '') + '<bdi>' + esc(a.game.white || '?') + '</bdi> – <bdi>' + esc(a.game.black || '?') + '</bdi></a> · ' +
       esc(T('web.ply', a.ply)) + (a.san ? ' (' + ltr(a.san) + ')' : '') + '</div>' +
       '<div class="a-proof">' + occText(a) + '</div>' +
+      (lag(a) ? '<div class="a-lag muted">' + esc(lag(a)) + '</div>' : '') +
       (a.audience === 'arbiters' ? '<div class="a-aud">' + esc(T('web.for_arbiters')) + '</div>' : '');
     return li;
+  }
+
+  // lag says how far behind the board a source was (an alert's or a game
+  // view's delay_plies and delay_s), "" when it is live.
+  function lag(x) {
+    const parts = [];
+    if (x.delay_plies > 0) parts.push(T('web.behind', x.delay_plies));
+    if (x.delay_s > 0) parts.push(T('web.delay', Math.round(x.delay_s)));
+    return parts.join(T('list.sep'));
   }
 
   function countClass(n) { return n >= 5 ? 'c5' : n >= 3 ? 'c3' : n === 2 ? 'c2' : 'c1'; }
@@ -231,6 +241,6 @@ const TF = (() => {
     return out.join(' ');
   }
 
-  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, markWithdrawn, countClass, claims, ordinal, KIND,
+  return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, markWithdrawn, countClass, claims, ordinal, lag, KIND,
     T, ltr, side, timeText, LANG };
 })();

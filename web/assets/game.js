@@ -93,7 +93,7 @@
       '<div class="claims">' + TF.claims(g) + '</div>' +
       (g.status === 'finished' ? '<div class="status st-finished">' + TF.esc(TF.T('web.finished_result', g.result || '')) + '</div>' : '') +
       (g.attention ? '<div class="status st-attention">' + TF.esc(g.attention) + '</div>' : '') +
-      (g.delay_s ? '<div class="muted">' + TF.esc(TF.T('web.delay', Math.round(g.delay_s))) + '</div>' : '');
+      (TF.lag(g) ? '<div class="muted">' + TF.esc(TF.lag(g)) + '</div>' : '');
     const rep = $('repeated');
     rep.innerHTML = g.repeated.length ? '' : '<li class="empty">' + TF.esc(TF.T('web.no_repeated')) + '</li>';
     g.repeated.forEach((plies, i) => {
