@@ -382,10 +382,33 @@ type chatMessage struct {
 	User string `json:"user"`
 }
 
+// gameChat reads a bot game's player chat (GET /api/bot/game/{id}/chat).
+// The description says NDJSON, one message a line; lila has answered a
+// JSON array: both are read.
 func (c *Client) gameChat(ctx context.Context, gameID string) ([]chatMessage, error) {
+	var body string
+	op := "chat history of " + gameID
+	if err := c.call(ctx, request{op: op, method: http.MethodGet, path: botGamePath(gameID, "/chat"), auth: true, accept: "application/x-ndjson"}, &body); err != nil {
+		return nil, err
+	}
 	var out []chatMessage
-	err := c.call(ctx, request{op: "chat history of " + gameID, method: http.MethodGet, path: botGamePath(gameID, "/chat"), auth: true}, &out)
-	return out, err
+	if t := strings.TrimSpace(body); strings.HasPrefix(t, "[") {
+		if err := json.Unmarshal([]byte(t), &out); err != nil {
+			return nil, fmt.Errorf("lichess: %s: %w", op, err)
+		}
+		return out, nil
+	}
+	for line := range strings.Lines(body) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var m chatMessage
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			return nil, fmt.Errorf("lichess: %s: %w", op, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // StreamGame follows a game as a spectator (/api/stream/game/{id}, no

@@ -594,3 +594,25 @@ func TestLongLines(t *testing.T) {
 		t.Errorf("long line not read whole: %v", describe(evs[1:]))
 	}
 }
+
+// The chat history a reconnected bot game stream asks for is read in both
+// shapes: NDJSON, as the description says, and a JSON array, as lila has
+// answered.
+func TestChatHistoryShapes(t *testing.T) {
+	for _, row := range []struct {
+		name, body string
+	}{
+		{"ndjson, as described", "{\"text\":\"hi\",\"user\":\"Mary\"}\n{\"text\":\"gg\",\"user\":\"ThreefoldBot\"}\n"},
+		{"a json array, as lila", `[{"text":"hi","user":"Mary"},{"text":"gg","user":"ThreefoldBot"}]`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{})
+			g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "chatHist"})
+			e.fake.Inject(lichesstest.Fault{Method: http.MethodGet, Path: "/api/bot/game/" + g.ID() + "/chat", Status: http.StatusOK, Body: row.body})
+			n, err := e.c.GameChatLines(e.ctx, g.ID())
+			if err != nil || n != 2 {
+				t.Errorf("%d lines, %v; want 2", n, err)
+			}
+		})
+	}
+}

@@ -846,7 +846,10 @@ func (s *Server) handleChatHistory(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := []map[string]string{}
+	// As the description says: NDJSON, one message a line (lila has
+	// answered a JSON array; the client reads both).
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
 	for _, m := range g.chat {
 		if m.Room != lichess.RoomPlayer {
 			continue
@@ -855,9 +858,8 @@ func (s *Server) handleChatHistory(w http.ResponseWriter, r *http.Request) {
 		if u := s.users[m.User]; u != nil {
 			name = u.Username
 		}
-		out = append(out, map[string]string{"text": m.Text, "user": name})
+		fmt.Fprint(w, ndjson(map[string]string{"text": m.Text, "user": name}))
 	}
-	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
