@@ -126,6 +126,19 @@ func (c *Client) ExportGame(ctx context.Context, gameID string) (*ExportedGame, 
 	return &g, nil
 }
 
+// CurrentGame returns the ongoing game of a user, or the last game they
+// played when none is on (/api/user/{username}/current-game), without its
+// moves: its Status says which. ErrNotFound: no such user, or no game.
+func (c *Client) CurrentGame(ctx context.Context, username string) (*ExportedGame, error) {
+	var g ExportedGame
+	err := c.call(ctx, request{op: "current game of " + username, method: http.MethodGet, path: "/api/user/" + url.PathEscape(username) + "/current-game",
+		query: url.Values{"moves": {"false"}, "clocks": {"false"}, "evals": {"false"}, "opening": {"false"}}, accept: "application/json", optAuth: true}, &g)
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
 // ExportGamePGN returns a game as PGN.
 func (c *Client) ExportGamePGN(ctx context.Context, gameID string) (string, error) {
 	var s string

@@ -3,11 +3,19 @@ package lichess_test
 import (
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"log/slog"
 	"net/http"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
@@ -99,6 +107,8 @@ func TestContract(t *testing.T) {
 		return e.bot.StreamBotGame(ctx, ch, fn)
 	})
 	must("bot game stream", err)
+	_, err = e.bot.GameChatLines(ctx, ch) // what the stream asks after a reconnect
+	must("chat history", err)
 	must("move", e.bot.Move(ctx, ch, "e2e4", false))
 	must("chat", e.bot.Chat(ctx, ch, lichess.RoomPlayer, "good luck"))
 	must("chat to spectators", e.bot.Chat(ctx, ch, lichess.RoomSpectator, "hello all"))
@@ -181,13 +191,20 @@ func TestContract(t *testing.T) {
 	}
 	jg.Finish(lichess.StatusResign, "black")
 	must("spectator stream to the end, filled in from the export", <-jumped)
+	_, err = e.anon.CurrentGame(ctx, "alice")
+	must("current game (ongoing, 3 plies held back)", err)
+	_, err = e.anon.CurrentGame(ctx, "carol")
+	must("current game (the last one, finished)", err)
 	e.fake.PublishGame(fakelichess.Summary{ID: "spGame01", White: "alice", Black: "bob"})
 	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameSummary) error) error {
 		return e.anon.StreamGamesByUsers(ctx, []string{"alice", "bob"}, fn)
 	})
 	must("games by users", err)
 	_, err = firstEvents(ctx, 1, func(ctx context.Context, fn func(lichess.GameSummary) error) error {
-		return e.anon.StreamGamesByIDs(ctx, "streamAb", []string{"spGame01"}, fn)
+		return e.anon.StreamGamesByIDs(ctx, "streamAb", []string{"spGame01"}, func(sum lichess.GameSummary) error {
+			must("add games to a games-by-ids stream", e.anon.AddGameIDs(ctx, "streamAb", []string{"spJump01"}))
+			return fn(sum)
+		})
 	})
 	must("games by ids", err)
 	tv := e.fake.TV("")
@@ -231,6 +248,43 @@ func TestContract(t *testing.T) {
 	must("login", err)
 
 	e.k.report()
+	e.k.checkEveryPathExercised()
+	e.k.checkExercised(clientOperations)
+}
+
+// clientOperations: every operation of the description the client uses
+// (the README's list), each of which TestContract must exercise.
+var clientOperations = []string{
+	"POST /api/token/test", "GET /api/account", "GET /api/account/playing", "GET /api/stream/event", "GET /api/challenge",
+	"POST /api/challenge/{challengeId}/accept", "POST /api/challenge/{challengeId}/decline",
+	"GET /api/bot/game/stream/{gameId}", "POST /api/bot/game/{gameId}/move/{move}",
+	"GET /api/bot/game/{gameId}/chat", "POST /api/bot/game/{gameId}/chat",
+	"POST /api/bot/game/{gameId}/draw/{accept}", "POST /api/bot/game/{gameId}/takeback/{accept}",
+	"POST /api/bot/game/{gameId}/resign", "POST /api/bot/game/{gameId}/abort",
+	"POST /api/bot/game/{gameId}/claim-victory", "POST /api/bot/game/{gameId}/claim-draw",
+	"POST /api/bot/account/upgrade", "GET /api/bot/online", "POST /api/challenge/{username}",
+	"POST /api/challenge/{challengeId}/cancel",
+	"GET /api/stream/game/{id}", "POST /api/stream/games-by-users", "POST /api/stream/games/{streamId}",
+	"POST /api/stream/games/{streamId}/add",
+	"GET /api/tv/feed", "GET /api/tv/{channel}/feed", "GET /game/export/{gameId}", "GET /api/user/{username}/current-game",
+	"GET /api/broadcast/{broadcastTournamentId}",
+	"GET /api/broadcast/{broadcastTournamentSlug}/{broadcastRoundSlug}/{broadcastRoundId}",
+	"GET /api/broadcast/round/{broadcastRoundId}.pgn",
+	"GET /api/stream/broadcast/round/{broadcastRoundId}.pgn", "GET /api/stream/broadcast/tour/{broadcastTourId}.pgn",
+	"GET /api/stream/broadcast/group/{broadcastGroupId}.pgn",
+	"GET /oauth", "POST /api/token", "DELETE /api/token",
+}
+
+// checkExercised fails for every operation of ops that no request reached.
+func (k *contract) checkExercised(ops []string) {
+	k.t.Helper()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, op := range ops {
+		if k.ops[op] == 0 {
+			k.t.Errorf("%s was not exercised", op)
+		}
+	}
 }
 
 // The check fails where it must: an answer of the fake that lacks a field
@@ -286,4 +340,64 @@ func assertViolation(t *testing.T, k *contract, want string) {
 		}
 	}
 	t.Errorf("no violation mentioning %q; got %q", want, k.faults)
+}
+
+// checkEveryPathExercised reads the client's source (this package's
+// non-test files) and checks that every path piece it sends Lichess (a
+// string literal starting with "/", such as "/api/bot/game/" or
+// "/claim-draw") is part of a path TestContract requested: an endpoint
+// added to the client without a call here fails the test.
+func (k *contract) checkEveryPathExercised() {
+	k.t.Helper()
+	pieces, err := clientPathLiterals(".")
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, piece := range pieces {
+		if piece == "/callback" {
+			continue // login's own listener: Lichess only gets its URL, as redirect_uri
+		}
+		if !slices.ContainsFunc(k.paths, func(p string) bool { return strings.Contains(p, piece) }) {
+			k.t.Errorf("the client sends %q, which no request of TestContract had: add the call", piece)
+		}
+	}
+}
+
+// clientPathLiterals returns the string literals of the non-test Go files
+// of dir that start with "/" followed by a letter: the pieces of the paths
+// the client sends.
+func clientPathLiterals(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil || len(s) < 2 || s[0] != '/' || !unicode.IsLetter(rune(s[1])) || strings.ContainsAny(s, " %") || seen[s] {
+				return true
+			}
+			seen[s] = true
+			out = append(out, s)
+			return true
+		})
+	}
+	sort.Strings(out)
+	return out, nil
 }

@@ -56,6 +56,7 @@ type contract struct {
 	mu     sync.Mutex
 	faults []string
 	ops    map[string]int // "METHOD /path/template" -> requests
+	paths  []string       // every path requested, as sent
 }
 
 // loadContract reads the description, or skips the test where it is
@@ -177,6 +178,7 @@ func (k *contract) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	k.mu.Lock()
 	k.ops[op]++
+	k.paths = append(k.paths, vreq.URL.Path)
 	k.mu.Unlock()
 	_, errs := k.v.ValidateHttpRequestSync(vreq)
 	if errs = k.checkTypedForm(vreq, body, errs); len(errs) > 0 {

@@ -59,6 +59,7 @@ func exampleDecoders() map[string]exampleDecoder {
 		"GET /api/tv/feed":                           {into: tvLine},
 		"GET /api/tv/{channel}/feed":                 {into: tvLine},
 		"GET /game/export/{gameId}":                  {into: func(any) any { return new(lichess.ExportedGame) }, pgn: exportPGNExample},
+		"GET /api/user/{username}/current-game":      {into: func(any) any { return new(lichess.ExportedGame) }, pgn: exportPGNExample},
 		"GET /api/broadcast/{broadcastTournamentId}": {into: func(any) any { return new(lichess.BroadcastTour) }},
 		"GET /api/broadcast/{broadcastTournamentSlug}/{broadcastRoundSlug}/{broadcastRoundId}": {
 			into: func(any) any { return new(lichess.BroadcastRound) }},

@@ -607,8 +607,8 @@ func TestChatHistoryShapes(t *testing.T) {
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			e := newEnv(t, envOpts{})
-			g := e.fake.MustNewGame(lichesstest.GameSpec{ID: "chatHist"})
-			e.fake.Inject(lichesstest.Fault{Method: http.MethodGet, Path: "/api/bot/game/" + g.ID() + "/chat", Status: http.StatusOK, Body: row.body})
+			g := e.fake.MustNewGame(fakelichess.GameSpec{ID: "chatHist"})
+			e.fake.Inject(fakelichess.Fault{Method: http.MethodGet, Path: "/api/bot/game/" + g.ID() + "/chat", Status: http.StatusOK, Body: row.body})
 			n, err := e.c.GameChatLines(e.ctx, g.ID())
 			if err != nil || n != 2 {
 				t.Errorf("%d lines, %v; want 2", n, err)

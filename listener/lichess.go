@@ -25,6 +25,7 @@ import (
 type LichessStreamer interface {
 	StreamGame(ctx context.Context, gameID string, fn func(lichess.SpectatorEvent) error) error
 	StreamGamesByUsers(ctx context.Context, users []string, fn func(lichess.GameSummary) error) error
+	CurrentGame(ctx context.Context, username string) (*lichess.ExportedGame, error)
 	StreamTV(ctx context.Context, channel string, fn func(lichess.TVEvent) error) error
 	StreamBroadcastRound(ctx context.Context, roundID string, fn func(pgn string) error) error
 	StreamBroadcastTour(ctx context.Context, tourID string, fn func(pgn string) error) error
@@ -194,20 +195,32 @@ func spectatorName(p lichess.SpectatorPlayer) string {
 	return ""
 }
 
-// LichessUsersSource follows the current games of Lichess users: the
-// games-by-users stream says when a game starts (games already running
-// included), and each game is then followed through its spectator stream
-// (as LichessGameSource), within the per-IP budget the client keeps (a
-// game waits for a free spectator slot). Lichess's rule: only games where
-// both players are in Users are reported.
+// CurrentGamePoll is how often LichessUsersSource asks Lichess for each
+// user's current game (one request per user and period).
+const CurrentGamePoll = 30 * time.Second
+
+// LichessUsersSource follows the current games of Lichess users, whoever
+// they play: every Poll it asks for each user's current game
+// (/api/user/{username}/current-game, which answers the ongoing game or
+// else the last one) and follows an ongoing one through its spectator
+// stream (as LichessGameSource; the stream sends every past position, so a
+// game found late loses nothing). With several users, the games-by-users
+// stream says at once when a game between two of them starts (games
+// already running included). Games are followed within the per-IP budget
+// the client keeps (a game waits for a free spectator slot).
 type LichessUsersSource struct {
 	Client LichessStreamer
 	Users  []string
 	Base   string
 	Clock  clock.Clock
 	Logger *slog.Logger
+	// Poll is the period of the current-game requests (CurrentGamePoll
+	// when 0).
+	Poll time.Duration
 	// OnState, if set, is told when the source's Lichess stream connects
 	// and when it is lost (and retried): see lichess.WithStreamObserver.
+	// A single user has no stream: it is told whether the last
+	// current-game request was answered.
 	OnState func(connected bool, err error)
 }
 
@@ -218,23 +231,77 @@ func (s *LichessUsersSource) Name() string {
 
 // Run implements Source.
 func (s *LichessUsersSource) Run(ctx context.Context, emit Emit) error {
-	ctx = observe(ctx, s.OnState)
-	if len(s.Users) == 1 && s.Logger != nil {
-		s.Logger.Warn("lichess reports only the games between the users given: with a single user, add the opponents (several lichess.org/@/USER sources share one stream)",
-			"user", s.Users[0])
-	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	g := newGameGroup(ctx, s.Client, s.Base, s.Clock, s.Logger, emit, s.Name())
-	err := s.Client.StreamGamesByUsers(ctx, s.Users, func(sum lichess.GameSummary) error {
-		if sum.Status >= 25 {
-			return nil // the spectator stream ends by itself with the final state
-		}
-		if _, err := rules.ParseVariant(sum.Variant); err != nil {
-			return nil // crazyhouse, atomic, ...: a repetition rule of its own
-		}
-		g.follow(sum.ID)
-		return nil
-	})
+	polled := make(chan struct{})
+	go func() { // owned by Run: stopped by cancel, waited for below
+		defer close(polled)
+		s.pollCurrentGames(ctx, g)
+	}()
+	var err error
+	if len(s.Users) > 1 {
+		err = s.Client.StreamGamesByUsers(observe(ctx, s.OnState), s.Users, func(sum lichess.GameSummary) error {
+			if sum.Status >= 25 {
+				return nil // the spectator stream ends by itself with the final state
+			}
+			if _, err := rules.ParseVariant(sum.Variant); err != nil {
+				return nil // crazyhouse, atomic, ...: a repetition rule of its own
+			}
+			g.follow(sum.ID)
+			return nil
+		})
+	} else {
+		<-ctx.Done()
+		err = ctx.Err()
+	}
+	cancel()
+	<-polled
 	return g.wait(err)
+}
+
+// pollCurrentGames asks for each user's current game every Poll until ctx
+// is done, and follows the ongoing ones (g.follow ignores a game already
+// followed).
+func (s *LichessUsersSource) pollCurrentGames(ctx context.Context, g *gameGroup) {
+	clk := clock.Or(s.Clock)
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	every := s.Poll
+	if every <= 0 {
+		every = CurrentGamePoll
+	}
+	missing := map[string]bool{} // users already logged as having no game
+	for {
+		for _, user := range s.Users {
+			cg, err := s.Client.CurrentGame(ctx, user)
+			if ctx.Err() != nil {
+				return
+			}
+			if len(s.Users) == 1 && s.OnState != nil {
+				s.OnState(err == nil || errors.Is(err, lichess.ErrNotFound), err)
+			}
+			switch {
+			case errors.Is(err, lichess.ErrNotFound):
+				if !missing[user] {
+					log.Info("lichess: no game for this user yet (or no such user); asking again", "user", user, "every", every)
+					missing[user] = true
+				}
+			case err != nil:
+				log.Warn("lichess: current game not known; asking again", "user", user, "err", err)
+			case lichess.Finished(cg.Status) || cg.Status == "":
+			case !followedVariant(cg.Variant):
+			default:
+				delete(missing, user)
+				g.follow(cg.ID)
+			}
+		}
+		if clock.Sleep(ctx, clk, every) != nil {
+			return
+		}
+	}
 }
 
 // LichessTVSource follows a Lichess TV channel ("" for the featured game):
@@ -451,4 +518,11 @@ func BroadcastGameID(gameURL string) string {
 		return gameURL
 	}
 	return parts[len(parts)-1]
+}
+
+// followedVariant: the games of a variant whose repetition rule is
+// chess's (standard, fromPosition, chess960) are followed.
+func followedVariant(v string) bool {
+	_, err := rules.ParseVariant(v)
+	return err == nil
 }

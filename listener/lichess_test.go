@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
@@ -443,5 +445,52 @@ func TestBroadcastChess960(t *testing.T) {
 	}
 	if st := c.w.Status(); len(st) != 2 {
 		t.Errorf("status %+v", st)
+	}
+}
+
+// A single lichess.org/@/USER is followed whoever the user plays: its
+// current game is asked for every CurrentGamePoll, the last (finished)
+// game is not followed, an ongoing one is, from its start, under the
+// 3-move delay; no games-by-users stream is opened for one user.
+func TestLichessUserPlayingAnyone(t *testing.T) {
+	srv, client := newLichess(t)
+	shuffle := toUCI(t, []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5", "d4", "d5"})
+	old := srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "oldgame1", White: "Alice", Black: "Carol", Moves: shuffle[:4]})
+	old.Finish(lichess.StatusResign, "white")
+	clk := clock.NewFake(time.Time{})
+	c := newCollector()
+	stop := runSource(&LichessUsersSource{Client: client, Users: []string{"alice"}, Clock: clk}, c.emit)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	// The first poll found the finished game only; the source waits.
+	if err := clk.WaitTimer(ctx, CurrentGamePoll); err != nil {
+		t.Fatal(err)
+	}
+	g := srv.MustSpectatorGame(fakelichess.SpectatorSpec{ID: "newgame1", White: "Zed", Black: "Alice", Moves: shuffle})
+	clk.Advance(CurrentGamePoll)
+	// Twelve plies on the board, nine shown: the third occurrence at ply 8.
+	c.waitFor(t, "the threefold alert", func(c *collector) bool { return len(c.alerts) > 0 })
+	g.Finish(lichess.StatusDraw, "")
+	c.waitFor(t, "the end of the game", func(c *collector) bool {
+		n := len(c.snaps)
+		return n > 0 && c.snaps[n-1].Finished && len(c.snaps[n-1].Moves) == len(shuffle)
+	})
+	if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("Run: %v", err)
+	}
+	if k := c.kinds("newgame1"); !slices.Equal(k[threefold.KindThreefold], []int{8}) {
+		t.Errorf("alerts %v, want threefold at ply 8", k)
+	}
+	if a := c.alerts[0]; a.DelayPlies != lichess.DelayPlies {
+		t.Errorf("alert %d plies behind, want %d", a.DelayPlies, lichess.DelayPlies)
+	}
+	if n := len(srv.RequestsTo(http.MethodGet, "/api/stream/game/oldgame1")); n > 0 {
+		t.Errorf("the finished last game was followed (%d requests)", n)
+	}
+	if n := len(srv.RequestsTo(http.MethodPost, "/api/stream/games-by-users")); n > 0 {
+		t.Errorf("%d games-by-users streams for a single user", n)
+	}
+	if n := len(srv.RequestsTo(http.MethodGet, "/api/user/alice/current-game")); n < 2 {
+		t.Errorf("%d current-game requests, want at least 2", n)
 	}
 }

@@ -54,8 +54,9 @@ var ErrUnknownForm = errors.New("unknown source form")
 // SourceForms lists every form ParseTarget understands, one a line, for
 // --help and usage errors.
 var SourceForms = `Lichess:
-  https://lichess.org/GAMEID[/white|/black][#PLY]   a game (spectator stream, a few seconds behind)
-  https://lichess.org/@/USER                       current games between the users given (one stream for all)
+  https://lichess.org/GAMEID[/white|/black][#PLY]   a game (spectator stream, 3 moves behind while on)
+  https://lichess.org/@/USER                       the user's current game, whoever they play (asked every 30 s;
+                                                   games between users given: at once, one stream for all)
   https://lichess.org/tv[/CHANNEL]                 a TV channel (best, bullet, blitz, rapid, classical, bot, …)
   https://lichess.org/broadcast/SLUG/ROUND/ROUNDID a broadcast round (OTB: alerts are for arbiters)
   https://lichess.org/broadcast/SLUG/TOURID        every round of a broadcast tournament

@@ -581,6 +581,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /api/tv/feed", s.handleTV)
 	m.HandleFunc("GET /api/tv/{channel}/feed", s.handleTV)
 	m.HandleFunc("GET /game/export/{id}", s.handleExport)
+	m.HandleFunc("GET /api/user/{username}/current-game", s.handleCurrentGame)
 	m.HandleFunc("GET /api/broadcast/{tour}/{round}/{id}", s.handleBroadcastRound)
 	m.HandleFunc("GET /api/broadcast/{id}", s.handleBroadcastTour)
 	m.HandleFunc("GET /api/broadcast/round/{file}", s.handleBroadcastRoundPGN)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -530,6 +531,34 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeExport(w, r, ex)
+}
+
+// handleCurrentGame serves /api/user/{username}/current-game: the user's
+// ongoing spectated game, else the last one they played (the most recently
+// created of the fake's spectated games that has them as a player), under
+// the same 3-move delay as the export; 404 when they have none.
+func (s *Server) handleCurrentGame(w http.ResponseWriter, r *http.Request) {
+	user := strings.ToLower(r.PathValue("username"))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var last *Spectated
+	for _, sg := range slices.Backward(s.spectOrd) {
+		if sg.raw != nil || (strings.ToLower(sg.spec.White) != user && strings.ToLower(sg.spec.Black) != user) {
+			continue
+		}
+		if !lichess.Finished(sg.status) {
+			writeExport(w, r, sg.export())
+			return
+		}
+		if last == nil {
+			last = sg
+		}
+	}
+	if last == nil {
+		writeError(w, http.StatusNotFound, "No current game")
+		return
+	}
+	writeExport(w, r, last.export())
 }
 
 func writeExport(w http.ResponseWriter, r *http.Request, ex export) {
