@@ -326,6 +326,10 @@ func (s textsStreamer) StreamTV(context.Context, string, func(lichess.TVEvent) e
 	return nil
 }
 
+func (s textsStreamer) CurrentGame(context.Context, string) (*lichess.ExportedGame, error) {
+	return nil, lichess.ErrNotFound
+}
+
 func (s textsStreamer) StreamBroadcastTour(context.Context, string, func(string) error) error {
 	return nil
 }
