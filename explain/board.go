@@ -34,7 +34,7 @@ func (r *Report) Text() string {
 		differs[sq.Square] = true
 	}
 	for i := range cols {
-		cols[i] = boardLines(&r.cmp.Positions[i], r.names[i].noun, differs)
+		cols[i] = boardLines(r.text, &r.cmp.Positions[i], r.names[i].noun, differs)
 	}
 	width := 0
 	for _, l := range cols[0] {
@@ -50,7 +50,7 @@ func (r *Report) Text() string {
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	if len(differs) > 0 {
-		b.WriteString(say(msgLegendSquares) + "\n")
+		b.WriteString(r.text.say(msgLegendSquares) + "\n")
 	}
 	b.WriteString("\n" + r.Verdict + "\n")
 	for _, d := range r.Differences {
@@ -64,8 +64,8 @@ func (r *Report) Text() string {
 
 // boardLines draws one position: its name, the side to move, the board
 // (White at the bottom) and its rights.
-func boardLines(p *rules.Position, title string, differs map[rules.Square]bool) []string {
-	lines := []string{upperFirst(title), say(msgCaptionToMove, colorName(p.Turn())), "   a  b  c  d  e  f  g  h"}
+func boardLines(t *Messages, p *rules.Position, title string, differs map[rules.Square]bool) []string {
+	lines := []string{upperFirst(title), t.say(msgCaptionToMove, colorName(t, p.Turn())), "   a  b  c  d  e  f  g  h"}
 	for rank := 7; rank >= 0; rank-- {
 		var b strings.Builder
 		b.WriteByte(byte('1' + rank))
@@ -80,23 +80,23 @@ func boardLines(p *rules.Position, title string, differs map[rules.Square]bool) 
 		}
 		lines = append(lines, b.String())
 	}
-	lines = append(lines, castlingCaption(p), enPassantCaption(p))
+	lines = append(lines, castlingCaption(t, p), enPassantCaption(t, p))
 	return lines
 }
 
 // castlingCaption says which castling rights p holds, in the castling
 // field of its FEN (KQkq, or rook files in Chess960).
-func castlingCaption(p *rules.Position) string {
+func castlingCaption(t *Messages, p *rules.Position) string {
 	field := strings.Fields(p.FEN())[2]
 	if field == "-" {
-		return say(msgCaptionNoCastling)
+		return t.say(msgCaptionNoCastling)
 	}
-	return say(msgCaptionCastling, field)
+	return t.say(msgCaptionCastling, field)
 }
 
 // enPassantCaption names the en passant captures possible in p, or is
 // empty.
-func enPassantCaption(p *rules.Position) string {
+func enPassantCaption(t *Messages, p *rules.Position) string {
 	caps := p.EnPassantCaptures()
 	if len(caps) == 0 {
 		return ""
@@ -105,5 +105,5 @@ func enPassantCaption(p *rules.Position) string {
 	for i, m := range caps {
 		san[i] = p.SAN(m)
 	}
-	return say(msgCaptionEnPassant, strings.Join(san, ", "))
+	return t.say(msgCaptionEnPassant, strings.Join(san, ", "))
 }

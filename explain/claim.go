@@ -3,6 +3,7 @@ package explain
 import (
 	"strings"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -80,10 +81,13 @@ type Claims struct {
 	// declared is g up to a ply and a declared move: the game that names
 	// the plies of a claim by declared move (its buffers are reused).
 	declared Game
+	text     *Messages // the language of the reports
 }
 
-// NewClaims starts checking claims in g.
-func NewClaims(g *Game) *Claims { return &Claims{g: g, t: rules.NewGame(g.Start)} }
+// NewClaims starts checking claims in g; the reports speak language l.
+func NewClaims(g *Game, l i18n.Lang) *Claims {
+	return &Claims{g: g, t: rules.NewGame(g.Start), text: For(l)}
+}
 
 // at returns the rules' game at ply, replaying as little as it can.
 func (c *Claims) at(ply int) *rules.Game {
@@ -102,65 +106,66 @@ func (c *Claims) at(ply int) *rules.Game {
 // 9.2.1 or 9.3.1 through that move, and also, as any claim, under 9.2.2
 // or 9.3.2 when the position at ply already allows it.
 func (c *Claims) Check(ply int, declared rules.Move) *ClaimReport {
-	t := c.at(ply)
-	v := t.Verdict()
-	p := t.Position()
+	tg := c.at(ply)
+	v := tg.Verdict()
+	p := tg.Position()
+	t := c.text
 	r := &ClaimReport{Ply: ply, Claimant: p.Turn().String(), Occurrences: []int{}, OccurrenceMoves: []string{}}
 	// claimed is the game at the position claimed: the current one, or the
 	// one the declared move makes; g names its plies.
-	claimed, claimedPly, g := t, ply, c.g
+	claimed, claimedPly, g := tg, ply, c.g
 	if declared != rules.NoMove {
-		claimed = t.Clone()
+		claimed = tg.Clone()
 		claimed.Play(declared)
 		claimedPly = ply + 1
 		g = c.with(ply, &p, declared)
 		r.Move = g.MoveLabel(claimedPly)
 	}
 	count, occ := claimed.Count(), claimed.Occurrences()
-	since := ply - t.HalfmoveClock()
+	since := ply - tg.HalfmoveClock()
 	reversible := declared != rules.NoMove && p.PieceAt(declared.From()).Type() != rules.Pawn && !p.IsCapture(declared)
 	switch {
 	case declared != rules.NoMove && count >= 3:
 		r.valid("9.2.1")
 		r.setOccurrences(g, occ)
-		r.reasons = append(r.reasons, say(msgClaimByMove, r.Move, claimedPly, count-1, g.plyList(occ[:len(occ)-1])))
+		r.reasons = append(r.reasons, t.say(msgClaimByMove, r.Move, claimedPly, count-1, g.plyList(t, occ[:len(occ)-1])))
 	case v.Threefold:
 		r.valid("9.2.2")
 		r.setOccurrences(c.g, v.Occurrences)
-		r.reasons = append(r.reasons, say(msgClaimOccurred, c.g.plyName(ply).noun, v.Count, c.g.plyList(v.Occurrences)))
+		r.reasons = append(r.reasons, t.say(msgClaimOccurred, c.g.plyName(t, ply).noun, v.Count, c.g.plyList(t, v.Occurrences)))
 	case reversible && v.FiftyMovesByMove:
 		r.valid("9.3.1")
 		r.FiftyMovesSince = &since
-		r.reasons = append(r.reasons, say(msgClaimFiftyByMove, r.Move, c.g.sinceName(since)))
+		r.reasons = append(r.reasons, t.say(msgClaimFiftyByMove, r.Move, c.g.sinceName(t, since)))
 	case v.FiftyMoves && !v.FiftyMovesByMove:
 		r.valid("9.3.2")
 		r.FiftyMovesSince = &since
-		r.reasons = append(r.reasons, say(msgClaimFifty, t.HalfmoveClock()/2, c.g.sinceName(since)))
+		r.reasons = append(r.reasons, t.say(msgClaimFifty, tg.HalfmoveClock()/2, c.g.sinceName(t, since)))
 	default:
 		r.FiftyMovesSince = &since
 		r.setOccurrences(g, occ)
-		r.invalid(g, claimed, claimedPly, count, occ)
+		r.invalid(t, g, claimed, claimedPly, count, occ)
 		if !v.Checkmate && !v.Stalemate {
-			r.reasons = append(r.reasons, say(msgClaimNoFifty, t.HalfmoveClock(), c.g.sinceName(since)))
+			r.reasons = append(r.reasons, t.say(msgClaimNoFifty, tg.HalfmoveClock(), c.g.sinceName(t, since)))
 		}
-		r.hints(c.g, t, v, declared)
+		r.hints(t, c.g, tg, v, declared)
 	}
-	who := colorName(p.Turn())
+	who := colorName(t, p.Turn())
 	switch {
 	case r.Valid && r.Move != "":
-		r.Verdict = say(msgClaimCorrectMove, who, c.g.plyName(ply).noun, r.Move, *r.Rule)
+		r.Verdict = t.say(msgClaimCorrectMove, who, c.g.plyName(t, ply).noun, r.Move, *r.Rule)
 	case r.Valid:
-		r.Verdict = say(msgClaimCorrect, who, c.g.plyName(ply).noun, *r.Rule)
+		r.Verdict = t.say(msgClaimCorrect, who, c.g.plyName(t, ply).noun, *r.Rule)
 	case r.Move != "":
-		r.Verdict = say(msgClaimIncorrectMove, who, c.g.plyName(ply).noun, r.Move)
+		r.Verdict = t.say(msgClaimIncorrectMove, who, c.g.plyName(t, ply).noun, r.Move)
 	default:
-		r.Verdict = say(msgClaimIncorrect, who, c.g.plyName(ply).noun)
+		r.Verdict = t.say(msgClaimIncorrect, who, c.g.plyName(t, ply).noun)
 	}
-	if f := t.FivefoldPly(); f >= 0 && f <= ply {
-		r.Notes = append(r.Notes, say(msgClaimAfterFivefold, c.g.plyName(f).noun))
+	if f := tg.FivefoldPly(); f >= 0 && f <= ply {
+		r.Notes = append(r.Notes, t.say(msgClaimAfterFivefold, c.g.plyName(t, f).noun))
 	}
 	if v.SeventyFiveMoves {
-		r.Notes = append(r.Notes, say(msgClaimAfterSeventyFive))
+		r.Notes = append(r.Notes, t.say(msgClaimAfterSeventyFive))
 	}
 	r.Reason = strings.Join(r.reasons, " ")
 	return r
@@ -180,19 +185,19 @@ func (r *ClaimReport) setOccurrences(g *Game, plies []int) {
 
 // invalid says why the position claimed (at claimedPly of g, counted
 // count times) is no third occurrence, and what its near repetitions are.
-func (r *ClaimReport) invalid(g *Game, claimed *rules.Game, claimedPly, count int, occ []int) {
+func (r *ClaimReport) invalid(t *Messages, g *Game, claimed *rules.Game, claimedPly, count int, occ []int) {
 	switch {
 	case r.Move != "" && count == 1:
-		r.reasons = append(r.reasons, say(msgClaimMoveNew, r.Move))
+		r.reasons = append(r.reasons, t.say(msgClaimMoveNew, r.Move))
 	case r.Move != "":
-		r.reasons = append(r.reasons, say(msgClaimMoveSecond, r.Move, claimedPly, g.plyList(occ[:len(occ)-1])))
+		r.reasons = append(r.reasons, t.say(msgClaimMoveSecond, r.Move, claimedPly, g.plyList(t, occ[:len(occ)-1])))
 	case count == 1:
-		r.reasons = append(r.reasons, say(msgClaimOnce, g.plyName(claimedPly).noun))
+		r.reasons = append(r.reasons, t.say(msgClaimOnce, g.plyName(t, claimedPly).noun))
 	default:
-		r.reasons = append(r.reasons, say(msgClaimTwice, g.plyName(claimedPly).noun, g.plyList(occ)))
+		r.reasons = append(r.reasons, t.say(msgClaimTwice, g.plyName(t, claimedPly).noun, g.plyList(t, occ)))
 	}
 	for _, n := range claimed.NearRepetitions() {
-		cmp, err := ComparePlies(g, n.Plies[0], claimedPly)
+		cmp, err := comparePlies(t, g, n.Plies[0], claimedPly)
 		if err != nil {
 			continue // cannot happen: both plies are in g
 		}
@@ -202,26 +207,26 @@ func (r *ClaimReport) invalid(g *Game, claimed *rules.Game, claimedPly, count in
 		for i, d := range near.Differences {
 			why[i] = d.Explanation
 		}
-		r.reasons = append(r.reasons, say(msgClaimNear, g.plyName(n.Plies[0]).noun, strings.Join(why, " ")))
+		r.reasons = append(r.reasons, t.say(msgClaimNear, g.plyName(t, n.Plies[0]).noun, strings.Join(why, " ")))
 	}
 }
 
 // hints says which claim would have been correct instead: one declaring
 // another move (9.2.1, 9.3.1). (A claim the position itself allows, 9.2.2
 // or 9.3.2, is correct whatever the move declared: Check says so.)
-func (r *ClaimReport) hints(g *Game, t *rules.Game, v rules.Verdict, declared rules.Move) {
-	p := t.Position()
+func (r *ClaimReport) hints(t *Messages, g *Game, tg *rules.Game, v rules.Verdict, declared rules.Move) {
+	p := tg.Position()
 	var moves []string
 	for _, m := range v.ClaimMoves {
 		if m != declared {
-			moves = append(moves, pgn.MoveNumber(&g.Start, t.Ply()+1)+p.SAN(m))
+			moves = append(moves, pgn.MoveNumber(&g.Start, tg.Ply()+1)+p.SAN(m))
 		}
 	}
 	if len(moves) > 0 {
-		r.Notes = append(r.Notes, say(msgClaimHintByMove, strings.Join(moves, ", ")))
+		r.Notes = append(r.Notes, t.say(msgClaimHintByMove, strings.Join(moves, ", ")))
 	}
 	if v.FiftyMovesByMove && (declared == rules.NoMove || p.PieceAt(declared.From()).Type() == rules.Pawn || p.IsCapture(declared)) {
-		r.Notes = append(r.Notes, say(msgClaimHintFiftyByMove))
+		r.Notes = append(r.Notes, t.say(msgClaimHintFiftyByMove))
 	}
 }
 
@@ -237,22 +242,22 @@ func (c *Claims) with(ply int, p *rules.Position, m rules.Move) *Game {
 }
 
 // plyList names plies in a list: "49 (25.Nh6), 53 (27.Nh6)".
-func (g *Game) plyList(plies []int) string {
+func (g *Game) plyList(t *Messages, plies []int) string {
 	items := make([]string, len(plies))
 	for i, p := range plies {
 		if p == 0 {
-			items[i] = say(msgClaimListStart)
+			items[i] = t.say(msgClaimListStart)
 		} else {
-			items[i] = say(msgClaimListItem, p, g.MoveLabel(p))
+			items[i] = t.say(msgClaimListItem, p, g.MoveLabel(p))
 		}
 	}
 	return strings.Join(items, ", ")
 }
 
 // sinceName names the ply of the last pawn move or capture.
-func (g *Game) sinceName(ply int) string {
+func (g *Game) sinceName(t *Messages, ply int) string {
 	if ply < 0 {
-		return say(msgClaimBeforeStart)
+		return t.say(msgClaimBeforeStart)
 	}
-	return g.plyName(ply).noun
+	return g.plyName(t, ply).noun
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold/explain"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/pgn/scan"
@@ -74,7 +75,7 @@ func TestClaim(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r := explain.NewClaims(g).Check(ply, declared)
+			r := explain.NewClaims(g, i18n.English).Check(ply, declared)
 			rule := ""
 			if r.Rule != nil {
 				rule = *r.Rule
@@ -134,7 +135,7 @@ func TestClaimAgreesWithScan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			claims := explain.NewClaims(g)
+			claims := explain.NewClaims(g, i18n.English)
 			fifty := -1
 			p := g.Start
 			for ply := 0; ply <= g.Plies(); ply++ {

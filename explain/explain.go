@@ -10,8 +10,9 @@
 // the two boards side by side, as the JSON of threefold explain, or as an
 // SVG drawing that marks the differences. Every sentence comes from the
 // answer of package rules (rules.Compare), never from text written for a
-// case, and every sentence is in one catalogue (messages.go), so that it
-// can be translated whole.
+// case, and every sentence is in one catalogue (messages.go), translated
+// whole into each language threefold speaks (messages_ru.go, _tr, _fa): the
+// language is given to Compare, ComparePlies and NewClaims.
 package explain
 
 import (
@@ -20,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -70,12 +72,12 @@ func (g *Game) MoveLabel(ply int) string {
 // ply 6").
 type name struct{ noun, at string }
 
-func (g *Game) plyName(ply int) name {
+func (g *Game) plyName(t *Messages, ply int) name {
 	if ply == 0 {
-		return name{say(msgStartNoun), say(msgStartAt)}
+		return name{t.say(msgStartNoun), t.say(msgStartAt)}
 	}
 	l := g.MoveLabel(ply)
-	return name{say(msgPlyNoun, ply, l), say(msgPlyAt, ply)}
+	return name{t.say(msgPlyNoun, ply, l), t.say(msgPlyAt, ply)}
 }
 
 // Report is the explanation of one comparison. Its JSON form is the output
@@ -99,7 +101,8 @@ type Report struct {
 
 	cmp   rules.Comparison
 	names [2]name
-	game  *Game // nil for positions given alone
+	game  *Game     // nil for positions given alone
+	text  *Messages // the language of the sentences and captions
 }
 
 // Difference is one reason two positions are not the same. Kind says which
@@ -137,34 +140,41 @@ type SquareDifference struct {
 	Pieces [2]*string `json:"pieces"`
 }
 
-// Compare explains two positions given alone (two FENs): there is no game,
-// so nothing can be said about where a castling right was lost.
-func Compare(a, b rules.Position) *Report {
+// Compare explains two positions given alone (two FENs), in language l:
+// there is no game, so nothing can be said about where a castling right
+// was lost.
+func Compare(a, b rules.Position, l i18n.Lang) *Report {
 	c := rules.Compare(&a, &b)
-	return build(c, [2]name{{say(msgFirstNoun), say(msgFirstAt)}, {say(msgSecondNoun), say(msgSecondAt)}}, nil, nil)
+	t := For(l)
+	return build(t, c, [2]name{{t.say(msgFirstNoun), t.say(msgFirstAt)}, {t.say(msgSecondNoun), t.say(msgSecondAt)}}, nil, nil)
 }
 
-// ComparePlies explains the positions at plies a and b of g.
-func ComparePlies(g *Game, a, b int) (*Report, error) {
+// ComparePlies explains the positions at plies a and b of g, in
+// language l.
+func ComparePlies(g *Game, a, b int, l i18n.Lang) (*Report, error) {
+	return comparePlies(For(l), g, a, b)
+}
+
+func comparePlies(t *Messages, g *Game, a, b int) (*Report, error) {
 	c, err := rules.CompareInGame(g.Start, g.Moves, a, b)
 	if err != nil {
 		return nil, fmt.Errorf("explain: %w", err)
 	}
-	return build(c, [2]name{g.plyName(a), g.plyName(b)}, []int{a, b}, g), nil
+	return build(t, c, [2]name{g.plyName(t, a), g.plyName(t, b)}, []int{a, b}, g), nil
 }
 
-func build(c rules.Comparison, names [2]name, plies []int, g *Game) *Report {
-	r := &Report{Same: c.Same(), Plies: plies, Differences: []Difference{}, ClocksDiffer: c.ClocksDiffer, cmp: c, names: names, game: g}
+func build(t *Messages, c rules.Comparison, names [2]name, plies []int, g *Game) *Report {
+	r := &Report{Same: c.Same(), Plies: plies, Differences: []Difference{}, ClocksDiffer: c.ClocksDiffer, cmp: c, names: names, game: g, text: t}
 	for i := range r.FENs {
 		r.FENs[i] = c.Positions[i].FEN()
 	}
 	if r.Same {
-		r.Verdict = say(msgSame, names[0].noun, names[1].noun)
+		r.Verdict = t.say(msgSame, names[0].noun, names[1].noun)
 		if c.ClocksDiffer {
-			r.Notes = append(r.Notes, say(msgClocksOnly))
+			r.Notes = append(r.Notes, t.say(msgClocksOnly))
 		}
 	} else {
-		r.Verdict = say(msgNotSame, names[0].noun, names[1].noun)
+		r.Verdict = t.say(msgNotSame, names[0].noun, names[1].noun)
 	}
 	ps := &c.Positions
 	if c.Diff.Has(rules.DiffSideToMove) {
@@ -172,7 +182,7 @@ func build(c rules.Comparison, names [2]name, plies []int, g *Game) *Report {
 		r.Differences = append(r.Differences, Difference{
 			Kind:        "side_to_move",
 			ToMove:      []string{t0.String(), t1.String()},
-			Explanation: say(msgSideToMove, colorName(t0), names[0].at, colorName(t1), names[1].at),
+			Explanation: t.say(msgSideToMove, colorName(t, t0), names[0].at, colorName(t, t1), names[1].at),
 		})
 	}
 	if c.Diff.Has(rules.DiffPlacement) {
@@ -187,7 +197,7 @@ func build(c rules.Comparison, names [2]name, plies []int, g *Game) *Report {
 		r.Differences = append(r.Differences, Difference{
 			Kind: "en_passant", PossibleIn: &in, Capture: p.SAN(e.Move),
 			Pawn: e.Move.From().String(), Target: e.Move.To().String(),
-			Explanation: say(msgEnPassant, colorName(p.Turn()), names[e.In].at, p.SAN(e.Move),
+			Explanation: t.say(msgEnPassant, colorName(t, p.Turn()), names[e.In].at, p.SAN(e.Move),
 				e.Move.From(), e.Move.To(), names[1-e.In].at),
 		})
 	}
@@ -200,6 +210,7 @@ func build(c rules.Comparison, names [2]name, plies []int, g *Game) *Report {
 const manySquares = 6
 
 func (r *Report) placement() Difference {
+	t := r.text
 	d := Difference{Kind: "placement"}
 	var sentences, names []string
 	for _, sq := range r.cmp.Squares {
@@ -212,22 +223,23 @@ func (r *Report) placement() Difference {
 		}
 		d.Squares = append(d.Squares, sd)
 		names = append(names, sd.Square)
-		sentences = append(sentences, say(msgSquare, sq.Square, pieceName(sq.Pieces[0]), r.names[0].at, pieceName(sq.Pieces[1]), r.names[1].at))
+		sentences = append(sentences, t.say(msgSquare, sq.Square, pieceName(t, sq.Pieces[0]), r.names[0].at, pieceName(t, sq.Pieces[1]), r.names[1].at))
 	}
 	if len(sentences) > manySquares {
-		sentences = []string{say(msgSquaresMany, len(names), strings.Join(names, ", "))}
+		sentences = []string{t.say(msgSquaresMany, len(names), strings.Join(names, ", "))}
 	}
 	d.Explanation = strings.Join(sentences, " ")
 	return d
 }
 
 func (r *Report) castling(cr rules.CastlingRight) Difference {
+	t := r.text
 	held := cr.HeldIn
 	d := Difference{Kind: "castling", Color: cr.Color.String(), Rook: cr.Rook.String(), Castle: castleNotation(cr.Short), HeldIn: &held}
 	holder, other := r.names[held].at, r.names[1-held].at
-	args := []any{colorName(cr.Color), cr.Rook, d.Castle, holder, other}
+	args := []any{colorName(t, cr.Color), cr.Rook, d.Castle, holder, other}
 	if cr.LostPly == 0 || r.game == nil {
-		d.Explanation = say(msgCastlingHeld, args...)
+		d.Explanation = t.say(msgCastlingHeld, args...)
 		return d
 	}
 	lost := cr.LostPly
@@ -239,13 +251,13 @@ func (r *Report) castling(cr rules.CastlingRight) Difference {
 	switch {
 	case before.PieceAt(m.From()).Type() == rules.King:
 		d.LostBy = "king_moved"
-		d.Explanation = say(msgCastlingLostKing, args...)
+		d.Explanation = t.say(msgCastlingLostKing, args...)
 	case m.From() == cr.Rook:
 		d.LostBy = "rook_moved"
-		d.Explanation = say(msgCastlingLostRook, args...)
+		d.Explanation = t.say(msgCastlingLostRook, args...)
 	default:
 		d.LostBy = "rook_captured"
-		d.Explanation = say(msgCastlingLostCapture, args...)
+		d.Explanation = t.say(msgCastlingLostCapture, args...)
 	}
 	return d
 }
@@ -255,6 +267,7 @@ func (r *Report) castling(cr rules.CastlingRight) Difference {
 // right is what counts (case 4 of the same-position page). Positions that
 // are the same have the same legal moves, so one position says it.
 func (r *Report) blockedCastling() []string {
+	t := r.text
 	if !r.Same {
 		return nil
 	}
@@ -268,7 +281,7 @@ func (r *Report) blockedCastling() []string {
 	var notes []string
 	for _, cr := range p.CastlingRights() {
 		if cr.Color == p.Turn() && !can[cr.Rook] {
-			notes = append(notes, say(msgCastlingBlocked, colorName(cr.Color), cr.Rook, castleNotation(cr.Short), r.names[0].at, r.names[1].at))
+			notes = append(notes, t.say(msgCastlingBlocked, colorName(t, cr.Color), cr.Rook, castleNotation(cr.Short), r.names[0].at, r.names[1].at))
 		}
 	}
 	return notes
@@ -281,22 +294,22 @@ func castleNotation(short bool) string {
 	return "O-O-O"
 }
 
-func colorName(c rules.Color) string {
+func colorName(t *Messages, c rules.Color) string {
 	if c == rules.White {
-		return say(msgWhite)
+		return t.say(msgWhite)
 	}
-	return say(msgBlack)
+	return t.say(msgBlack)
 }
 
-func pieceName(pc rules.Piece) string {
+func pieceName(t *Messages, pc rules.Piece) string {
 	if pc == rules.NoPiece {
-		return say(msgNoPiece)
+		return t.say(msgNoPiece)
 	}
 	m := msgWhitePawn + message(pc.Type()-rules.Pawn)
 	if pc.Color() == rules.Black {
 		m += msgBlackPawn - msgWhitePawn
 	}
-	return say(m)
+	return t.say(m)
 }
 
 // upperFirst returns s with its first letter in upper case, for a name

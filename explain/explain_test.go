@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold/explain"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -74,7 +75,7 @@ func TestReportIsTheKeys(t *testing.T) {
 			}
 		}
 		for _, pr := range pairs {
-			r, err := explain.ComparePlies(g, pr[0], pr[1])
+			r, err := explain.ComparePlies(g, pr[0], pr[1], i18n.English)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +164,7 @@ func TestWorkedCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := game(t, tt.fen, strings.Fields(tt.moves)...)
-			r, err := explain.ComparePlies(g, tt.a, tt.b)
+			r, err := explain.ComparePlies(g, tt.a, tt.b, i18n.English)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,7 +190,7 @@ func TestWorkedCases(t *testing.T) {
 func TestCompareFENsSaysNothingOfHistory(t *testing.T) {
 	a, _ := rules.ParseFEN("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
 	b, _ := rules.ParseFEN("4k3/8/8/8/8/8/8/4K2R w - - 0 1")
-	r := explain.Compare(a, b)
+	r := explain.Compare(a, b, i18n.English)
 	if r.Same || len(r.Differences) != 1 || r.Differences[0].LostPly != nil || r.Plies != nil {
 		t.Fatalf("%+v", r)
 	}

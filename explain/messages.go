@@ -1,6 +1,10 @@
 package explain
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
+)
 
 // message names one sentence (or one phrase that a sentence takes as a
 // placeholder) that the package shows to a person.
@@ -163,8 +167,18 @@ var English = Messages{
 	msgClaimBeforeStart:      "before the start position (its FEN counts the half-moves)",
 }
 
-// text is the catalogue the package speaks from.
-var text = &English
+// catalogues are the messages of each language threefold speaks.
+var catalogues = map[i18n.Lang]*Messages{
+	i18n.English: &English, i18n.Russian: &Russian, i18n.Turkish: &Turkish, i18n.Persian: &Persian,
+}
+
+// For returns the messages of a language; an unknown one is English.
+func For(l i18n.Lang) *Messages {
+	if t, ok := catalogues[l]; ok {
+		return t
+	}
+	return &English
+}
 
 // say returns the sentence m with its placeholders filled.
-func say(m message, args ...any) string { return fmt.Sprintf(text[m], args...) }
+func (t *Messages) say(m message, args ...any) string { return fmt.Sprintf(t[m], args...) }

@@ -66,7 +66,7 @@ func (r *Report) svgBoard(b *strings.Builder, i, x0 int) {
 		ring, ringWidth = svgTurn, 4
 	}
 	fmt.Fprintf(b, `<circle cx="%d" cy="40" r="8" fill="%s" stroke="%s" stroke-width="%d"/>`+"\n", bx+8, turnFill, ring, ringWidth)
-	text(bx+24, 45, 14, "start", "black", say(msgCaptionToMove, colorName(p.Turn())))
+	text(bx+24, 45, 14, "start", "black", r.text.say(msgCaptionToMove, colorName(r.text, p.Turn())))
 	// Squares, coordinates, pieces.
 	at := func(s rules.Square) (int, int) {
 		return bx + s.File()*svgSquare, by + (7-s.Rank())*svgSquare
@@ -124,8 +124,8 @@ func (r *Report) svgBoard(b *strings.Builder, i, x0 int) {
 	if r.cmp.Diff.Has(rules.DiffCastling) {
 		castleColor = svgRight
 	}
-	text(bx, capY, 13, "start", castleColor, castlingCaption(p))
-	if ep := enPassantCaption(p); ep != "" {
+	text(bx, capY, 13, "start", castleColor, castlingCaption(r.text, p))
+	if ep := enPassantCaption(r.text, p); ep != "" {
 		text(bx, capY+20, 13, "start", svgCapture, ep)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/threefold-chess/threefold/explain"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -53,7 +54,7 @@ func (h *Hub) CheckClaim(key string, ply int, move string) (*explain.ClaimReport
 			return nil, fmt.Errorf("the declared move at ply %d: %w", ply, err)
 		}
 	}
-	return explain.NewClaims(g).Check(ply, declared), nil
+	return explain.NewClaims(g, i18n.English).Check(ply, declared), nil
 }
 
 // serveClaim answers GET /api/claim?game=KEY&ply=P&move=SAN (ply: by

@@ -72,7 +72,7 @@ Exit status: 0 the claim is correct, 1 it is not, 2 bad input.`,
 					return usagef("--move %s at ply %d: %w", move, ply, err)
 				}
 			}
-			r := explain.NewClaims(lg.game).Check(ply, declared)
+			r := explain.NewClaims(lg.game, cfg.lang).Check(ply, declared)
 			if !r.Valid {
 				env.code = exitClaimInvalid
 			}

@@ -64,7 +64,7 @@ Exit status: 0 when the comparison was made (same or not), 2 for bad input.`,
 				if err != nil {
 					return err
 				}
-				r = explain.Compare(a, b)
+				r = explain.Compare(a, b, cfg.lang)
 			case len(args) == 1:
 				a, b, err := parsePlies(plies)
 				if err != nil {
@@ -79,7 +79,7 @@ Exit status: 0 when the comparison was made (same or not), 2 for bad input.`,
 						return err
 					}
 				}
-				if r, err = explain.ComparePlies(lg.game, a, b); err != nil {
+				if r, err = explain.ComparePlies(lg.game, a, b, cfg.lang); err != nil {
 					return err
 				}
 			default:

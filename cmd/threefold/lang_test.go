@@ -280,3 +280,54 @@ func TestErrorsInTheLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainAndClaimSpeakTheLanguage: --lang (or THREEFOLD_LANG) makes
+// explain and claim speak that language, rule numbers and SAN as they are.
+func TestExplainAndClaimSpeakTheLanguage(t *testing.T) {
+	explainArgs := []string{"explain", "../../examples/same-position.pgn", "--game", "3", "--plies", "0,4"}
+	claimArgs := []string{"claim", "../../examples/same-position.pgn", "--game", "5"}
+	for _, tc := range []struct {
+		name, flag, env string
+		args            []string
+		want            []string
+		english         []string // what must not be left in English
+	}{
+		{name: "explain --lang ru", flag: "ru", args: explainArgs, want: []string{
+			"Не та же позиция: полуход 0 (начальная позиция) и полуход 4 (после 2...Nb8) различаются (FIDE 9.2.3).",
+			"Белые сохраняют право на рокировку с ладьёй h1 (O-O) на полуходе 0, но не на полуходе 4: ладья ушла с h1 на полуходе 1 (1.Rh2)",
+			"права на рокировку: Kkq"}, english: []string{"position", "castle", "ply"}},
+		{name: "explain THREEFOLD_LANG=tr", env: "tr", args: explainArgs, want: []string{
+			"Aynı konum değil: yarım hamle 0 (başlangıç konumu) ve yarım hamle 4 (2...Nb8 hamlesinden sonra) farklı (FIDE 9.2.3)."},
+			english: []string{"position", "castle", "ply"}},
+		{name: "claim THREEFOLD_LANG=ru", env: "ru", args: claimArgs, want: []string{
+			"Белые требуют ничью — полуход 5 (после 3...Nb8): требование не обосновано.",
+			"Белые могут взять на проходе на полуходе 1: exd6, пешка e5 бьёт на d6; на полуходе 5 такого взятия нет."},
+			english: []string{"claim", "position", "ply"}},
+		{name: "claim --lang fa", flag: "fa", args: claimArgs, want: []string{
+			"سفید ادعای تساوی می‌کند — نیم‌حرکت 5 (پس از 3...Nb8): ادعا درست نیست.",
+			"سفید در نیم‌حرکت 1 می‌تواند آن‌پاسان بگیرد: exd6"}, english: []string{"claim", "position", "ply"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t)
+			t.Setenv("THREEFOLD_LANG", tc.env)
+			args := []string{"--config", emptyConfig(t)}
+			if tc.flag != "" {
+				args = append(args, "--lang", tc.flag)
+			}
+			_, out, errs := runMain(t, append(args, tc.args...)...)
+			if errs != "" {
+				t.Fatalf("stderr: %s", errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, en := range tc.english {
+				if strings.Contains(out, en) {
+					t.Errorf("English %q left in the output:\n%s", en, out)
+				}
+			}
+		})
+	}
+}
