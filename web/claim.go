@@ -18,8 +18,8 @@ var errNoGame = errors.New("no such game on this dashboard")
 // side to move at ply of the game key, made by declaring move (SAN) or
 // with none (""): correct or not, the rule and the proof, or why not. A
 // game the dashboard does not follow, a ply beyond its moves or a move that
-// is not legal there is an error.
-func (h *Hub) CheckClaim(key string, ply int, move string) (*explain.ClaimReport, error) {
+// is not legal there is an error. The report's sentences are in lang.
+func (h *Hub) CheckClaim(key string, ply int, move string, lang i18n.Lang) (*explain.ClaimReport, error) {
 	v, ok := h.Game(key)
 	if !ok || len(v.FENs) == 0 {
 		return nil, errNoGame
@@ -54,13 +54,14 @@ func (h *Hub) CheckClaim(key string, ply int, move string) (*explain.ClaimReport
 			return nil, fmt.Errorf("the declared move at ply %d: %w", ply, err)
 		}
 	}
-	return explain.NewClaims(g, i18n.English).Check(ply, declared), nil
+	return explain.NewClaims(g, lang).Check(ply, declared), nil
 }
 
 // serveClaim answers GET /api/claim?game=KEY&ply=P&move=SAN (ply: by
 // default the last; move: none by default) with the claim check as
 // threefold claim --json writes it; 404 for a game the dashboard does not
-// follow, 400 for a bad ply or move.
+// follow, 400 for a bad ply or move. Its sentences are in the page's
+// language (the viewer's pick, else Accept-Language, else lang).
 func (s *Server) serveClaim(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	key := q.Get("game")
@@ -75,7 +76,8 @@ func (s *Server) serveClaim(w http.ResponseWriter, r *http.Request) {
 	} else if v, ok := s.opts.Hub.Game(key); ok {
 		ply = v.Ply
 	}
-	report, err := s.opts.Hub.CheckClaim(key, ply, q.Get("move"))
+	report, err := s.opts.Hub.CheckClaim(key, ply, q.Get("move"), pageLang(r, s.opts.Lang))
+	w.Header().Set("Vary", "Accept-Language, Cookie")
 	switch {
 	case errors.Is(err, errNoGame):
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": err.Error()})
