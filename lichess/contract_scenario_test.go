@@ -239,6 +239,20 @@ func TestContract(t *testing.T) {
 		return e.watch.StreamBroadcastGroup(ctx, "grpCtr01", fn)
 	})
 	must("broadcast group stream", err)
+	// Finding what to watch (threefold broadcasts).
+	e.fake.DescribeTour("tourCtr1", fakelichess.TourSpec{Name: "Contract Open", Tier: 4, Official: true, Owner: "arbiter"})
+	e.fake.Broadcast("rndCtrOl").SetTour("tourCtrO").Finish()
+	e.fake.DescribeTour("tourCtrO", fakelichess.TourSpec{Name: "Old Contract Open", Official: true})
+	_, err = e.anon.OfficialBroadcasts(ctx, 20, false)
+	must("official broadcasts", err)
+	_, err = e.watch.OfficialBroadcasts(ctx, 1, true)
+	must("official broadcasts, live", err)
+	_, err = e.anon.TopBroadcasts(ctx, 1)
+	must("top broadcasts", err)
+	_, err = e.anon.SearchBroadcasts(ctx, "contract", 1)
+	must("search broadcasts", err)
+	_, err = e.watch.UserBroadcasts(ctx, "arbiter", 1)
+	must("a user's broadcasts", err)
 
 	// OAuth: the authorisation page and the code exchange.
 	br := &browser{hc: &http.Client{Transport: e.k}}
@@ -272,6 +286,7 @@ var clientOperations = []string{
 	"GET /api/broadcast/round/{broadcastRoundId}.pgn",
 	"GET /api/stream/broadcast/round/{broadcastRoundId}.pgn", "GET /api/stream/broadcast/tour/{broadcastTourId}.pgn",
 	"GET /api/stream/broadcast/group/{broadcastGroupId}.pgn",
+	"GET /api/broadcast", "GET /api/broadcast/top", "GET /api/broadcast/search", "GET /api/broadcast/by/{username}",
 	"GET /oauth", "POST /api/token", "DELETE /api/token",
 }
 

@@ -63,7 +63,14 @@ func exampleDecoders() map[string]exampleDecoder {
 		"GET /api/broadcast/{broadcastTournamentId}": {into: func(any) any { return new(lichess.BroadcastTour) }},
 		"GET /api/broadcast/{broadcastTournamentSlug}/{broadcastRoundSlug}/{broadcastRoundId}": {
 			into: func(any) any { return new(lichess.BroadcastRound) }},
-		"GET /api/broadcast/round/{broadcastRoundId}.pgn":        roundPGN,
+		"GET /api/broadcast/round/{broadcastRoundId}.pgn": roundPGN,
+		"GET /api/broadcast":                              {into: func(any) any { return new(lichess.BroadcastTour) }},
+		"GET /api/broadcast/top":                          {into: func(any) any { return new(lichess.BroadcastTop) }},
+		"GET /api/broadcast/search":                       {into: func(any) any { return new(lichess.BroadcastPage) }},
+		"GET /api/broadcast/by/{username}": {into: func(any) any { return new(lichess.BroadcastPage) }, notDescribed: map[string]string{
+			"round": "BroadcastPage's previews are those of the other listings, which have a round; a user's list leaves it empty",
+			"group": "as round",
+		}},
 		"GET /api/stream/broadcast/round/{broadcastRoundId}.pgn": roundPGN,
 		"GET /api/stream/broadcast/tour/{broadcastTourId}.pgn":   roundPGN,
 		"GET /api/stream/broadcast/group/{broadcastGroupId}.pgn": roundPGN,

@@ -391,24 +391,7 @@ func (c *Client) gameChat(ctx context.Context, gameID string) ([]chatMessage, er
 	if err := c.call(ctx, request{op: op, method: http.MethodGet, path: botGamePath(gameID, "/chat"), auth: true, accept: "application/x-ndjson"}, &body); err != nil {
 		return nil, err
 	}
-	var out []chatMessage
-	if t := strings.TrimSpace(body); strings.HasPrefix(t, "[") {
-		if err := json.Unmarshal([]byte(t), &out); err != nil {
-			return nil, fmt.Errorf("lichess: %s: %w", op, err)
-		}
-		return out, nil
-	}
-	for line := range strings.Lines(body) {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var m chatMessage
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			return nil, fmt.Errorf("lichess: %s: %w", op, err)
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return decodeLines[chatMessage](op, body)
 }
 
 // StreamGame follows a game as a spectator (/api/stream/game/{id}, no

@@ -121,6 +121,7 @@ when the same position has appeared a third time (a draw may be claimed,
 		newExportCmd(env),
 		newHealthcheckCmd(env),
 		newStatusCmd(env),
+		newBroadcastsCmd(env),
 	)
 	// An unknown command is bad usage (exit 2), like a bad flag: the root
 	// takes no arguments of its own, and runs (prints its help) without.

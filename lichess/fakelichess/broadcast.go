@@ -335,8 +335,17 @@ func (s *Server) tourInfoLocked(tour string) map[string]any {
 			created = b.createdAt
 		}
 	}
-	return map[string]any{"id": tour, "name": "Tournament " + tour, "slug": "tournament", "createdAt": created,
+	name := "Tournament " + tour
+	spec := s.tourSpecs[tour]
+	if spec.Name != "" {
+		name = spec.Name
+	}
+	m := map[string]any{"id": tour, "name": name, "slug": "tournament", "createdAt": created,
 		"url": "https://lichess.org/broadcast/tournament/" + tour}
+	if spec.Tier > 0 {
+		m["tier"] = spec.Tier
+	}
+	return m
 }
 
 func (s *Server) groupJSONLocked(g *broadcastGroup) map[string]any {

@@ -127,6 +127,7 @@ type Server struct {
 	tv         map[string]*TVChannel
 	rounds     map[string]*Broadcast
 	groups     map[string]*broadcastGroup
+	tourSpecs  map[string]TourSpec // DescribeTour
 	exports    map[string]export
 	oauth      map[string]*oauthCode
 	online     map[string]*OnlineBot
@@ -167,7 +168,7 @@ func New(opts Options) *Server {
 		users: map[string]*user{}, tokens: map[string]*tokenRec{}, conns: map[*conn]bool{},
 		games: map[string]*Game{}, challenges: map[string]*challenge{}, spect: map[string]*Spectated{},
 		summaries: map[string]*summaryRec{}, idStreams: map[string]map[string]bool{}, tv: map[string]*TVChannel{},
-		rounds: map[string]*Broadcast{}, groups: map[string]*broadcastGroup{}, exports: map[string]export{}, oauth: map[string]*oauthCode{},
+		rounds: map[string]*Broadcast{}, groups: map[string]*broadcastGroup{}, tourSpecs: map[string]TourSpec{}, exports: map[string]export{}, oauth: map[string]*oauthCode{},
 		online: map[string]*OnlineBot{},
 	}
 	s.AddUser(BotUser, "ThreefoldBot", "BOT")
@@ -583,6 +584,10 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /game/export/{id}", s.handleExport)
 	m.HandleFunc("GET /api/user/{username}/current-game", s.handleCurrentGame)
 	m.HandleFunc("GET /api/broadcast/{tour}/{round}/{id}", s.handleBroadcastRound)
+	m.HandleFunc("GET /api/broadcast", s.handleOfficialBroadcasts)
+	m.HandleFunc("GET /api/broadcast/top", s.handleTopBroadcasts)
+	m.HandleFunc("GET /api/broadcast/search", s.handleSearchBroadcasts)
+	m.HandleFunc("GET /api/broadcast/by/{username}", s.handleUserBroadcasts)
 	m.HandleFunc("GET /api/broadcast/{id}", s.handleBroadcastTour)
 	m.HandleFunc("GET /api/broadcast/round/{file}", s.handleBroadcastRoundPGN)
 	m.HandleFunc("GET /api/stream/broadcast/round/{file}", s.handleBroadcastRoundStream)
