@@ -216,20 +216,7 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	default:
 		return NoMove, false
 	}
-	occ := p.occupied()
-	var cands uint64
-	switch pt {
-	case Knight:
-		cands = knightAttacks[to]
-	case Bishop:
-		cands = bishopAttacks(to, occ)
-	case Rook:
-		cands = rookAttacks(to, occ)
-	case Queen:
-		cands = bishopAttacks(to, occ) | rookAttacks(to, occ)
-	case King:
-		cands = kingAttacks[to]
-	}
+	cands := pieceAttacks(pt, to, p.occupied())
 	found := NoMove
 	for cands &= own; cands != 0; cands &= cands - 1 {
 		if m := NewMove(lsb(cands), to, NoPieceType); p.legal(m) {
@@ -337,16 +324,8 @@ func (p *Position) parseSAN(s string) (Move, error) {
 				}
 			}
 		}
-	case Knight:
-		cands = knightAttacks[to]
-	case Bishop:
-		cands = bishopAttacks(to, occ)
-	case Rook:
-		cands = rookAttacks(to, occ)
-	case Queen:
-		cands = bishopAttacks(to, occ) | rookAttacks(to, occ)
-	case King:
-		cands = kingAttacks[to]
+	default:
+		cands = pieceAttacks(pt, to, occ)
 	}
 	cands &= p.pieces(p.turn, pt)
 	var found Move
@@ -481,4 +460,23 @@ func (p *Position) SAN(m Move) string {
 		}
 	}
 	return string(b)
+}
+
+// pieceAttacks is the squares a piece of type pt (not a pawn) on sq
+// attacks with occ occupied: for a move to sq, the squares such a piece
+// can come from.
+func pieceAttacks(pt PieceType, sq Square, occ uint64) uint64 {
+	switch pt {
+	case Knight:
+		return knightAttacks[sq]
+	case Bishop:
+		return bishopAttacks(sq, occ)
+	case Rook:
+		return rookAttacks(sq, occ)
+	case Queen:
+		return bishopAttacks(sq, occ) | rookAttacks(sq, occ)
+	case King:
+		return kingAttacks[sq]
+	}
+	return 0
 }
