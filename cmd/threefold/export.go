@@ -70,7 +70,7 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 	if filtered {
 		since, err := parseSince(opts.since, histNow())
 		if err != nil {
-			return usageError{err}
+			return err
 		}
 		f = store.GameFilter{Source: opts.source, Event: opts.event, Player: opts.player, Since: since}
 	}

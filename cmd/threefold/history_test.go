@@ -204,30 +204,6 @@ func TestHistoryErrors(t *testing.T) {
 	}
 }
 
-func TestParseSince(t *testing.T) {
-	now := histEpoch
-	for _, tc := range []struct {
-		in   string
-		want time.Time
-		bad  bool
-	}{
-		{"", time.Time{}, false},
-		{"90m", now.Add(-90 * time.Minute), false},
-		{"2h", now.Add(-2 * time.Hour), false},
-		{"3d", now.Add(-72 * time.Hour), false},
-		{"1.5d", now.Add(-36 * time.Hour), false},
-		{"2026-11-29T14:00:00Z", time.Date(2026, 11, 29, 14, 0, 0, 0, time.UTC), false},
-		{"2026-11-28", time.Date(2026, 11, 28, 0, 0, 0, 0, time.Local), false},
-		{"last week", time.Time{}, true},
-		{"-d", time.Time{}, true},
-	} {
-		got, err := parseSince(tc.in, now)
-		if (err != nil) != tc.bad || !got.Equal(tc.want) {
-			t.Errorf("parseSince(%q) = %v, %v; want %v (error: %v)", tc.in, got, err, tc.want, tc.bad)
-		}
-	}
-}
-
 // TestHistorySaysWhatTheLimitLeftOut: a list cut by --limit (20 by
 // default) says how many there are and how to see them all.
 func TestHistorySaysWhatTheLimitLeftOut(t *testing.T) {

@@ -83,12 +83,3 @@ func TestScanTextEscapes(t *testing.T) {
 		t.Fatalf("escapes missing: %q", s)
 	}
 }
-
-// TestTableRowEscapes: the history and status tables escape every field,
-// tabs included (a tab would shift the columns).
-func TestTableRowEscapes(t *testing.T) {
-	got := tableRow("%s\t%d\t%s\n", "a\tb\x1b[31m", 3, "ok")
-	if got != "a\\tb\\x1b[31m\t3\tok\n" {
-		t.Fatalf("tableRow = %q", got)
-	}
-}

@@ -98,3 +98,18 @@ func (rs recordSinks) WriteRecord(ctx context.Context, r threefold.BotRecord) er
 	}
 	return errors.Join(errs...)
 }
+
+// openStoreToRead loads the config and opens the store it names for a
+// command that only reads (history, export, status): a store that does not
+// exist yet is reported, not created.
+func (env *environment) openStoreToRead(ctx context.Context) (*config, *store.Store, error) {
+	cfg, err := env.loadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := openStore(ctx, cfg, storeOptions{mustExist: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, st, nil
+}

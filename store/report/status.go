@@ -1,0 +1,258 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/store"
+)
+
+// StatusTables writes the group as status shows it: the store, then the
+// instances, leases, sources, outbox and unfinished games, at most limit
+// leases and games (0: all). Ages count from gs.Now.
+func StatusTables(p *i18n.Printer, w io.Writer, gs store.GroupStatus, limit int) {
+	now := gs.Now
+	fmt.Fprint(w, p.Sprintf(i18n.StStore, gs.Backend, gs.Where, now.UTC().Format("2006-01-02 15:04:05 UTC"))+"\n\n")
+	instanceTable(p, w, now, gs.Instances)
+	leaseTable(p, w, now, gs.Leases, limit)
+	sourceTable(p, w, now, gs.Sources)
+	outboxTable(p, w, now, gs.Outbox)
+	gameLagTable(p, w, now, gs.Games, limit)
+}
+
+func instanceTable(p *i18n.Printer, w io.Writer, now time.Time, instances []store.InstanceStatus) {
+	alive := 0
+	for _, i := range instances {
+		if i.Alive {
+			alive++
+		}
+	}
+	fmt.Fprintln(w, p.Sprintf(i18n.StInstancesTitle, len(instances), alive))
+	if len(instances) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.Sprintf(i18n.StInstancesHeader))
+	for _, i := range instances {
+		state := p.Sprintf(i18n.StAlive)
+		if !i.Alive {
+			state = p.Sprintf(i18n.StDead)
+		}
+		fmt.Fprint(tw, Row("%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(p, now, i.LastSeen),
+			i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(p, i)))
+	}
+	tw.Flush()
+}
+
+func leaseTable(p *i18n.Printer, w io.Writer, now time.Time, leases []store.LeaseStatus, limit int) {
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StLeasesTitle, len(leases)))
+	if len(leases) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.Sprintf(i18n.StLeasesHeader))
+	for k, l := range leases {
+		if limit > 0 && k == limit {
+			fmt.Fprint(tw, Row("…\t%s\t\t\t\n", p.Sprintf(i18n.StMore, len(leases)-limit)))
+			break
+		}
+		holder, expires := l.Holder, ago(p, now, l.ExpiresAt)
+		switch {
+		case l.Holder == "":
+			holder, expires = "-", p.Sprintf(i18n.StFree)
+		case l.Expired:
+			holder = p.Sprintf(i18n.StExpired, l.Holder)
+		}
+		fmt.Fprint(tw, Row("%s\t%s\t%s\t%d\t%s\n", l.Kind, l.Name, holder, l.Epoch, expires))
+	}
+	tw.Flush()
+}
+
+func sourceTable(p *i18n.Printer, w io.Writer, now time.Time, sources []store.SourceStatus) {
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StSourcesTitle, len(sources)))
+	if len(sources) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.Sprintf(i18n.StSourcesHeader))
+	for _, s := range sources {
+		saved := p.Sprintf(i18n.StNever)
+		if s.HasState {
+			saved = ago(p, now, s.StateUpdatedAt)
+		}
+		fmt.Fprint(tw, Row("%s\t%s\t%s\t%s\n", s.Name, first(s.Holder, p.Sprintf(i18n.StNobody)), saved, connection(p, now, s.Health)))
+	}
+	tw.Flush()
+}
+
+func outboxTable(p *i18n.Printer, w io.Writer, now time.Time, outbox []store.SinkLag) {
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StOutboxTitle, len(outbox)))
+	if len(outbox) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.Sprintf(i18n.StOutboxHeader))
+	for _, o := range outbox {
+		oldest := "-"
+		if o.Pending > 0 {
+			oldest = ago(p, now, o.Oldest)
+		}
+		fmt.Fprint(tw, Row("%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, first(oneLine(o.LastError), "-")))
+	}
+	tw.Flush()
+}
+
+func gameLagTable(p *i18n.Printer, w io.Writer, now time.Time, games []store.GameLag, limit int) {
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StGamesTitle, len(games)))
+	if len(games) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.Sprintf(i18n.StGamesHeader))
+	for k, g := range games {
+		if limit > 0 && k == limit {
+			fmt.Fprint(tw, Row("…\t%s\t\t\t\t\n", p.Sprintf(i18n.StMore, len(games)-limit)))
+			break
+		}
+		processed, behind := fmt.Sprint(g.Processed), fmt.Sprint(g.Seen-g.Processed)
+		if g.Processed < 0 {
+			processed, behind = "-", fmt.Sprint(g.Seen)
+		}
+		fmt.Fprint(tw, Row("%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, first(g.Holder, p.Sprintf(i18n.StNobody)), ago(p, now, g.UpdatedAt)))
+	}
+	tw.Flush()
+}
+
+// BoardTable writes the e-boards, failing ones first, their ages counted
+// from now.
+func BoardTable(p *i18n.Printer, w io.Writer, boards []store.SourceBoard, now time.Time) {
+	failing := 0
+	for _, b := range boards {
+		if !b.Healthy() {
+			failing++
+		}
+	}
+	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StBoardsTitle, len(boards), failing))
+	if len(boards) == 0 {
+		return
+	}
+	sorted := slices.Clone(boards)
+	slices.SortStableFunc(sorted, func(a, b store.SourceBoard) int {
+		if a.Healthy() != b.Healthy() {
+			if a.Healthy() {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Source+"\x00"+a.Serial, b.Source+"\x00"+b.Serial)
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.Sprintf(i18n.StBoardsHeader))
+	for _, b := range sorted {
+		board := "-"
+		if b.Board > 0 {
+			board = fmt.Sprint(b.Board)
+		}
+		followed := p.Sprintf(i18n.StNo)
+		if b.Followed {
+			followed = p.Sprintf(i18n.StYes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Source, b.Serial, board, first(b.State, p.Sprintf(i18n.StNotActivated)),
+			followed, first(b.Game, "-"), first(oneLine(b.Failing), "-"), ago(p, now, b.AsOf))
+	}
+	tw.Flush()
+}
+
+// StatusJSON is the --json form of status: the store's status with empty
+// lists as [] and the lease lifetime in seconds as well.
+func StatusJSON(gs store.GroupStatus, boards []store.SourceBoard) any {
+	type instance struct {
+		store.InstanceStatus
+		LeaseTTLS float64 `json:"lease_ttl_s"`
+	}
+	ins := []instance{}
+	for _, i := range gs.Instances {
+		ins = append(ins, instance{InstanceStatus: i, LeaseTTLS: i.LeaseTTL.Seconds()})
+	}
+	return struct {
+		Backend   string               `json:"backend"`
+		Where     string               `json:"where"`
+		Now       time.Time            `json:"now"`
+		Instances []instance           `json:"instances"`
+		Leases    []store.LeaseStatus  `json:"leases"`
+		Sources   []store.SourceStatus `json:"sources"`
+		Outbox    []store.SinkLag      `json:"outbox"`
+		Games     []store.GameLag      `json:"games"`
+		Boards    []store.SourceBoard  `json:"boards"`
+	}{gs.Backend, gs.Where, gs.Now, ins, orEmpty(gs.Leases), orEmpty(gs.Sources), orEmpty(gs.Outbox), orEmpty(gs.Games), orEmpty(boards)}
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// holdings is "source 2/4, game 17": the unexpired leases by kind, with
+// the budget where there is one.
+func holdings(p *i18n.Printer, i store.InstanceStatus) string {
+	kinds := map[string]bool{}
+	for k := range i.Held {
+		kinds[k] = true
+	}
+	for k := range i.Budget {
+		kinds[k] = true
+	}
+	var names []string
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		if b := i.Budget[k]; b > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", k, i.Held[k], b))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %d", k, i.Held[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return p.Sprintf(i18n.StNothing)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ago is how long before now t was, to the second: "35s ago", "2h5m0s ago".
+func ago(p *i18n.Printer, now, t time.Time) string {
+	if t.IsZero() {
+		return p.Sprintf(i18n.StNever)
+	}
+	d := now.Sub(t).Round(time.Second)
+	if d < 0 {
+		return p.Sprintf(i18n.StIn, (-d).String())
+	}
+	return p.Sprintf(i18n.StAgo, d.String())
+}
+
+// since is how long since t, to the second: "2h5m0s".
+func since(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
+
+// connection says whether a source is connected, or since when and why
+// not ("-" when nothing follows its connection: files, chess.com).
+func connection(p *i18n.Printer, now time.Time, h *threefold.SourceHealth) string {
+	switch {
+	case h == nil:
+		return "-"
+	case h.Connected:
+		return p.Sprintf(i18n.StConnectedFor, since(now, h.Since))
+	}
+	return p.Sprintf(i18n.StDownFor, since(now, h.Since), h.Failures, oneLine(h.LastError))
+}
