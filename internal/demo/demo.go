@@ -6,16 +6,17 @@
 // the bot, whose opponent it plays: the recorded move while the game
 // follows the record, else a move that repeats a position. What follows
 // the games (the watcher, the bot, the store, the dashboard) is the
-// program's own wiring, which `threefold demo` plugs in.
+// program's own wiring, which `threefold demo` plugs in; this package gives
+// it the rest of the demo: the sources to follow (Targets), the bot's
+// config, a webhook that counts what it receives, the console that says
+// what happens, and RunParts, which runs the parts together.
 package demo
 
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/threefold-chess/threefold/bot"
@@ -100,21 +101,11 @@ func (s *Scenario) URLs() []string {
 // A part that fails is reported to failed (if not nil) and the others go
 // on.
 func (s *Scenario) Run(ctx context.Context, failed func(part string, err error)) {
-	var wg sync.WaitGroup
-	run := func(name string, f func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(); err != nil && failed != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-				failed(name, err)
-			}
-		}()
-	}
 	ff := s.games[demoFivefold.game]
-	run("broadcast", func() error { return s.boards.play(ctx, s.round, s.pace) })
-	run("blitz game", func() error { return playSpectatorGame(ctx, s.spect, ff.uci, s.ffStart, s.pace) })
-	run("bot games", func() error { return playBotGames(ctx, s.fake, s.games, s.pace) })
-	wg.Wait()
+	RunParts(failed,
+		Part{"broadcast", func() error { return s.boards.play(ctx, s.round, s.pace) }},
+		Part{"blitz game", func() error { return playSpectatorGame(ctx, s.spect, ff.uci, s.ffStart, s.pace) }},
+		Part{"bot games", func() error { return playBotGames(ctx, s.fake, s.games, s.pace) }})
 }
 
 // demoGame is one recorded game ready to replay.

@@ -1,0 +1,149 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/lichess/fakelichess"
+	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/notify"
+)
+
+// TestConsoleLines: what the demo says, word for word (the cmd demo test
+// waits for some of these lines).
+func TestConsoleLines(t *testing.T) {
+	var b bytes.Buffer
+	c := NewConsole(&b)
+	c.Intro("http://127.0.0.1:1", "http://127.0.0.1:2/", 3*time.Minute)
+	if err := c.WriteRecord(context.Background(), threefold.BotRecord{GameID: "g1", White: threefold.BotPlayer{Name: "threefold-bot"},
+		Black: threefold.BotPlayer{Name: "demo-opponent"}, Result: "1/2-1/2", Termination: "threefold_claimed", Plies: 64}); err != nil {
+		t.Fatal(err)
+	}
+	c.Outro("after 3m0s", 7, 12, 11)
+	want := []string{
+		"threefold demo — no account, no network: a simulated Lichess at http://127.0.0.1:1 replays recorded real games.",
+		"dashboard: http://127.0.0.1:2/",
+		fmt.Sprintf("following: a broadcast round of %d boards, a blitz game that reaches a fifth occurrence, and the bot's games; the demo ends after 3m0s (Ctrl-C ends it sooner).", Boards),
+		"bot game g1 (threefold-bot vs demo-opponent) over: 1/2-1/2, threefold claimed after 64 plies.",
+		"the store (a temporary one) holds 7 games and 12 alerts; the webhook (watch.webhooks) received 11 of them.",
+		"demo over (after 3m0s): 12 alerts.",
+	}
+	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestConsoleKeepsLinesWhole: lines written at once by several goroutines
+// come out whole.
+func TestConsoleKeepsLinesWhole(t *testing.T) {
+	var b bytes.Buffer
+	c := NewConsole(&b)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				c.printf("%s", strings.Repeat(fmt.Sprint(i), 40))
+			}
+		}()
+	}
+	wg.Wait()
+	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if len(line) != 40 || strings.Count(line, line[:1]) != 40 {
+			t.Fatalf("a line mixed: %q", line)
+		}
+	}
+}
+
+// TestWebhookCountsAlertsOnce: the webhook counts distinct alert ids, so
+// an alert sent again is one alert.
+func TestWebhookCountsAlertsOnce(t *testing.T) {
+	h := NewWebhook()
+	defer h.Close()
+	for _, id := range []string{"a", "b", "a"} {
+		req, err := http.NewRequest(http.MethodPost, h.URL, strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set(notify.IdempotencyHeader, id)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	if got := h.Received(); got != 2 {
+		t.Errorf("received %d, want 2", got)
+	}
+}
+
+// TestRunParts: every part runs; a failure is reported by name, the end of
+// a context is not.
+func TestRunParts(t *testing.T) {
+	var mu sync.Mutex
+	var failed []string
+	ran := make([]bool, 4)
+	RunParts(func(part string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		failed = append(failed, part+": "+err.Error())
+	},
+		Part{"ok", func() error { ran[0] = true; return nil }},
+		Part{"broken", func() error { ran[1] = true; return errors.New("boom") }},
+		Part{"cancelled", func() error { ran[2] = true; return fmt.Errorf("stream: %w", context.Canceled) }},
+		Part{"timed out", func() error { ran[3] = true; return context.DeadlineExceeded }})
+	if !slices.Equal(ran, []bool{true, true, true, true}) {
+		t.Errorf("ran %v", ran)
+	}
+	if !slices.Equal(failed, []string{"broken: boom"}) {
+		t.Errorf("failed %q", failed)
+	}
+	RunParts(nil, Part{"unreported", func() error { return errors.New("boom") }}) // no one to tell: no panic
+}
+
+// TestScenarioTargets: the watcher follows the broadcast round and the
+// spectated game.
+func TestScenarioTargets(t *testing.T) {
+	fake := fakelichess.New(fakelichess.Options{})
+	defer fake.Close()
+	s, err := New(fake, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, err := s.Targets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []listener.TargetKind
+	for _, tg := range targets {
+		kinds = append(kinds, tg.Kind)
+	}
+	if want := []listener.TargetKind{listener.TargetLichessRound, listener.TargetLichessGame}; !slices.Equal(kinds, want) {
+		t.Errorf("targets %v, want %v", kinds, want)
+	}
+}
+
+// TestBotConfig: the demo's bot config is valid, resigns at the end and
+// claims after the pace.
+func TestBotConfig(t *testing.T) {
+	bc, err := BotConfig(700 * time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bc.OnStop != "resign" || bc.Policy.ClaimWait != 700*time.Millisecond || bc.Policy.BehindMargin != 50 {
+		t.Errorf("config %+v", bc)
+	}
+}
