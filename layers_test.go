@@ -32,7 +32,7 @@ var layers = map[string]int{
 	// the dashboard.
 	"listener": 3, "bot": 3, "notify": 3, "store": 3, "web": 3,
 	// 4: what joins two parts: durable delivery (store, notify), export
-	// (store, pgn), the store's tables for people (store, i18n), the demo's
+	// (store, pgn; listener reads game URLs), the store's tables for people (store, i18n), the demo's
 	// scenario and its props (bot, listener, the fake Lichess).
 	"store/delivery": 4, "store/pgnexport": 4, "store/report": 4, "internal/demo": 4,
 	// 5: group mode (listener, store, delivery).

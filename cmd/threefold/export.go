@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -79,25 +75,13 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 		return err
 	}
 	defer st.Close()
-
-	var games []store.Game
-	if len(args) > 0 {
-		for _, a := range args {
-			g, err := findGame(ctx, st, a, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
-			if err != nil {
-				return err
-			}
-			games = append(games, g)
-		}
-	} else {
-		if games, err = st.Games(ctx, f); err != nil {
-			return err
-		}
-		if len(games) == 0 {
-			return errors.New("export: no stored game matches")
-		}
-		// Oldest first: an event reads in the order it was played.
-		sort.SliceStable(games, func(i, j int) bool { return games[i].UpdatedAt.Before(games[j].UpdatedAt) })
+	games, err := pgnexport.Select(ctx, st, args, f, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
+	var ambiguous *pgnexport.AmbiguousError
+	if errors.As(err, &ambiguous) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
 	}
 
 	var w io.Writer = env.stdout
@@ -109,21 +93,13 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 		defer file.Close()
 		w = file
 	}
-	bw := bufio.NewWriter(w)
 	failed := false
-	for _, g := range games {
-		err := pgnexport.Write(bw, g)
-		var me *pgnexport.MoveError
-		switch {
-		case errors.As(err, &me):
-			failed = true
-			fmt.Fprintf(env.stderr, "threefold: %v (written up to the move before)\n", me)
-		case err != nil:
-			return fmt.Errorf("export: %w", err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("export: %w", err)
+	err = pgnexport.WriteAll(w, games, func(me *pgnexport.MoveError) {
+		failed = true
+		fmt.Fprintf(env.stderr, "threefold: %v (written up to the move before)\n", me)
+	})
+	if err != nil {
+		return err
 	}
 	if file != nil {
 		if err := file.Close(); err != nil {
@@ -134,51 +110,4 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 		env.code = exitSomeGames
 	}
 	return nil
-}
-
-// findGame looks a game up by id, site/id or URL (any form of a Lichess
-// game URL that watch understands, too).
-func findGame(ctx context.Context, st *store.Store, arg string, popts listener.ParseOptions) (store.Game, error) {
-	var tries []store.GameFilter
-	if strings.Contains(arg, "://") {
-		tries = append(tries, store.GameFilter{URL: arg})
-		if u, err := url.Parse(arg); err == nil {
-			u.Fragment, u.RawQuery = "", ""
-			bare := u.String()
-			tries = append(tries, store.GameFilter{URL: bare})
-			// A Lichess game URL may name a side: /abcdefgh/white.
-			parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-			if n := len(parts); n >= 2 && (parts[n-1] == "white" || parts[n-1] == "black") {
-				u.Path = "/" + strings.Join(parts[:n-1], "/")
-				tries = append(tries, store.GameFilter{URL: u.String()})
-			}
-		}
-	} else {
-		tries = append(tries, store.GameFilter{ID: arg})
-		if site, id, ok := strings.Cut(arg, "/"); ok {
-			tries = append(tries, store.GameFilter{Site: site, ID: id})
-		}
-	}
-	if t, err := listener.ParseTarget(arg, popts); err == nil && t.Kind == listener.TargetLichessGame {
-		tries = append(tries, store.GameFilter{Site: "lichess", ID: t.ID})
-	}
-	for _, f := range tries {
-		gs, err := st.Games(ctx, f)
-		if err != nil {
-			return store.Game{}, err
-		}
-		switch len(gs) {
-		case 0:
-			continue
-		case 1:
-			return gs[0], nil
-		default:
-			var names []string
-			for _, g := range gs {
-				names = append(names, g.Game.Site+"/"+g.Game.ID)
-			}
-			return store.Game{}, usagef("export: %q names %d games: %s; give site/id", arg, len(gs), strings.Join(names, ", "))
-		}
-	}
-	return store.Game{}, fmt.Errorf("export: no stored game %q (threefold history --games lists them)", arg)
 }

@@ -9,7 +9,9 @@
 // 9.6.2). Moves played after the game was drawn (9.6) are marked once and
 // not annotated: nothing can be claimed in a game that is over. The annotations come from replaying the game with package rules,
 // not from stored alerts, so they are right for any stored game. Any PGN
-// viewer shows them as comments.
+// viewer shows them as comments. Select finds the games a user names (an
+// id, site/id or URL) or a filter selects, and WriteAll writes them one
+// after the other.
 package pgnexport
 
 import (
