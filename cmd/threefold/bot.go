@@ -21,6 +21,7 @@ import (
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
+	"github.com/threefold-chess/threefold/web"
 )
 
 func newBotCmd(env *environment) *cobra.Command {
@@ -87,7 +88,7 @@ type botRun struct {
 	log *slog.Logger
 	// dash and st, when set, are the dashboard and the store to use (the
 	// demo's); otherwise the run starts them from the config.
-	dash *dashboard
+	dash *web.Dashboard
 	st   *store.Store
 	// source names the bot's games in alerts and on the dashboard;
 	// default "lichess bot".

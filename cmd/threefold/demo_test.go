@@ -18,10 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.uber.org/goleak"
 
-	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/testenv"
-	"github.com/threefold-chess/threefold/listener"
-	"github.com/threefold-chess/threefold/rules"
 )
 
 // demoRun is `threefold demo` running in-process, its stdout read line by
@@ -317,112 +314,10 @@ func shot(t *testing.T, ctx context.Context, path string) {
 	t.Logf("screenshot: %s", path)
 }
 
-// fakeSource is a listener.Source that emits fixed snapshots, then ends
-// with err.
-type fakeSource struct {
-	name  string
-	snaps []threefold.GameState
-	err   error
-}
-
-func (f *fakeSource) Name() string { return f.name }
-
-func (f *fakeSource) Run(_ context.Context, emit listener.Emit) error {
-	for _, s := range f.snaps {
-		if err := emit(s); err != nil {
-			return err
-		}
-	}
-	return f.err
-}
-
-func TestDashboardTap(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	d, err := startDashboard(ctx, httpConfig{Addr: "127.0.0.1:0"}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); _ = d.Wait() }()
-	ref := threefold.GameRef{Site: "lichess", ID: "g1"}
-	moves := []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}
-	snap := threefold.GameState{Game: ref, Notation: rules.UCI, Moves: moves}
-	var got []threefold.GameState
-	emit := func(s threefold.GameState) error { got = append(got, s); return nil }
-
-	failing := d.Tap(&fakeSource{name: "broken", snaps: []threefold.GameState{snap}, err: errors.New("410 gone")})
-	if err := failing.Run(ctx, emit); err == nil || failing.Name() != "broken" {
-		t.Fatalf("Run = %v, Name = %q", err, failing.Name())
-	}
-	if len(got) != 1 || got[0].Source != "broken" {
-		t.Fatalf("emitted %+v", got)
-	}
-	v, ok := d.Hub.Game("lichess/g1")
-	if !ok || v.Ply != 8 || v.Count != 3 || !v.Threefold || v.Source != "broken" {
-		t.Fatalf("dashboard view %+v", v)
-	}
-	src := d.Hub.Sources()
-	if len(src) != 1 || src[0].Connected || src[0].Error != "410 gone" {
-		t.Fatalf("sources %+v", src)
-	}
-	ended := d.Tap(&fakeSource{name: "broken", snaps: []threefold.GameState{snap}})
-	if err := ended.Run(ctx, emit); err != nil {
-		t.Fatal(err)
-	}
-	if src := d.Hub.Sources(); len(src) != 0 {
-		t.Fatalf("a source that ended is still listed: %+v", src)
-	}
-	if err := d.Send(ctx, threefold.Alert{ID: "x", Kind: threefold.KindThreefold, Game: ref}); err != nil {
-		t.Fatal(err)
-	}
-	if a := d.Hub.Alerts(); len(a) != 1 || a[0].ID != "x" {
-		t.Fatalf("alerts %+v", a)
-	}
-}
-
 func TestDashboardRefusesPublicAddressWithoutToken(t *testing.T) {
 	_, err := startDashboard(context.Background(), httpConfig{Addr: "0.0.0.0:0"}, slog.New(slog.DiscardHandler))
 	var ue usageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "http.token") {
 		t.Fatalf("err = %v, want a usage error naming http.token", err)
-	}
-}
-
-// metricsBody starts a dashboard, lets feed count into it, and returns its
-// /metrics page.
-func metricsBody(t *testing.T, feed func(d *dashboard)) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	d, err := startDashboard(ctx, httpConfig{Addr: "127.0.0.1:0"}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); _ = d.Wait() }()
-	feed(d)
-	resp, err := http.Get(d.URL + "metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return string(body)
-}
-
-func TestDashboardHooksCountReconnectsAndPauses(t *testing.T) {
-	body := metricsBody(t, func(d *dashboard) {
-		d.LichessReconnect("broadcast round r1", errors.New("closed by server"))
-		d.LichessReconnect("broadcast round r1", errors.New("silent"))
-		d.LichessRateLimit(time.Minute)
-		d.ChessComRateLimit(time.Minute)
-		d.LichessReconnect("event", errors.New("closed by server"))
-	})
-	for _, want := range []string{
-		`threefold_stream_reconnects_total{stream="broadcast round r1"} 2`,
-		`threefold_stream_reconnects_total{stream="event"} 1`,
-		`threefold_rate_limit_pauses_total{site="lichess"} 1`,
-		`threefold_rate_limit_pauses_total{site="chess.com"} 1`,
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("/metrics lacks %s", want)
-		}
 	}
 }

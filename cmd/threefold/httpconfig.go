@@ -4,12 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
-	"time"
 
-	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/i18n"
-	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/web"
 )
 
@@ -47,20 +43,10 @@ func defaultHTTPConfig() httpConfig {
 		MaxWebsockets: web.DefaultMaxWebsockets, MaxWebsocketsPerClient: web.DefaultMaxWebsocketsPerClient}
 }
 
-// dashboard is the web dashboard of one run, with what feeds it.
-type dashboard struct {
-	Hub     *web.Hub
-	Metrics *web.Metrics
-	URL     string
-
-	wg   sync.WaitGroup
-	errs [2]error
-}
-
 // serveDashboard starts the dashboard when http.addr is set (d is nil
 // when it is not) and returns the function that stops it and waits for
 // it, to be called when the command's work is over.
-func serveDashboard(ctx context.Context, hc httpConfig, log *slog.Logger) (d *dashboard, stop func(), err error) {
+func serveDashboard(ctx context.Context, hc httpConfig, log *slog.Logger) (d *web.Dashboard, stop func(), err error) {
 	if hc.Addr == "" {
 		return nil, func() {}, nil
 	}
@@ -82,93 +68,18 @@ func serveDashboard(ctx context.Context, hc httpConfig, log *slog.Logger) (d *da
 // startDashboard listens on cfg.Addr and serves the dashboard until ctx is
 // done; Wait then returns when everything has stopped. An address beyond
 // localhost without a token is refused (a usage error).
-func startDashboard(ctx context.Context, cfg httpConfig, log *slog.Logger) (*dashboard, error) {
-	m := web.NewMetrics()
-	hub := web.NewHub(web.HubOptions{Metrics: m, Logger: log, MaxPlies: cfg.games.MaxPlies, FinishedGrace: cfg.games.FinishedGrace})
-	srv, err := web.New(web.Options{Addr: cfg.Addr, Token: cfg.Token, Hub: hub, Metrics: m, Logger: log, Hosts: cfg.Hosts,
+func startDashboard(ctx context.Context, cfg httpConfig, log *slog.Logger) (*web.Dashboard, error) {
+	d, err := web.NewDashboard(web.Options{Addr: cfg.Addr, Token: cfg.Token, Logger: log, Hosts: cfg.Hosts,
 		MaxConnections: cfg.MaxConnections, MaxConnectionsPerClient: cfg.MaxConnectionsPerClient,
-		MaxWebsockets: cfg.MaxWebsockets, MaxWebsocketsPerClient: cfg.MaxWebsocketsPerClient, Lang: cfg.lang})
+		MaxWebsockets: cfg.MaxWebsockets, MaxWebsocketsPerClient: cfg.MaxWebsocketsPerClient, Lang: cfg.lang}, cfg.games)
 	if errors.Is(err, web.ErrTokenRequired) {
 		return nil, usagef("http.addr %s is not a loopback address: set http.token (or THREEFOLD_HTTP_TOKEN) to protect the dashboard", cfg.Addr)
 	}
 	if err != nil {
 		return nil, usagef("http: %w", err)
 	}
-	ln, err := srv.Listen(ctx)
-	if err != nil {
+	if err := d.Start(ctx); err != nil {
 		return nil, err
 	}
-	d := &dashboard{Hub: hub, Metrics: m, URL: srv.URL(ln)}
-	d.wg.Add(2)
-	go func() { defer d.wg.Done(); d.errs[0] = hub.Run(ctx) }()
-	go func() { defer d.wg.Done(); d.errs[1] = srv.Serve(ctx, ln) }()
 	return d, nil
 }
-
-// Wait waits for the dashboard to stop (after its context is done).
-func (d *dashboard) Wait() error {
-	d.wg.Wait()
-	return errors.Join(d.errs[:]...)
-}
-
-// Send implements notify.Sink: alerts go to the dashboard's feed.
-func (d *dashboard) Send(_ context.Context, a threefold.Alert) error {
-	d.Hub.Alert(a)
-	return nil
-}
-
-// Tap wraps a source so that every snapshot also updates the dashboard, and
-// the source's state shows in /healthz: connected from its first snapshot,
-// down with its error when Run fails, gone when it ends.
-func (d *dashboard) Tap(src listener.Source) listener.Source { return &tappedSource{src: src, d: d} }
-
-type tappedSource struct {
-	src listener.Source
-	d   *dashboard
-}
-
-func (t *tappedSource) Name() string { return t.src.Name() }
-
-func (t *tappedSource) Run(ctx context.Context, emit listener.Emit) error {
-	name := t.src.Name()
-	hub := t.d.Hub
-	hub.SourceStatus(name, false, errors.New("connecting"))
-	connected := false
-	err := t.src.Run(ctx, func(s threefold.GameState) error {
-		if !connected {
-			connected = true
-			hub.SourceStatus(name, true, nil)
-		}
-		if s.Source == "" {
-			s.Source = name
-		}
-		hub.Update(s)
-		return emit(s)
-	})
-	switch {
-	case err == nil, ctx.Err() != nil:
-		hub.SourceGone(name)
-	default:
-		hub.SourceStatus(name, false, err)
-	}
-	return err
-}
-
-// SourceState is listener.Deps.OnSourceState: a source's connection
-// state shows in /healthz and /metrics as soon as it changes, before any
-// game (a quiet source is connected too).
-func (d *dashboard) SourceState(name string, connected bool, err error) {
-	d.Hub.SourceStatus(name, connected, err)
-}
-
-// LichessReconnect is lichess.Options.OnReconnect: it counts the
-// reconnects of each stream in /metrics.
-func (d *dashboard) LichessReconnect(stream string, _ error) { d.Metrics.Reconnect(stream) }
-
-// LichessRateLimit is lichess.Options.OnRateLimit: it counts the 429
-// pauses in /metrics.
-func (d *dashboard) LichessRateLimit(time.Duration) { d.Metrics.RateLimitPause("lichess") }
-
-// ChessComRateLimit is chesscom.Options.OnRateLimit: it counts the 429
-// pauses in /metrics.
-func (d *dashboard) ChessComRateLimit(time.Duration) { d.Metrics.RateLimitPause("chess.com") }

@@ -138,7 +138,7 @@ type watchRun struct {
 	log     *slog.Logger
 	// dash and st, when set, are the dashboard and the store to use (the
 	// demo's); otherwise the run starts them from the config.
-	dash *dashboard
+	dash *web.Dashboard
 	st   *store.Store
 
 	hooks      []*notify.Webhook
@@ -376,7 +376,7 @@ func (r *watchRun) wrapSources() {
 		kind := group.LeaseKind(s)
 		s = r.health.Watch(s)
 		if r.dash != nil {
-			s = r.dash.Tap(s)
+			s = listener.Tap(s, r.dash.Hub)
 		}
 		r.sources[i] = &recordingSource{src: s, rec: rec}
 		if r.grp != nil {
