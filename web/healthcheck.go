@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+
+	"github.com/threefold-chess/threefold/internal/safetext"
 )
 
 // CheckHealth asks the /healthz at u (with the access token, when there is
@@ -37,4 +40,33 @@ func CheckHealth(ctx context.Context, u, token string) (h Health, status int, er
 		_ = json.Unmarshal(body, &h) // an answer that is not ours shows no sources
 	}
 	return h, resp.StatusCode, nil
+}
+
+// HealthURL is the /healthz URL of a dashboard that listens on addr
+// (host:port); one that binds every interface (":8080", "0.0.0.0:8080",
+// "[::]:8080") is asked on 127.0.0.1.
+func HealthURL(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("http.addr %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}
+
+// WriteText writes one line per source, "NAME: connected" or "NAME: down:
+// ERROR", made safe for a terminal.
+func (h Health) WriteText(w io.Writer) error {
+	for _, s := range h.Sources {
+		state := "connected"
+		if !s.Connected {
+			state = "down: " + s.Error
+		}
+		if _, err := fmt.Fprintln(w, safetext.Terminal(s.Name+": "+state)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -54,3 +54,51 @@ func TestCheckHealth(t *testing.T) {
 		}
 	})
 }
+
+func TestHealthURL(t *testing.T) {
+	tests := []struct{ name, addr, want string }{
+		{"loopback", "127.0.0.1:8080", "http://127.0.0.1:8080/healthz"},
+		{"every interface", ":8080", "http://127.0.0.1:8080/healthz"},
+		{"unspecified v4", "0.0.0.0:9000", "http://127.0.0.1:9000/healthz"},
+		{"unspecified v6", "[::]:9000", "http://127.0.0.1:9000/healthz"},
+		{"a name", "threefold.local:80", "http://threefold.local:80/healthz"},
+		{"v6", "[::1]:8080", "http://[::1]:8080/healthz"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := web.HealthURL(tc.addr)
+			if err != nil || got != tc.want {
+				t.Errorf("HealthURL(%q) = %q, %v; want %q", tc.addr, got, err, tc.want)
+			}
+		})
+	}
+	if _, err := web.HealthURL("8080"); err == nil {
+		t.Error("no error for an address without a port")
+	}
+}
+
+// WriteText says each source's state on its own line, with nothing of a
+// source's name or error that would drive a terminal.
+func TestHealthWriteText(t *testing.T) {
+	tests := []struct {
+		name    string
+		sources []web.SourceState
+		want    string
+	}{
+		{"none", nil, ""},
+		{"connected and down", []web.SourceState{{Name: "lichess broadcast round r1", Connected: true}, {Name: "dgt", Error: "dial refused"}},
+			"lichess broadcast round r1: connected\ndgt: down: dial refused\n"},
+		{"an escape in an error", []web.SourceState{{Name: "x", Error: "bad\x1b[2Jthing"}}, "x: down: bad"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := (web.Health{Sources: tc.sources}).WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.String(); !strings.HasPrefix(got, tc.want) || strings.Contains(got, "\x1b") {
+				t.Errorf("WriteText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"time"
 
-	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/web"
 
 	"github.com/spf13/cobra"
@@ -42,7 +40,7 @@ not given) or for bad usage. An http.addr that binds every interface (":8080",
 				if cfg.HTTP.Addr == "" {
 					return usagef("healthcheck: http.addr is not set (nothing serves /healthz); give --url")
 				}
-				u, err = healthURL(cfg.HTTP.Addr)
+				u, err = web.HealthURL(cfg.HTTP.Addr)
 				if err != nil {
 					return usagef("healthcheck: %w", err)
 				}
@@ -57,18 +55,6 @@ not given) or for bad usage. An http.addr that binds every interface (":8080",
 	return cmd
 }
 
-// healthURL is the /healthz URL of a listen address.
-func healthURL(addr string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("http.addr %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
-}
-
 func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
 	if _, err := url.Parse(u); err != nil {
 		return usagef("healthcheck: bad url: %w", err)
@@ -77,13 +63,7 @@ func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("healthcheck: %w", err)
 	}
-	for _, s := range h.Sources {
-		state := "connected"
-		if !s.Connected {
-			state = "down: " + s.Error
-		}
-		fmt.Fprintln(out, safetext.Terminal(s.Name+": "+state))
-	}
+	h.WriteText(out)
 	if status != http.StatusOK {
 		return fmt.Errorf("healthcheck: HTTP %d", status)
 	}

@@ -10,28 +10,6 @@ import (
 	"testing"
 )
 
-func TestHealthURL(t *testing.T) {
-	tests := []struct{ name, addr, want string }{
-		{"loopback", "127.0.0.1:8080", "http://127.0.0.1:8080/healthz"},
-		{"every interface", ":8080", "http://127.0.0.1:8080/healthz"},
-		{"unspecified v4", "0.0.0.0:9000", "http://127.0.0.1:9000/healthz"},
-		{"unspecified v6", "[::]:9000", "http://127.0.0.1:9000/healthz"},
-		{"a name", "threefold.local:80", "http://threefold.local:80/healthz"},
-		{"v6", "[::1]:8080", "http://[::1]:8080/healthz"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := healthURL(tc.addr)
-			if err != nil || got != tc.want {
-				t.Errorf("healthURL(%q) = %q, %v; want %q", tc.addr, got, err, tc.want)
-			}
-		})
-	}
-	if _, err := healthURL("8080"); err == nil {
-		t.Error("no error for an address without a port")
-	}
-}
-
 // healthcheck against a real dashboard: 0 when every source is connected,
 // 1 when one is down or the token is wrong, 2 when there is nothing to ask.
 func TestHealthcheckCommand(t *testing.T) {
