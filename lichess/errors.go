@@ -81,13 +81,13 @@ func (e *APIError) Is(target error) bool { return target == ErrNotFound && e.Sta
 // (5xx).
 func (e *APIError) Temporary() bool { return e.Status >= 500 }
 
-// ScopeRole names the role of `threefold login --for ROLE` whose token
-// carries scope: "watch" for study:read (broadcasts), "bot" otherwise.
+// ScopeRole names the role whose token carries scope (`threefold login
+// --for ROLE`): RoleWatch for study:read (broadcasts), RoleBot otherwise.
 func ScopeRole(scope string) string {
 	if scope == ScopeStudyRead {
-		return "watch"
+		return RoleWatch
 	}
-	return "bot"
+	return RoleBot
 }
 
 // missingScope reads the scope a 403 names ("Missing scope: study:read",

@@ -59,7 +59,7 @@ threefold bot challenge USER challenges an account from the bot's account
 			if err != nil {
 				return usagef("%w", err)
 			}
-			if cfg.Lichess.Token, err = cfg.lichessToken(roleBot); err != nil {
+			if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleBot); err != nil {
 				return fmt.Errorf("bot: %w", err)
 			}
 			if cfg.Lichess.Token == "" {
@@ -273,7 +273,7 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 			if err != nil {
 				return err
 			}
-			if cfg.Lichess.Token, err = cfg.lichessToken(roleBot); err != nil {
+			if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleBot); err != nil {
 				return fmt.Errorf("bot upgrade: %w", err)
 			}
 			if cfg.Lichess.Token == "" {

@@ -44,7 +44,7 @@ increments of whole seconds up to 60.`,
 			if err != nil {
 				return err
 			}
-			if cfg.Lichess.Token, err = cfg.lichessToken(roleBot); err != nil {
+			if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleBot); err != nil {
 				return fmt.Errorf("bot challenge: %w", err)
 			}
 			if cfg.Lichess.Token == "" {

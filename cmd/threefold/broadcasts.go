@@ -83,7 +83,7 @@ func runBroadcasts(ctx context.Context, env *environment, opts broadcastsOptions
 	if err != nil {
 		return err
 	}
-	token, err := cfg.lichessToken(roleWatch)
+	token, err := cfg.lichessToken(lichess.RoleWatch)
 	if err != nil {
 		return fmt.Errorf("broadcasts: %w", err)
 	}

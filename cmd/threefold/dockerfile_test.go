@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/threefold-chess/threefold/lichess"
 )
 
 // TestDockerfileVolumesAreUsed: every VOLUME of the image is where the
@@ -25,7 +27,7 @@ func TestDockerfileVolumesAreUsed(t *testing.T) {
 		t.Fatal("no VOLUME line")
 	}
 	t.Setenv("XDG_CONFIG_HOME", env["XDG_CONFIG_HOME"])
-	tokenFile, err := defaultTokenFile(roleBot)
+	tokenFile, err := lichess.TokenFile(lichess.RoleBot)
 	if err != nil {
 		t.Fatal(err)
 	}

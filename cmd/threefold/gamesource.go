@@ -98,7 +98,7 @@ func fetchGameSource(ctx context.Context, cfg *config, source string) (text stri
 	t, perr := listener.ParseTarget(source, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
 	switch {
 	case perr == nil && (t.Kind == listener.TargetLichessGame || t.Kind == listener.TargetLichessRound):
-		token, err := cfg.lichessToken(roleWatch)
+		token, err := cfg.lichessToken(lichess.RoleWatch)
 		if err != nil {
 			return "", false, err
 		}

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,59 +14,7 @@ import (
 
 // openBrowser opens a URL in the user's browser. Tests replace it: no test
 // ever launches a real browser.
-var openBrowser = systemBrowser
-
-// systemBrowser asks the desktop to open u, and fails when there is no
-// desktop (no DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs).
-func systemBrowser(u string) error {
-	var name string
-	var args []string
-	switch runtime.GOOS {
-	case "darwin":
-		name = "open"
-	case "windows":
-		name, args = "rundll32", []string{"url.dll,FileProtocolHandler"}
-	default:
-		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-			return errors.New("no graphical display")
-		}
-		name = "xdg-open"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return exec.CommandContext(ctx, name, append(args, u)...).Run()
-}
-
-// Roles a token is for: each keeps its own token, with the scopes it needs
-// and no other (a watcher's token cannot play; a bot's cannot read studies).
-const (
-	roleBot   = "bot"
-	roleWatch = "watch"
-)
-
-// roleScopes are the scopes `threefold login --for ROLE` asks for:
-// bot:play for the bot's games and challenges, challenge:read for the list
-// of pending challenges it reconciles after a reconnect; study:read for
-// every broadcast endpoint.
-var roleScopes = map[string][]string{
-	roleBot:   {lichess.ScopeBotPlay, lichess.ScopeChallengeRead},
-	roleWatch: {lichess.ScopeStudyRead},
-}
-
-// defaultTokenFile is where `threefold login --for ROLE` keeps the token:
-// <user config dir>/threefold/token-ROLE (role "" is the single file older
-// versions wrote, <user config dir>/threefold/token).
-func defaultTokenFile(role string) (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("no user config directory (use --token-file): %w", err)
-	}
-	name := "token"
-	if role != "" {
-		name += "-" + role
-	}
-	return filepath.Join(dir, "threefold", name), nil
-}
+var openBrowser = lichess.OpenInBrowser
 
 // lichessToken returns the token a command of this role uses: lichess.token
 // (or THREEFOLD_LICHESS_TOKEN) when set; else the one `threefold login --for
@@ -80,60 +23,11 @@ func (c *config) lichessToken(role string) (string, error) {
 	if c.Lichess.Token != "" {
 		return c.Lichess.Token, nil
 	}
-	for _, r := range []string{role, ""} {
-		file, err := defaultTokenFile(r)
-		if err != nil {
-			return "", nil // no config directory: no saved token
-		}
-		tok, err := readSavedToken(file)
-		if err != nil {
-			return "", fmt.Errorf("the token saved by threefold login: %w", err)
-		}
-		if tok != "" {
-			return tok, nil
-		}
-	}
-	return "", nil
-}
-
-// readSavedToken returns the token saved by `threefold login` in path, or
-// "" and no error if there is none.
-func readSavedToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
+	tok, err := lichess.SavedToken(role)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("the token saved by threefold login: %w", err)
 	}
-	return strings.TrimSpace(string(b)), nil
-}
-
-// saveToken writes the token to path with mode 0600 (its directory 0700),
-// replacing any earlier file atomically.
-func saveToken(path, token string) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".token-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.WriteString(token + "\n"); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return tok, nil
 }
 
 // loginFlags are the flags login and logout share.
@@ -151,7 +45,7 @@ func (f *loginFlags) add(cmd *cobra.Command) {
 func (f *loginFlags) resolve(env *environment, role string) (tokenFile, baseURL string, err error) {
 	tokenFile = f.tokenFile
 	if tokenFile == "" {
-		if tokenFile, err = defaultTokenFile(role); err != nil {
+		if tokenFile, err = lichess.TokenFile(role); err != nil {
 			return "", "", err
 		}
 	}
@@ -189,7 +83,7 @@ watch on broadcasts and threefold broadcasts; saved as token-watch). lichess.tok
 token is never printed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			scopes, ok := roleScopes[mode]
+			scopes, ok := lichess.RoleScopes(mode)
 			if !ok {
 				return usagef("login: --for must be bot or watch, not %q", mode)
 			}
@@ -211,18 +105,18 @@ token is never printed.`,
 			if err != nil {
 				return fmt.Errorf("login: the new token does not work: %w", err)
 			}
-			if err := saveToken(tokenFile, tok.AccessToken); err != nil {
+			if err := lichess.SaveTokenFile(tokenFile, tok.AccessToken); err != nil {
 				return fmt.Errorf("login: save the token: %w", err)
 			}
 			fmt.Fprintf(env.stdout, "Logged in to Lichess as %s (scopes: %s). Token saved in %s.\n", safetext.Terminal(acct.Username), safetext.Terminal(strings.Join(scopes, " ")), tokenFile)
-			if mode == "bot" && !acct.IsBot() {
+			if mode == lichess.RoleBot && !acct.IsBot() {
 				fmt.Fprintln(env.stdout, "The account is not a BOT account yet: see `threefold bot upgrade`.")
 			}
 			return nil
 		},
 	}
 	flags.add(cmd)
-	cmd.Flags().StringVar(&mode, "for", roleBot, "what the token is for: bot (bot:play, challenge:read) or watch (study:read)")
+	cmd.Flags().StringVar(&mode, "for", lichess.RoleBot, "what the token is for: bot (bot:play, challenge:read) or watch (study:read)")
 	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "do not try to open a browser; print the address only")
 	return cmd
 }
@@ -244,14 +138,14 @@ Exit status: 0 logged out, 2 no saved token or bad usage, 1 Lichess could not
 be asked.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, ok := roleScopes[mode]; !ok {
+			if _, ok := lichess.RoleScopes(mode); !ok {
 				return usagef("logout: --for must be bot or watch, not %q", mode)
 			}
 			tokenFile, baseURL, err := flags.resolve(env, mode)
 			if err != nil {
 				return err
 			}
-			token, err := readSavedToken(tokenFile)
+			token, err := lichess.ReadTokenFile(tokenFile)
 			if err != nil {
 				return fmt.Errorf("logout: %w", err)
 			}
@@ -276,6 +170,6 @@ be asked.`,
 		},
 	}
 	flags.add(cmd)
-	cmd.Flags().StringVar(&mode, "for", roleBot, "whose token: bot or watch")
+	cmd.Flags().StringVar(&mode, "for", lichess.RoleBot, "whose token: bot or watch")
 	return cmd
 }

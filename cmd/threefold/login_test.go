@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
@@ -169,7 +170,7 @@ func TestLogoutRevokesAndDeletes(t *testing.T) {
 	if code, out, errOut := runLogin(t, "login", "--lichess-url", fake.URL, "--token-file", file); code != 0 {
 		t.Fatalf("login: %d %s%s", code, out, errOut)
 	}
-	tok, err := readSavedToken(file)
+	tok, err := lichess.ReadTokenFile(file)
 	if err != nil || tok == "" {
 		t.Fatalf("saved token: %q %v", tok, err)
 	}
@@ -199,18 +200,13 @@ func TestLoginBadMode(t *testing.T) {
 	}
 }
 
-// Each role keeps its own token; a command uses its role's, lichess.token
-// wins over both, and the single file of older versions is still read.
+// A command uses its role's saved token (lichess.SavedToken), and
+// lichess.token wins over it.
 func TestEachRoleUsesItsOwnToken(t *testing.T) {
 	_, _, home := loginEnv(t)
 	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
 	dir := filepath.Join(home, "config", "threefold")
 	cfg := &config{}
-	write := func(name, tok string) {
-		if err := saveToken(filepath.Join(dir, name), tok); err != nil {
-			t.Fatal(err)
-		}
-	}
 	get := func(role string) string {
 		tok, err := cfg.lichessToken(role)
 		if err != nil {
@@ -218,20 +214,19 @@ func TestEachRoleUsesItsOwnToken(t *testing.T) {
 		}
 		return tok
 	}
-	if got := get(roleBot); got != "" {
+	if got := get(lichess.RoleBot); got != "" {
 		t.Errorf("no token saved: got %q", got)
 	}
-	write("token", "lip_legacy")
-	if get(roleBot) != "lip_legacy" || get(roleWatch) != "lip_legacy" {
-		t.Errorf("the single file of older versions is not read")
+	for name, tok := range map[string]string{"token-bot": "lip_bot", "token-watch": "lip_watch"} {
+		if err := lichess.SaveTokenFile(filepath.Join(dir, name), tok); err != nil {
+			t.Fatal(err)
+		}
 	}
-	write("token-bot", "lip_bot")
-	write("token-watch", "lip_watch")
-	if get(roleBot) != "lip_bot" || get(roleWatch) != "lip_watch" {
-		t.Errorf("bot %q watch %q", get(roleBot), get(roleWatch))
+	if get(lichess.RoleBot) != "lip_bot" || get(lichess.RoleWatch) != "lip_watch" {
+		t.Errorf("bot %q watch %q", get(lichess.RoleBot), get(lichess.RoleWatch))
 	}
 	cfg.Lichess.Token = "lip_config"
-	if get(roleBot) != "lip_config" || get(roleWatch) != "lip_config" {
+	if get(lichess.RoleBot) != "lip_config" || get(lichess.RoleWatch) != "lip_config" {
 		t.Errorf("lichess.token does not win")
 	}
 }

@@ -102,7 +102,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if grouped {
 		cfg.Watch.Group = true
 	}
-	if cfg.Lichess.Token, err = cfg.lichessToken(roleWatch); err != nil {
+	if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleWatch); err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
 	raw := append(append([]string(nil), args...), cfg.Watch.Sources...)

@@ -1,0 +1,142 @@
+package lichess_test
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/threefold-chess/threefold/lichess"
+)
+
+// configDir points the user config directory at a fresh directory and
+// returns threefold's directory in it.
+func configDir(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the user config directory is set through XDG_CONFIG_HOME on Linux only")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	return filepath.Join(home, "config", "threefold")
+}
+
+func TestRoleScopes(t *testing.T) {
+	tests := []struct {
+		name, role string
+		want       []string
+		ok         bool
+	}{
+		{"bot", lichess.RoleBot, []string{lichess.ScopeBotPlay, lichess.ScopeChallengeRead}, true},
+		{"watch", lichess.RoleWatch, []string{lichess.ScopeStudyRead}, true},
+		{"unknown", "play", nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := lichess.RoleScopes(tc.role)
+			if ok != tc.ok || !slices.Equal(got, tc.want) {
+				t.Errorf("RoleScopes(%q) = %q, %v; want %q, %v", tc.role, got, ok, tc.want, tc.ok)
+			}
+			for _, s := range got {
+				if lichess.ScopeRole(s) != tc.role && s != lichess.ScopeChallengeRead {
+					t.Errorf("ScopeRole(%q) = %q, want %q", s, lichess.ScopeRole(s), tc.role)
+				}
+			}
+			if ok {
+				got[0] = "changed"
+				if again, _ := lichess.RoleScopes(tc.role); again[0] == "changed" {
+					t.Error("RoleScopes returns the table itself")
+				}
+			}
+		})
+	}
+}
+
+func TestTokenFile(t *testing.T) {
+	dir := configDir(t)
+	for role, want := range map[string]string{lichess.RoleBot: "token-bot", lichess.RoleWatch: "token-watch", "": "token"} {
+		got, err := lichess.TokenFile(role)
+		if err != nil || got != filepath.Join(dir, want) {
+			t.Errorf("TokenFile(%q) = %q, %v; want %q", role, got, err, filepath.Join(dir, want))
+		}
+	}
+}
+
+// A saved token is private to its user, replaces the earlier one, and
+// reads back without its newline; no file is no token.
+func TestSaveAndReadTokenFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "dir", "tok")
+	if tok, err := lichess.ReadTokenFile(path); tok != "" || err != nil {
+		t.Fatalf("no file: %q, %v", tok, err)
+	}
+	for _, tok := range []string{"lip_first", "lip_second"} {
+		if err := lichess.SaveTokenFile(path, tok); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := lichess.ReadTokenFile(path); got != tok || err != nil {
+			t.Fatalf("read back %q, %v; want %q", got, err, tok)
+		}
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("token file: %v %v", st, err)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("token directory: %v %v", st, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".token-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+	if _, err := lichess.ReadTokenFile(t.TempDir()); err == nil {
+		t.Error("no error reading a directory")
+	}
+}
+
+// Each role reads its own token, and the single file of older versions
+// when it has none.
+func TestSavedToken(t *testing.T) {
+	dir := configDir(t)
+	write := func(name, tok string) {
+		t.Helper()
+		if err := lichess.SaveTokenFile(filepath.Join(dir, name), tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(role string) string {
+		t.Helper()
+		tok, err := lichess.SavedToken(role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	steps := []struct {
+		name, file, token string
+		bot, watch        string
+	}{
+		{"nothing saved", "", "", "", ""},
+		{"older versions' file", "token", "lip_legacy", "lip_legacy", "lip_legacy"},
+		{"the bot's own", "token-bot", "lip_bot", "lip_bot", "lip_legacy"},
+		{"the watcher's own", "token-watch", "lip_watch", "lip_bot", "lip_watch"},
+	}
+	for _, s := range steps {
+		if s.file != "" {
+			write(s.file, s.token)
+		}
+		if b, w := get(lichess.RoleBot), get(lichess.RoleWatch); b != s.bot || w != s.watch {
+			t.Errorf("%s: bot %q watch %q; want %q %q", s.name, b, w, s.bot, s.watch)
+		}
+	}
+}
+
+func TestOpenInBrowserWithoutADisplay(t *testing.T) {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		t.Skip("a desktop is always there")
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	if err := lichess.OpenInBrowser("https://lichess.org/oauth"); err == nil {
+		t.Error("no error without a display")
+	}
+}
