@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -92,152 +89,49 @@ func runBroadcasts(ctx context.Context, env *environment, opts broadcastsOptions
 	}
 	client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Version: programVersion()})
 	defer client.Close()
-	var (
-		out   any
-		print func(io.Writer)
-	)
-	switch {
-	case len(args) == 1:
-		tour, err := broadcastTourOf(ctx, client, cfg.Lichess.URL, args[0])
-		if err != nil {
+	q := lichess.BroadcastQuery{Top: opts.top, Search: opts.search, User: opts.user, Page: opts.page, Limit: opts.nb, Live: opts.live}
+	if len(args) == 1 {
+		if q.TourID, err = broadcastTourID(ctx, client, cfg.Lichess.URL, args[0]); err != nil {
 			return err
 		}
-		out, print = tour, func(w io.Writer) { printTours(w, []lichess.BroadcastTour{*tour}) }
-	case opts.top:
-		top, err := client.TopBroadcasts(ctx, opts.page)
-		if err != nil {
-			return fmt.Errorf("broadcasts: %w", err)
-		}
-		out, print = top, func(w io.Writer) {
-			if len(top.Active) > 0 {
-				fmt.Fprintln(w, "On now:")
-				printPreviews(w, top.Active)
-			}
-			fmt.Fprintln(w, "Past:")
-			printPreviews(w, top.Past.Results)
-			printNextPage(w, top.Past)
-		}
-	case opts.search != "" || opts.user != "":
-		var page *lichess.BroadcastPage
-		if opts.search != "" {
-			page, err = client.SearchBroadcasts(ctx, opts.search, opts.page)
-		} else {
-			page, err = client.UserBroadcasts(ctx, opts.user, opts.page)
-		}
-		if err != nil {
-			return fmt.Errorf("broadcasts: %w", err)
-		}
-		out, print = page, func(w io.Writer) {
-			printPreviews(w, page.Results)
-			printNextPage(w, *page)
-		}
-	default:
-		tours, err := client.OfficialBroadcasts(ctx, opts.nb, opts.live)
-		if err != nil {
-			return fmt.Errorf("broadcasts: %w", err)
-		}
-		out, print = tours, func(w io.Writer) { printTours(w, tours) }
+	}
+	l, err := client.FindBroadcasts(ctx, q)
+	if err != nil && q.TourID != "" {
+		return fmt.Errorf("broadcasts: %s: %w", args[0], err)
+	}
+	if err != nil {
+		return fmt.Errorf("broadcasts: %w", err)
 	}
 	if opts.json {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return enc.Encode(l.Answer)
 	}
-	print(env.stdout)
+	l.WriteText(env.stdout)
+	if l.NextPage != nil {
+		fmt.Fprintf(env.stdout, "more: --page %d\n", *l.NextPage)
+	}
 	return nil
 }
 
-// broadcastTourOf reads a tournament from its address, id, or one of its
-// rounds' addresses.
-func broadcastTourOf(ctx context.Context, c *lichess.Client, base, arg string) (*lichess.BroadcastTour, error) {
-	id := arg
+// broadcastTourID reads the id of a tournament from its address, id, or
+// one of its rounds' addresses.
+func broadcastTourID(ctx context.Context, c *lichess.Client, base, arg string) (string, error) {
 	if t, err := listener.ParseTarget(arg, listener.ParseOptions{LichessBase: base}); err == nil {
 		switch t.Kind {
 		case listener.TargetLichessTour:
-			id = t.ID
+			return t.ID, nil
 		case listener.TargetLichessRound:
 			r, err := c.BroadcastRound(ctx, t.ID)
 			if err != nil {
-				return nil, fmt.Errorf("broadcasts: %s: %w", arg, err)
+				return "", fmt.Errorf("broadcasts: %s: %w", arg, err)
 			}
-			id = r.Tour.ID
+			return r.Tour.ID, nil
 		default:
-			return nil, usagef("broadcasts: %s is not a broadcast's address", arg)
+			return "", usagef("broadcasts: %s is not a broadcast's address", arg)
 		}
 	} else if strings.ContainsAny(arg, "/.:") {
-		return nil, usagef("broadcasts: %s: %v", arg, err)
+		return "", usagef("broadcasts: %s: %v", arg, err)
 	}
-	tour, err := c.BroadcastTour(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("broadcasts: %s: %w", arg, err)
-	}
-	return tour, nil
-}
-
-// roundState says where a round stands: on now, finished, when it starts.
-func roundState(r lichess.BroadcastRoundInfo) string {
-	switch {
-	case r.Over():
-		return "finished"
-	case r.Ongoing:
-		return "on now"
-	case r.StartsAt > 0:
-		return "starts " + time.UnixMilli(r.StartsAt).UTC().Format("2006-01-02 15:04 UTC")
-	case r.StartsAfterPrevious:
-		return "after the previous round"
-	}
-	return "not started"
-}
-
-func printTours(w io.Writer, tours []lichess.BroadcastTour) {
-	if len(tours) == 0 {
-		fmt.Fprintln(w, "no broadcast")
-		return
-	}
-	for i, t := range tours {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintln(w, tourLine(t.Tour, t.Group)+"  "+t.Tour.URL)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, r := range t.Rounds {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, roundState(r), r.URL)
-		}
-		tw.Flush()
-	}
-}
-
-func printPreviews(w io.Writer, ps []lichess.BroadcastPreview) {
-	if len(ps) == 0 {
-		fmt.Fprintln(w, "  no broadcast")
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, p := range ps {
-		if p.Round.ID == "" { // a user's list: no round
-			fmt.Fprintf(tw, "  %s\t%s\n", tourLine(p.Tour, p.Group), p.Tour.URL)
-			continue
-		}
-		fmt.Fprintf(tw, "  %s\t%s: %s\t%s\n", tourLine(p.Tour, p.Group), p.Round.Name, roundState(p.Round), p.Round.URL)
-	}
-	tw.Flush()
-}
-
-func printNextPage(w io.Writer, p lichess.BroadcastPage) {
-	if p.NextPage != nil {
-		fmt.Fprintf(w, "more: --page %d\n", *p.NextPage)
-	}
-}
-
-// tourLine names a tournament: its name, group and tier, and for a whole
-// tournament its address.
-func tourLine(t lichess.BroadcastTourInfo, group string) string {
-	s := t.Name
-	if group != "" && !strings.Contains(s, group) {
-		s = group + " | " + s
-	}
-	if t.Tier > 0 {
-		s += fmt.Sprintf(" (tier %d)", t.Tier)
-	}
-	return s
+	return arg, nil
 }

@@ -1,0 +1,145 @@
+package lichess
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// BroadcastQuery chooses a listing of broadcasts: one tournament's rounds
+// (TourID), the top broadcasts (Top), a search (Search), a user's (User),
+// or else the official ones.
+type BroadcastQuery struct {
+	TourID string
+	Top    bool
+	Search string
+	User   string // Lichess asks a token with study:read for this one
+	Page   int    // of Top, Search and User, from 1
+	Limit  int    // of the official ones: at most this many (1 to 100)
+	Live   bool   // of the official ones: only those with a round on now
+}
+
+// BroadcastListing is a listing of broadcasts: what Lichess answered, and
+// its text for people.
+type BroadcastListing struct {
+	// Answer is what Lichess answered, to show as JSON: a *BroadcastTour,
+	// a *BroadcastTop, a *BroadcastPage or a []BroadcastTour.
+	Answer any
+	// NextPage is the page that comes next, for the listings that have
+	// pages (Top, Search, User); nil on the last page.
+	NextPage *int
+	write    func(io.Writer)
+}
+
+// WriteText writes the listing for people: each tournament (its name,
+// group and tier) with its rounds (all of them, or the one a preview
+// shows), their state and their addresses.
+func (l *BroadcastListing) WriteText(w io.Writer) { l.write(w) }
+
+// FindBroadcasts reads the listing q chooses.
+func (c *Client) FindBroadcasts(ctx context.Context, q BroadcastQuery) (*BroadcastListing, error) {
+	switch {
+	case q.TourID != "":
+		tour, err := c.BroadcastTour(ctx, q.TourID)
+		if err != nil {
+			return nil, err
+		}
+		return &BroadcastListing{Answer: tour, write: func(w io.Writer) { writeTours(w, []BroadcastTour{*tour}) }}, nil
+	case q.Top:
+		top, err := c.TopBroadcasts(ctx, q.Page)
+		if err != nil {
+			return nil, err
+		}
+		return &BroadcastListing{Answer: top, NextPage: top.Past.NextPage, write: func(w io.Writer) {
+			if len(top.Active) > 0 {
+				fmt.Fprintln(w, "On now:")
+				writePreviews(w, top.Active)
+			}
+			fmt.Fprintln(w, "Past:")
+			writePreviews(w, top.Past.Results)
+		}}, nil
+	case q.Search != "" || q.User != "":
+		var page *BroadcastPage
+		var err error
+		if q.Search != "" {
+			page, err = c.SearchBroadcasts(ctx, q.Search, q.Page)
+		} else {
+			page, err = c.UserBroadcasts(ctx, q.User, q.Page)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &BroadcastListing{Answer: page, NextPage: page.NextPage, write: func(w io.Writer) { writePreviews(w, page.Results) }}, nil
+	}
+	tours, err := c.OfficialBroadcasts(ctx, q.Limit, q.Live)
+	if err != nil {
+		return nil, err
+	}
+	return &BroadcastListing{Answer: tours, write: func(w io.Writer) { writeTours(w, tours) }}, nil
+}
+
+// State says where a round stands: "on now", "finished", "starts
+// 2006-01-02 15:04 UTC", "after the previous round" or "not started".
+func (r BroadcastRoundInfo) State() string {
+	switch {
+	case r.Over():
+		return "finished"
+	case r.Ongoing:
+		return "on now"
+	case r.StartsAt > 0:
+		return "starts " + time.UnixMilli(r.StartsAt).UTC().Format("2006-01-02 15:04 UTC")
+	case r.StartsAfterPrevious:
+		return "after the previous round"
+	}
+	return "not started"
+}
+
+func writeTours(w io.Writer, tours []BroadcastTour) {
+	if len(tours) == 0 {
+		fmt.Fprintln(w, "no broadcast")
+		return
+	}
+	for i, t := range tours {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, tourTitle(t.Tour, t.Group)+"  "+t.Tour.URL)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, r := range t.Rounds {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, r.State(), r.URL)
+		}
+		tw.Flush()
+	}
+}
+
+func writePreviews(w io.Writer, ps []BroadcastPreview) {
+	if len(ps) == 0 {
+		fmt.Fprintln(w, "  no broadcast")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range ps {
+		if p.Round.ID == "" { // a user's list: no round
+			fmt.Fprintf(tw, "  %s\t%s\n", tourTitle(p.Tour, p.Group), p.Tour.URL)
+			continue
+		}
+		fmt.Fprintf(tw, "  %s\t%s: %s\t%s\n", tourTitle(p.Tour, p.Group), p.Round.Name, p.Round.State(), p.Round.URL)
+	}
+	tw.Flush()
+}
+
+// tourTitle names a tournament: its group (unless its name says it), its
+// name and its tier.
+func tourTitle(t BroadcastTourInfo, group string) string {
+	s := t.Name
+	if group != "" && !strings.Contains(s, group) {
+		s = group + " | " + s
+	}
+	if t.Tier > 0 {
+		s += fmt.Sprintf(" (tier %d)", t.Tier)
+	}
+	return s
+}
