@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold/explain"
+	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -38,7 +39,7 @@ claim that would have been correct. --json writes one JSON object:
 "claim".
 
 SOURCE is one of:
-` + gameSourceForms + `
+` + listener.GameSourceForms + `
 
 Exit status: 0 the claim is correct, 1 it is not, 2 bad input.`,
 		Args: func(_ *cobra.Command, args []string) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold/explain"
+	"github.com/threefold-chess/threefold/listener"
 )
 
 func newExplainCmd(env *environment) *cobra.Command {
@@ -41,7 +42,7 @@ see README, "explain". --svg FILE also writes both diagrams with the
 differences marked.
 
 SOURCE is one of:
-` + gameSourceForms + `
+` + listener.GameSourceForms + `
 
 Exit status: 0 when the comparison was made (same or not), 2 for bad input.`,
 		Args: cobra.MaximumNArgs(1),
