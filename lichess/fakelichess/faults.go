@@ -169,7 +169,10 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 	// from. It counts from the write, not from when this goroutine gets
 	// round to rearming: a fake clock advanced in between must not push
 	// the keep-alive back by the advance (the tick would be lost, and a
-	// client waiting for it would wait for ever).
+	// client waiting for it would wait for ever). It runs before the
+	// write, so that once the client has the bytes the next keep-alive is
+	// armed: a test that sees the client's watchdog reset may advance the
+	// clock at once without outrunning this goroutine.
 	rearm := func(from time.Time) { timer.Reset(from.Add(ka.every).Sub(s.clk.Now())) }
 	dataLines := 0
 	silent := false
@@ -200,14 +203,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 			if silent {
 				break
 			}
-			at := s.clk.Now()
+			if ka.idle {
+				rearm(s.clk.Now())
+			}
 			if !write(line) {
 				return
 			}
 			dataLines++
-			if ka.idle {
-				rearm(at)
-			}
 		}
 		if f != nil && f.Silent && dataLines >= f.AfterLines {
 			silent = true
@@ -223,10 +225,10 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *conn, ka
 		select {
 		case <-c.wake:
 		case at := <-timer.C():
+			rearm(at)
 			if !write(ka.text) {
 				return
 			}
-			rearm(at)
 		case <-c.end:
 			for _, line := range c.take() {
 				if !write(line) {
