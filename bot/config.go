@@ -81,62 +81,66 @@ type EngineConfig struct {
 	Slack time.Duration
 }
 
-// BookConfig is the optional Polyglot opening book (bot.book).
+// BookConfig is the optional Polyglot opening book (bot.book). Its
+// mapstructure tags are the keys of that section of the config file.
 type BookConfig struct {
-	Path string // a Polyglot .bin file; "" plays without a book
+	Path string `mapstructure:"path"` // a Polyglot .bin file; "" plays without a book
 	// MaxMoves: the book is used up to this move number (the full move
 	// number of the position, 1 at the start).
-	MaxMoves int
+	MaxMoves int `mapstructure:"max_moves"`
 	// Choice among the book moves of a position: "weighted" (at random,
 	// in proportion to the weights) or "best" (the heaviest).
-	Choice string
+	Choice string `mapstructure:"choice"`
 }
 
-// PolicyConfig sets the repetition-aware move policy.
+// PolicyConfig sets the repetition-aware move policy (bot.policy; the
+// mapstructure tags are the keys of the config file).
 type PolicyConfig struct {
 	// AheadMargin: when the evaluation for the bot is above this many
 	// centipawns, the bot never plays a move that lets a position occur a
 	// third time (by its move or by the opponent's next one).
-	AheadMargin int
+	AheadMargin int `mapstructure:"ahead_margin"`
 	// BehindMargin: when the evaluation is below minus this many
 	// centipawns, the bot claims a threefold, makes the move that produces
 	// one (offering a draw with it), or steers into a repetition.
-	BehindMargin int
+	BehindMargin int `mapstructure:"behind_margin"`
 	// SeekTolerance: when behind, a move that repeats an earlier position
 	// (a second occurrence) is preferred to the engine's move if it is
 	// evaluated at most this many centipawns worse.
-	SeekTolerance int
+	SeekTolerance int `mapstructure:"seek_tolerance"`
 	// ClaimWait is how long the bot waits for the game to end after a
 	// draw claim before it plays on (capped by a tenth of its clock).
-	ClaimWait time.Duration
+	ClaimWait time.Duration `mapstructure:"claim_wait"`
 }
 
 // DrawOfferConfig answers the opponent's draw offers, with the evaluation
-// of the bot's own search for its move (centipawns for the bot).
+// of the bot's own search for its move (centipawns for the bot); the
+// mapstructure tags are the keys of bot.draw_offers in the config file.
 type DrawOfferConfig struct {
 	// AcceptBehind: accept when the evaluation is at or below minus this.
-	AcceptBehind int
+	AcceptBehind int `mapstructure:"accept_behind"`
 	// AcceptEven: accept when the evaluation is within ±AcceptEven (a dead
 	// even game), from move MinMove on; 0 never accepts on these grounds.
-	AcceptEven int
-	MinMove    int
+	AcceptEven int `mapstructure:"accept_even"`
+	MinMove    int `mapstructure:"min_move"`
 }
 
-// ChallengeConfig is the challenge policy.
+// ChallengeConfig is the challenge policy (bot.challenge; the mapstructure
+// tags are the keys of the config file).
 type ChallengeConfig struct {
-	Variants       []string      // accepted variant keys: "standard", "fromPosition", "chess960"
-	MinBase        time.Duration // initial clock time bounds (real-time games)
-	MaxBase        time.Duration
-	MinIncrement   time.Duration
-	MaxIncrement   time.Duration
-	Correspondence bool // accept correspondence and unlimited games
-	Rated          bool // accept rated games
-	Casual         bool // accept casual games
-	Humans         bool // accept challenges from human accounts
-	Bots           bool // accept challenges from BOT accounts
-	Allow          []string
-	Block          []string
-	MaxGames       int // games played at the same time
+	Variants       []string      `mapstructure:"variants"` // accepted variant keys: "standard", "fromPosition", "chess960"
+	MinBase        time.Duration `mapstructure:"min_base"` // initial clock time bounds (real-time games)
+	MaxBase        time.Duration `mapstructure:"max_base"`
+	MinIncrement   time.Duration `mapstructure:"min_increment"`
+	MaxIncrement   time.Duration `mapstructure:"max_increment"`
+	Correspondence bool          `mapstructure:"correspondence"` // accept correspondence and unlimited games
+	Rated          bool          `mapstructure:"rated"`          // accept rated games
+	Casual         bool          `mapstructure:"casual"`         // accept casual games
+	Humans         bool          `mapstructure:"humans"`         // accept challenges from human accounts
+	Bots           bool          `mapstructure:"bots"`           // accept challenges from BOT accounts
+	Allow          []string      `mapstructure:"allow"`
+	Block          []string      `mapstructure:"block"`
+	MaxGames       int           `mapstructure:"max_games"` // games played at the same time
 }
 
 // ChatConfig says what the bot writes in the game chats.
@@ -166,10 +170,11 @@ func ChatTemplates(l i18n.Lang) map[string]string {
 	}
 }
 
-// ChatLine is one notice: the room it goes to and its template.
+// ChatLine is one notice: the room it goes to and its template (the
+// mapstructure tags are the keys of a notice in the config file).
 type ChatLine struct {
-	Room string // "player", "spectator", "both" or "none"
-	Text string // template; see RenderChat for the placeholders
+	Room string `mapstructure:"room"` // "player", "spectator", "both" or "none"
+	Text string `mapstructure:"text"` // template; see RenderChat for the placeholders
 }
 
 // english is the default template of each notice in English.

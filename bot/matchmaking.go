@@ -15,33 +15,34 @@ import (
 )
 
 // MatchmakingConfig makes an idle bot challenge other BOT accounts that
-// are online (bot.matchmaking).
+// are online (bot.matchmaking; the mapstructure tags are the keys of the
+// config file).
 type MatchmakingConfig struct {
-	Enabled bool
+	Enabled bool `mapstructure:"enabled"`
 	// Idle is how long the bot waits with fewer than max_games games (or
 	// since its last challenge) before it challenges someone.
-	Idle time.Duration
+	Idle time.Duration `mapstructure:"idle"`
 	// TimeControls are the real-time clocks offered in turn, as
 	// minutes+seconds ("1+0", "3+2"); Days the correspondence days per
 	// move offered in turn after them.
-	TimeControls []string
-	Days         []int
-	Variant      string // the variant key offered (standard)
-	Rated        bool
+	TimeControls []string `mapstructure:"time_controls"`
+	Days         []int    `mapstructure:"days"`
+	Variant      string   `mapstructure:"variant"` // the variant key offered (standard)
+	Rated        bool     `mapstructure:"rated"`
 	// RatingDifference: only accounts whose rating in the game's category
 	// is within this many points of the bot's (0: any).
-	RatingDifference int
-	Block            []string // never challenged
+	RatingDifference int      `mapstructure:"rating_difference"`
+	Block            []string `mapstructure:"block"` // never challenged
 	// DailyChallenges caps the challenges sent in any 24 hours (Lichess
 	// limits the games a bot may start against other bots each day).
-	DailyChallenges int
+	DailyChallenges int `mapstructure:"daily_challenges"`
 	// ChallengeTimeout: a challenge not answered in this time is cancelled
 	// and counted as declined.
-	ChallengeTimeout time.Duration
+	ChallengeTimeout time.Duration `mapstructure:"challenge_timeout"`
 	// DeclineBackoff: an account that declined (or did not answer) is not
 	// challenged again for this long, doubled at each decline in a row,
 	// up to a week.
-	DeclineBackoff time.Duration
+	DeclineBackoff time.Duration `mapstructure:"decline_backoff"`
 }
 
 // offer is one kind of game the matchmaker offers.
