@@ -81,6 +81,23 @@ type EngineConfig struct {
 	Slack time.Duration
 }
 
+// ParseUCIOptions reads UCI options written "Name=Value" (spaces around
+// either trimmed) into EngineConfig.Options; none is nil.
+func ParseUCIOptions(list []string) (map[string]string, error) {
+	var opts map[string]string
+	for _, o := range list {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%q is not Name=Value", o)
+		}
+		if opts == nil {
+			opts = map[string]string{}
+		}
+		opts[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return opts, nil
+}
+
 // BookConfig is the optional Polyglot opening book (bot.book). Its
 // mapstructure tags are the keys of that section of the config file.
 type BookConfig struct {
@@ -168,6 +185,19 @@ func ChatTemplates(l i18n.Lang) map[string]string {
 		NoticeSecond: p.Sprintf(i18n.ChatSecond), NoticeThird: p.Sprintf(i18n.ChatThird),
 		NoticeClaim: p.Sprintf(i18n.ChatClaim), NoticeFifth: p.Sprintf(i18n.ChatFifth),
 	}
+}
+
+// WithDefaultTexts returns c with the template of c.Lang (ChatTemplates)
+// for every notice whose text is "".
+func (c ChatConfig) WithDefaultTexts() ChatConfig {
+	defaults := ChatTemplates(c.Lang)
+	for notice, l := range map[string]*ChatLine{NoticeGreeting: &c.Greeting, NoticeGoodbye: &c.Goodbye,
+		NoticeSecond: &c.Second, NoticeThird: &c.Third, NoticeClaim: &c.Claim, NoticeFifth: &c.Fifth} {
+		if l.Text == "" {
+			l.Text = defaults[notice]
+		}
+	}
+	return c
 }
 
 // ChatLine is one notice: the room it goes to and its template (the

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/threefold-chess/threefold/bot"
@@ -86,30 +85,14 @@ func (c botConfig) toBot(dataDir string) (bot.Config, error) {
 	e.MinMoveTime, e.MaxMoveTime, e.MoveOverhead = c.Engine.MinMoveTime, c.Engine.MaxMoveTime, c.Engine.MoveOverhead
 	e.Depth, e.Nodes, e.Restarts, e.Seed = c.Engine.Depth, c.Engine.Nodes, c.Engine.Restarts, c.Engine.Seed
 	e.CPUBudget, e.HashBudget = c.Engine.CPUBudget, c.Engine.HashBudget
-	e.Options = nil
-	for _, o := range c.Engine.Options {
-		k, v, ok := strings.Cut(o, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return d, fmt.Errorf("bot.engine.options: %q is not Name=Value", o)
-		}
-		if e.Options == nil {
-			e.Options = map[string]string{}
-		}
-		e.Options[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	var err error
+	if e.Options, err = bot.ParseUCIOptions(c.Engine.Options); err != nil {
+		return d, fmt.Errorf("bot.engine.options: %w", err)
 	}
 	d.Policy, d.Draws, d.Challenge, d.Matchmaking, d.Book = c.Policy, c.DrawOffers, c.Challenge, c.Matchmaking, c.Book
 	t := c.Chat
-	defaults := bot.ChatTemplates(c.chatLang)
-	line := func(l bot.ChatLine, notice string) bot.ChatLine {
-		if l.Text == "" {
-			l.Text = defaults[notice]
-		}
-		return l
-	}
-	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Lang: c.chatLang,
-		Greeting: line(t.Greeting, bot.NoticeGreeting), Goodbye: line(t.Goodbye, bot.NoticeGoodbye),
-		Second: line(t.Second, bot.NoticeSecond), Third: line(t.Third, bot.NoticeThird),
-		Claim: line(t.Claim, bot.NoticeClaim), Fifth: line(t.Fifth, bot.NoticeFifth)}
+	d.Chat = bot.ChatConfig{MinInterval: t.MinInterval, Lang: c.chatLang, Greeting: t.Greeting, Goodbye: t.Goodbye,
+		Second: t.Second, Third: t.Third, Claim: t.Claim, Fifth: t.Fifth}.WithDefaultTexts()
 	d.OnStop, d.StopTimeout, d.Takebacks = c.OnStop, c.StopTimeout, c.Takebacks
 	if dataDir != "" {
 		d.RecordFile = filepath.Join(dataDir, "games.jsonl")
