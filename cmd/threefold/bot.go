@@ -98,10 +98,9 @@ type botRun struct {
 	alerts  notify.Sink
 	records []bot.RecordSink
 
-	client   *lichess.Client
-	watcher  *listener.Watcher
-	durables []*delivery.Durable
-	closers  []func() // undone in reverse order at the end
+	client  *lichess.Client
+	watcher *listener.Watcher
+	closers []func() // undone in reverse order at the end
 }
 
 // run builds everything in order and plays until ctx is done.
@@ -187,25 +186,17 @@ func (r *botRun) buildAlertPath(ctx context.Context) error {
 	// The webhooks outlive ctx: the bot finishes its games after it.
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	r.closers = append(r.closers, stopDeliver)
-	for _, h := range hooks {
-		dw, err := delivery.NewDurable(ctx, r.st, h, delivery.DurableConfig{Name: h.Name, QueueSize: r.cfg.Watch.QueueSize,
-			CatchUp: catchUpPeriod, Log: r.log})
-		if err != nil {
-			return fmt.Errorf("bot: %w", err)
-		}
-		dw.Start(deliverCtx)
-		r.durables = append(r.durables, dw)
+	durables, err := delivery.StartWebhooks(ctx, deliverCtx, r.st, hooks, delivery.DurableConfig{QueueSize: r.cfg.Watch.QueueSize,
+		CatchUp: catchUpPeriod, Log: r.log})
+	if err != nil {
+		return fmt.Errorf("bot: %w", err)
+	}
+	// Deliver what is queued, but not forever: the rest goes at the next
+	// start.
+	r.closers = append(r.closers, func() { durables.Close(10 * time.Second) })
+	for _, dw := range durables {
 		sinks = append(sinks, dw)
 	}
-	r.closers = append(r.closers, func() {
-		// Deliver what is queued, but not forever: the rest goes at the
-		// next start.
-		drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		for _, dw := range r.durables {
-			dw.Close(drain)
-		}
-	})
 	if r.dash != nil {
 		sinks = append(sinks, r.dash)
 	}

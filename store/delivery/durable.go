@@ -203,3 +203,36 @@ func (d *Durable) catchUpLoop(ctx context.Context) {
 		seen = n
 	}
 }
+
+// Durables are the durable webhooks of a run, started together and closed
+// together.
+type Durables []*Durable
+
+// StartWebhooks makes a Durable of each webhook (named by its Name; cfg
+// gives the rest) and starts it on run, a context that may outlive ctx so
+// that what is queued is still delivered after the alerts stop. If one
+// cannot be made, those already started are closed at once.
+func StartWebhooks(ctx, run context.Context, st DurableStore, hooks []*notify.Webhook, cfg DurableConfig) (Durables, error) {
+	var ds Durables
+	for _, h := range hooks {
+		cfg.Name = h.Name
+		d, err := NewDurable(ctx, st, h, cfg)
+		if err != nil {
+			ds.Close(0)
+			return nil, err
+		}
+		d.Start(run)
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
+// Close delivers what is queued for at most within, then stops every
+// Durable; what is left is sent at the next start.
+func (ds Durables) Close(within time.Duration) {
+	drain, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	for _, d := range ds {
+		d.Close(drain)
+	}
+}
