@@ -129,3 +129,53 @@ func OpenInBrowser(u string) error {
 	defer cancel()
 	return exec.CommandContext(ctx, name, append(args, u)...).Run()
 }
+
+// LoginToFile runs Login, checks with Lichess that the new token works
+// with the scopes asked for, and saves it in path (SaveTokenFile). It
+// returns the token's account; the token itself never leaves the file.
+func LoginToFile(ctx context.Context, opts LoginOptions, path string) (*Account, error) {
+	tok, err := Login(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	client := NewClient(Options{BaseURL: opts.BaseURL, Token: tok.AccessToken})
+	defer client.Close()
+	acct, err := client.CheckScopes(ctx, opts.Scopes...)
+	if err != nil {
+		return nil, fmt.Errorf("login: the new token does not work: %w", err)
+	}
+	if err := SaveTokenFile(path, tok.AccessToken); err != nil {
+		return nil, fmt.Errorf("login: save the token: %w", err)
+	}
+	return acct, nil
+}
+
+// ErrNoSavedToken is the error of RevokeTokenFile for a file that holds no
+// token.
+var ErrNoSavedToken = errors.New("no saved token")
+
+// RevokeTokenFile revokes at Lichess (opts.BaseURL) the token saved in path
+// and deletes the file. A token Lichess no longer knows (revoked or
+// expired) is deleted all the same, and known is false; a token Lichess
+// could not be asked about is kept, and the error says so.
+func RevokeTokenFile(ctx context.Context, opts Options, path string) (known bool, err error) {
+	token, err := ReadTokenFile(path)
+	if err != nil {
+		return false, err
+	}
+	if token == "" {
+		return false, fmt.Errorf("%w in %s", ErrNoSavedToken, path)
+	}
+	opts.Token = token
+	client := NewClient(opts)
+	defer client.Close()
+	known = true
+	var ae *AuthError
+	switch err := client.Revoke(ctx); {
+	case errors.As(err, &ae):
+		known = false
+	case err != nil:
+		return false, fmt.Errorf("the token was kept in %s: %w", path, err)
+	}
+	return known, os.Remove(path)
+}

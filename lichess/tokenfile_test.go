@@ -1,10 +1,12 @@
 package lichess_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/threefold-chess/threefold/lichess"
@@ -138,5 +140,78 @@ func TestOpenInBrowserWithoutADisplay(t *testing.T) {
 	t.Setenv("WAYLAND_DISPLAY", "")
 	if err := lichess.OpenInBrowser("https://lichess.org/oauth"); err == nil {
 		t.Error("no error without a display")
+	}
+}
+
+// LoginToFile saves a token that works with the scopes asked for, private
+// to its user, and returns its account.
+func TestLoginToFile(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	br := newBrowser()
+	defer br.close()
+	path := filepath.Join(t.TempDir(), "threefold", "token-watch")
+	acct, err := lichess.LoginToFile(e.ctx, lichess.LoginOptions{BaseURL: e.fake.URL, Scopes: []string{lichess.ScopeStudyRead}, OpenBrowser: br.open}, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := lichess.ReadTokenFile(path)
+	if err != nil || !e.fake.TokenValid(tok) || !slices.Equal(e.fake.TokenScopes(tok), []string{lichess.ScopeStudyRead}) {
+		t.Fatalf("saved token valid %v with %v (%v)", e.fake.TokenValid(tok), e.fake.TokenScopes(tok), err)
+	}
+	if acct == nil || acct.Username == "" {
+		t.Errorf("account %+v", acct)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("token file: %v %v", st, err)
+	}
+}
+
+// RevokeTokenFile: a token Lichess knows is revoked and its file deleted;
+// one it no longer knows is deleted too; without a token there is nothing
+// to do; one Lichess could not be asked about is kept.
+func TestRevokeTokenFile(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	dir := t.TempDir()
+	save := func(name, tok string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := lichess.SaveTokenFile(p, tok); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	e.fake.AddToken("lip_known", "alice", lichess.ScopeStudyRead)
+	tests := []struct {
+		name      string
+		path      string
+		base      string
+		wantKnown bool
+		wantErr   error  // errors.Is
+		errHas    string // or an error with this
+		kept      bool   // the file is still there
+	}{
+		{name: "known", path: save("known", "lip_known"), base: e.fake.URL, wantKnown: true},
+		{name: "no longer known", path: save("unknown", "lip_unknown"), base: e.fake.URL},
+		{name: "no file", path: filepath.Join(dir, "none"), base: e.fake.URL, wantErr: lichess.ErrNoSavedToken},
+		{name: "Lichess unreachable", path: save("kept", "lip_kept"), base: "http://127.0.0.1:1", errHas: "the token was kept in", kept: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			known, err := lichess.RevokeTokenFile(e.ctx, lichess.Options{BaseURL: tc.base, MaxRetries: -1}, tc.path)
+			switch {
+			case tc.wantErr != nil || tc.errHas != "":
+				if tc.wantErr != nil && !errors.Is(err, tc.wantErr) || tc.errHas != "" && (err == nil || !strings.Contains(err.Error(), tc.errHas)) {
+					t.Fatalf("err = %v, want %v / %q", err, tc.wantErr, tc.errHas)
+				}
+			case err != nil || known != tc.wantKnown:
+				t.Fatalf("RevokeTokenFile = %v, %v; want known %v", known, err, tc.wantKnown)
+			}
+			if _, err := os.Stat(tc.path); (err == nil) != tc.kept {
+				t.Errorf("file kept: %v, want %v", err == nil, tc.kept)
+			}
+		})
+	}
+	if e.fake.TokenValid("lip_known") {
+		t.Error("the known token is still valid")
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,18 +94,9 @@ token is never printed.`,
 			if noBrowser {
 				opener = nil
 			}
-			tok, err := lichess.Login(cmd.Context(), lichess.LoginOptions{BaseURL: baseURL, Scopes: scopes, OpenBrowser: opener, Out: env.stdout})
+			acct, err := lichess.LoginToFile(cmd.Context(), lichess.LoginOptions{BaseURL: baseURL, Scopes: scopes, OpenBrowser: opener, Out: env.stdout}, tokenFile)
 			if err != nil {
 				return err
-			}
-			client := lichess.NewClient(lichess.Options{BaseURL: baseURL, Token: tok.AccessToken})
-			defer client.Close()
-			acct, err := client.CheckScopes(cmd.Context(), scopes...)
-			if err != nil {
-				return fmt.Errorf("login: the new token does not work: %w", err)
-			}
-			if err := lichess.SaveTokenFile(tokenFile, tok.AccessToken); err != nil {
-				return fmt.Errorf("login: save the token: %w", err)
 			}
 			fmt.Fprintf(env.stdout, "Logged in to Lichess as %s (scopes: %s). Token saved in %s.\n", safetext.Terminal(acct.Username), safetext.Terminal(strings.Join(scopes, " ")), tokenFile)
 			if mode == lichess.RoleBot && !acct.IsBot() {
@@ -145,24 +135,14 @@ be asked.`,
 			if err != nil {
 				return err
 			}
-			token, err := lichess.ReadTokenFile(tokenFile)
-			if err != nil {
-				return fmt.Errorf("logout: %w", err)
-			}
-			if token == "" {
+			known, err := lichess.RevokeTokenFile(cmd.Context(), lichess.Options{BaseURL: baseURL}, tokenFile)
+			if errors.Is(err, lichess.ErrNoSavedToken) {
 				return usagef("logout: no saved token in %s", tokenFile)
 			}
-			client := lichess.NewClient(lichess.Options{BaseURL: baseURL, Token: token})
-			defer client.Close()
-			err = client.Revoke(cmd.Context())
-			var ae *lichess.AuthError
-			switch {
-			case errors.As(err, &ae):
+			if !known && err == nil {
 				fmt.Fprintln(env.stdout, "Lichess no longer knew the token (already revoked or expired).")
-			case err != nil:
-				return fmt.Errorf("logout: the token was kept in %s: %w", tokenFile, err)
 			}
-			if err := os.Remove(tokenFile); err != nil {
+			if err != nil {
 				return fmt.Errorf("logout: %w", err)
 			}
 			fmt.Fprintf(env.stdout, "Logged out: the token is revoked and %s deleted.\n", tokenFile)
