@@ -8,5 +8,7 @@
 // Prometheus and /healthz. A Hub holds the state; the program feeds it game
 // updates, alerts and source states (Hub.Update, Hub.Alert,
 // Hub.SourceStatus), and it replays each game with package rules to mark
-// the repetitions. Everything the pages need is embedded in the binary.
+// the repetitions. Dashboard runs a Hub, its Metrics and its Server
+// together for a program. Everything the pages need is embedded in the
+// binary.
 package web

@@ -260,18 +260,10 @@ BOT account. Lichess allows it only for an account that has never played a
 game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := env.loadConfig()
+			client, err := botClient(env, "bot upgrade")
 			if err != nil {
 				return err
 			}
-			if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleBot); err != nil {
-				return fmt.Errorf("bot upgrade: %w", err)
-			}
-			if cfg.Lichess.Token == "" {
-				return usageError{say(i18n.ErrNoToken, "bot upgrade")}
-			}
-			log := newBotLogger(cfg, env.stderr)
-			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, Version: programVersion()})
 			defer client.Close()
 			ctx := cmd.Context()
 			acct, err := client.CheckScopes(ctx, lichess.ScopeBotPlay)
@@ -302,4 +294,22 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 	}
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
 	return cmd
+}
+
+// botClient loads the config and makes the Lichess client of the bot's
+// token, for op ("bot upgrade"); no token is a usage error.
+func botClient(env *environment, op string) (*lichess.Client, error) {
+	cfg, err := env.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	token, err := cfg.lichessToken(lichess.RoleBot)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if token == "" {
+		return nil, usageError{say(i18n.ErrNoToken, op)}
+	}
+	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Logger: newBotLogger(cfg, env.stderr),
+		Version: programVersion()}), nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -40,18 +39,10 @@ increments of whole seconds up to 60.`,
 			return usagef("bot challenge: give a user to challenge, or --cancel ID")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := env.loadConfig()
+			client, err := botClient(env, "bot challenge")
 			if err != nil {
 				return err
 			}
-			if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleBot); err != nil {
-				return fmt.Errorf("bot challenge: %w", err)
-			}
-			if cfg.Lichess.Token == "" {
-				return usageError{say(i18n.ErrNoToken, "bot challenge")}
-			}
-			client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token,
-				Logger: newBotLogger(cfg, env.stderr), Version: programVersion()})
 			defer client.Close()
 			ctx := cmd.Context()
 			if cancel != "" {
