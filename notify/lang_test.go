@@ -39,7 +39,7 @@ func TestAlertTextInEveryLanguage(t *testing.T) {
 		want []string
 	}{
 		{"english threefold", i18n.English, threefold.KindThreefold, []string{"[for arbiters] board 2, paspaspas - female_supremacy: position occurred a third time: white may claim a draw (FIDE 9.2.2) | ply 32 after 16...Qc3+", "ply 24 (12...Qxc3+), ply 28 (14...Qc3+)", "(delay up to 1.5min)"}},
-		{"russian threefold", i18n.Russian, threefold.KindThreefold, []string{"[для судей] доска 2, paspaspas - female_supremacy: позиция возникла в третий раз: Белые могут потребовать ничью (FIDE 9.2.2) | полуход 32 после 16...Qc3+", "появления: полуход 24 (12...Qxc3+), полуход 28 (14...Qc3+)", "(задержка до 1,5 мин)"}},
+		{"russian threefold", i18n.Russian, threefold.KindThreefold, []string{"[для арбитров] доска 2, paspaspas - female_supremacy: позиция возникла в третий раз: Белые могут потребовать ничью (FIDE 9.2.2) | полуход 32 после 16...Qc3+", "появления: полуход 24 (12...Qxc3+), полуход 28 (14...Qc3+)", "(задержка до 1,5 мин)"}},
 		{"russian claim by move", i18n.Russian, threefold.KindClaimByMove, []string{"Чёрные могут потребовать ничью, объявив ход Qc3+ или Qd4 (FIDE 9.2.1)", "(17.Qc3+, объявленный ход)"}},
 		{"russian fivefold", i18n.Russian, threefold.KindFivefold, []string{"позиция возникла в пятый раз: партия закончилась вничью (FIDE 9.6.1)"}},
 		{"russian withdrawn", i18n.Russian, threefold.KindWithdrawn, []string{"ОТОЗВАНО: оповещение «троекратное повторение» на полуходе 32 больше не действует", "отзывает id0"}},

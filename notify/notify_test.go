@@ -442,7 +442,7 @@ func TestFormatTextNearRepetitions(t *testing.T) {
 	}{
 		{"english", i18n.English, "ply 52 (26...Qf5) | not counted: ply 40, the same pieces and side to move but other en passant captures | not counted: ply 30, 34, the same pieces and side to move but other castling rights, other en passant captures |"},
 		{"russian", i18n.Russian, "не засчитывается: полуход 40 — та же расстановка и очередь хода, но другая возможность взятия на проходе"},
-		{"persian", i18n.Persian, "شمرده نمی‌شود: نیم‌حرکت 30، 34، چیدمان و نوبت یکسان اما حقوق متفاوت قلعه رفتن، حق متفاوت گرفتن آنپاسان"},
+		{"persian", i18n.Persian, "شمرده نمی‌شود: نیم‌حرکت 30، 34، چیدمان و نوبت یکسان اما حقوق متفاوت قلعه رفتن، حق متفاوت گرفتن آن‌پاسان"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

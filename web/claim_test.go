@@ -71,7 +71,7 @@ func TestClaimCheck(t *testing.T) {
 		{name: "a ply where the position occurred twice", query: "game=" + key + "&ply=8", code: http.StatusOK,
 			want: `"reason": "The position of ply 8 (after 4...Ke8) has occurred twice, at plies 4 (2...Ke8), 8 (4...Ke8): a claim under 9.2.2 needs a third occurrence. At ply 0 (the start position) the pieces stood on the same squares`},
 		{name: "in the viewer's language", query: "game=" + key + "&ply=8", header: http.Header{"Accept-Language": {"ru-RU,ru;q=0.9,en;q=0.5"}},
-			code: http.StatusOK, want: `возникла дважды, на полуходах 4 (2...Ke8), 8 (4...Ke8): для требования по 9.2.2 нужно третье повторение`},
+			code: http.StatusOK, want: `возникла дважды, на полуходах 4 (2...Ke8), 8 (4...Ke8): для требования по 9.2.2 нужно третье появление`},
 		{name: "a declared move", query: "game=" + key + "&ply=9&move=Kf8", code: http.StatusOK,
 			want: `"rule": "9.2.1"`},
 		{name: "an illegal declared move", query: "game=" + key + "&ply=9&move=Ke1", code: http.StatusBadRequest, want: "the declared move at ply 9"},

@@ -84,7 +84,7 @@ func TestWatchSpeaksTheLanguage(t *testing.T) {
 		english []string // what must not be left in English
 	}{
 		{"en", []string{"position occurred a third time: white may claim a draw (FIDE 9.2.2) | ply 32 after 16...Qc3+"}, nil},
-		{"ru", []string{"[для судей] paspaspas - female_supremacy: позиция возникла в третий раз: Белые могут потребовать ничью (FIDE 9.2.2) | полуход 32 после 16...Qc3+",
+		{"ru", []string{"[для арбитров] paspaspas - female_supremacy: позиция возникла в третий раз: Белые могут потребовать ничью (FIDE 9.2.2) | полуход 32 после 16...Qc3+",
 			"Чёрные могут потребовать ничью, объявив ход Qc3+ (FIDE 9.2.1)", "партия закончилась вничью (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences"}},
 		{"tr", []string{"konum üçüncü kez oluştu: Beyaz beraberlik talep edebilir (FIDE 9.2.2) | yarım hamle 32, 16...Qc3+ sonrası",
 			"konum beşinci kez oluştu: oyun berabere bitti (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences"}},

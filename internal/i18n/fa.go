@@ -58,7 +58,7 @@ var fa = catalogOf{
 	AlertOccurrences:     s("دفعات: %[1]s"),
 	AlertNear:            s("شمرده نمی‌شود: نیم‌حرکت %[1]s، چیدمان و نوبت یکسان اما %[2]s"),
 	AlertNearCastling:    s("حقوق متفاوت قلعه رفتن"),
-	AlertNearEnPassant:   s("حق متفاوت گرفتن آنپاسان"),
+	AlertNearEnPassant:   s("حق متفاوت گرفتن آن‌پاسان"),
 	OccurrencePly:        s("نیم‌حرکت %[1]s"),
 	OccurrenceStart:      s("نیم‌حرکت %[1]s (آغاز)"),
 	OccurrenceMove:       s("نیم‌حرکت %[1]s (%[2]s)"),

@@ -31,7 +31,7 @@ var ru = catalogOf{
 	EndOpponentLeft:       s("%[1]s выиграли: соперник покинул партию."),
 	EndAborted:            s("Партия прервана."),
 	EndOver:               s("Партия окончена."),
-	AlertForArbiters:      s("для судей"),
+	AlertForArbiters:      s("для арбитров"),
 	AlertForOperator:      s("для оператора"),
 	AlertFor:              s("для: %[1]s"),
 	AlertBoard:            s("доска %[1]d, "),
@@ -75,6 +75,6 @@ var ru = catalogOf{
 	FieldPly:             s("Полуход"),
 	FieldFor:             s("Для кого"),
 	AfterMove:            s(" (после %[1]s)"),
-	ArbitersWord:         s("судьи"),
+	ArbitersWord:         s("арбитры"),
 	OperatorWord:         s("оператор"),
 }
