@@ -91,7 +91,7 @@ func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bo
 	if opts.workers < 1 {
 		return false, usagef("scan: --workers must be at least 1")
 	}
-	var progress scan.Progress
+	progress := scan.Progress{Lang: opts.lang}
 	stopProgress := progress.Start(env.stderr, isTerminal(env.stderr))
 	out := bufio.NewWriterSize(env.stdout, 1<<16)
 	w := scan.Writer{Out: out, JSON: opts.json, All: opts.all, Lang: opts.lang}

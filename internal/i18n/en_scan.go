@@ -23,4 +23,7 @@ var enScan = catalogOf{
 	ScanPlies:         pluralOf(1, "one", "%[1]d ply", "other", "%[1]d plies"),
 	ScanRate:          s(" in %[1]ss (%[2]s plies/s)"),
 	ScanTotals:        s("%[1]d with a threefold, %[2]d more with a claim by declared move only, %[3]d fivefold, %[4]d past the 75-move rule, %[5]d with errors"),
+	ScanThousands:     s("%[1]sk"),
+	ScanMillions:      s("%[1]sM"),
+	ScanPerSecond:     s("%[1]s plies/s"),
 }

@@ -23,4 +23,7 @@ var faScan = catalogOf{
 	ScanPlies:         pluralOf(1, "other", "%[1]d نیم‌حرکت"),
 	ScanRate:          s(" در %[1]s ثانیه (%[2]s نیم‌حرکت در ثانیه)"),
 	ScanTotals:        s("با تکرار سه‌باره: %[1]d، فقط با ادعا با اعلام حرکت: %[2]d دیگر، با تکرار پنج‌باره: %[3]d، پس از قانون ۷۵ حرکت: %[4]d، با خطا: %[5]d"),
+	ScanThousands:     s("%[1]s هزار"),
+	ScanMillions:      s("%[1]s میلیون"),
+	ScanPerSecond:     s("%[1]s نیم‌حرکت در ثانیه"),
 }

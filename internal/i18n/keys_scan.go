@@ -23,4 +23,7 @@ const (
 	ScanPlies         Key = "scan.plies"
 	ScanRate          Key = "scan.rate"
 	ScanTotals        Key = "scan.totals"
+	ScanThousands     Key = "scan.thousands"  // a rate: "340.5k"
+	ScanMillions      Key = "scan.millions"   // "2.36M"
+	ScanPerSecond     Key = "scan.per_second" // the live count's rate: "340.5k plies/s"
 )

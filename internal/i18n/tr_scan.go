@@ -23,4 +23,7 @@ var trScan = catalogOf{
 	ScanPlies:         pluralOf(1, "other", "%[1]d yarım hamle"),
 	ScanRate:          s(", %[1]s sn içinde (%[2]s yarım hamle/sn)"),
 	ScanTotals:        s("üç kez tekrarlı: %[1]d, yalnızca hamle bildirerek talepli: %[2]d daha, beş kez tekrarlı: %[3]d, 75 hamle kuralını aşan: %[4]d, hatalı: %[5]d"),
+	ScanThousands:     s("%[1]s bin"),
+	ScanMillions:      s("%[1]s milyon"),
+	ScanPerSecond:     s("%[1]s yarım hamle/sn"),
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/threefold-chess/threefold/internal/i18n"
 )
@@ -34,6 +35,42 @@ func TestTotalsInEveryLanguage(t *testing.T) {
 			}
 			if !strings.HasPrefix(out.String(), tc.want) {
 				t.Errorf("got %q, want it to start with %q", out.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestRateInEveryLanguage: the time taken and the rate, in the totals and
+// in the live count, are written as each language writes numbers and
+// thousands or millions; English as it always was.
+func TestRateInEveryLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		lang         i18n.Lang
+		plies        int
+		totals, live string
+	}{
+		{"english millions", i18n.English, 4720000, " in 2.00s (2.36M plies/s): ", "0 games, 4,720,000 plies, 2.36M plies/s"},
+		{"english thousands", i18n.English, 681000, " in 2.00s (340.5k plies/s): ", "0 games, 681,000 plies, 340.5k plies/s"},
+		{"english units", i18n.English, 812, " in 2.00s (406 plies/s): ", "0 games, 812 plies, 406 plies/s"},
+		{"russian millions", i18n.Russian, 4720000, " за 2 с (2,36 млн полуходов/с): ", "0 партий, 4\u00a0720\u00a0000 полуходов, 2,36 млн полуходов/с"},
+		{"russian thousands", i18n.Russian, 681000, " за 2 с (340,5 тыс. полуходов/с): ", "340,5 тыс. полуходов/с"},
+		{"turkish millions", i18n.Turkish, 4720000, ", 2 sn içinde (2,36 milyon yarım hamle/sn): ", "0 oyun, 4.720.000 yarım hamle, 2,36 milyon yarım hamle/sn"},
+		{"persian thousands", i18n.Persian, 681000, " در ۲ ثانیه (۳۴۰٫۵ هزار نیم‌حرکت در ثانیه): ", "۰ بازی، ۶۸۱٬۰۰۰ نیم‌حرکت، ۳۴۰٫۵ هزار نیم‌حرکت در ثانیه"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Writer{Lang: tc.lang, plies: tc.plies}
+			var out bytes.Buffer
+			if err := w.Totals(&out, 2*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), tc.totals) {
+				t.Errorf("totals %q, want %q in them", out.String(), tc.totals)
+			}
+			p := &Progress{Lang: tc.lang}
+			p.plies.Store(int64(tc.plies))
+			if got := p.line(2 * time.Second); !strings.Contains(got, tc.live) {
+				t.Errorf("live count %q, want %q in it", got, tc.live)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,10 +77,7 @@ func (w *Writer) Totals(stderr io.Writer, d time.Duration) error {
 	p := i18n.For(w.Lang)
 	rate := ""
 	if s := d.Seconds(); s > 0 {
-		rate = p.Sprintf(i18n.ScanRate, strconv.FormatFloat(s, 'f', 2, 64), humanCount(float64(w.plies)/s))
-		if p.Lang() != i18n.English {
-			rate = p.Sprintf(i18n.ScanRate, p.Decimal(math.Round(s*100)/100), humanCount(float64(w.plies)/s))
-		}
+		rate = p.Sprintf(i18n.ScanRate, decimal(p, s, 2), humanCount(p, float64(w.plies)/s))
 	}
 	_, err := fmt.Fprintln(stderr, p.Sprintf(i18n.ScanGames, w.games)+p.Sprintf(i18n.ListSep)+p.Sprintf(i18n.ScanPlies, w.plies)+rate+": "+
 		p.Sprintf(i18n.ScanTotals, w.threefold, w.claimOnly, w.fivefold, w.fifty75, w.failed))
@@ -222,21 +218,50 @@ func joinInts(xs []int) string {
 	return strings.Join(s, ", ")
 }
 
-func humanCount(x float64) string {
+func humanCount(p *i18n.Printer, x float64) string {
 	switch {
 	case x >= 1e6:
-		return fmt.Sprintf("%.2fM", x/1e6)
+		return p.Sprintf(i18n.ScanMillions, decimal(p, x/1e6, 2))
 	case x >= 1e3:
-		return fmt.Sprintf("%.1fk", x/1e3)
+		return p.Sprintf(i18n.ScanThousands, decimal(p, x/1e3, 1))
 	}
-	return fmt.Sprintf("%.0f", x)
+	return decimal(p, x, 0)
+}
+
+// decimal writes x rounded to places decimals: in English with all of them
+// ("2.30"), in the other languages as they write numbers, without trailing
+// zeros ("2,3", "۲٫۳").
+func decimal(p *i18n.Printer, x float64, places int) string {
+	t := strconv.FormatFloat(x, 'f', places, 64)
+	if p.Lang() == i18n.English {
+		return t
+	}
+	r, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return t
+	}
+	return p.Decimal(r)
 }
 
 // Progress counts games and plies, and shows them with the rate on a
-// terminal.
+// terminal, in the language Lang ("" is English).
 type Progress struct {
+	Lang         i18n.Lang
 	games, plies atomic.Int64
 	began        time.Time
+}
+
+// line is what the live count shows after elapsed: "12 games, 812 plies,
+// 340.5k plies/s".
+func (p *Progress) line(elapsed time.Duration) string {
+	pr := i18n.For(p.Lang)
+	plies := p.plies.Load()
+	sep := pr.Sprintf(i18n.ListSep)
+	out := pr.Sprintf(i18n.ScanGames, p.games.Load()) + sep + pr.Sprintf(i18n.ScanPlies, plies)
+	if s := elapsed.Seconds(); s > 0 {
+		out += sep + pr.Sprintf(i18n.ScanPerSecond, humanCount(pr, float64(plies)/s))
+	}
+	return out
 }
 
 // Add counts one game of plies.
@@ -268,8 +293,7 @@ func (p *Progress) Start(stderr io.Writer, live bool) (stop func()) {
 				fmt.Fprint(stderr, "\r\033[K")
 				return
 			case <-t.C:
-				s := time.Since(p.began).Seconds()
-				fmt.Fprintf(stderr, "\r\033[K%d games, %d plies, %s plies/s", p.games.Load(), p.plies.Load(), humanCount(float64(p.plies.Load())/s))
+				fmt.Fprint(stderr, "\r\033[K"+p.line(time.Since(p.began)))
 			}
 		}
 	}()
