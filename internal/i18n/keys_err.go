@@ -11,3 +11,25 @@ const (
 	ErrUnknownKeys     Key = "err.unknown_keys"
 	ErrUnknownEntryKey Key = "err.unknown_entry_key"
 )
+
+// The context an error is wrapped in (fmt.Errorf("login: save the token:
+// %w", err)), said in the user's language around a translated error: each
+// part between ": " that is one of these is said, the others (command
+// names, flags, paths) are kept.
+const (
+	CtxConfig        Key = "ctx.config" // %[1]s the config file
+	CtxStore         Key = "ctx.store"
+	CtxWrite         Key = "ctx.write"
+	CtxReadAnswer    Key = "ctx.read_answer"
+	CtxCancel        Key = "ctx.cancel" // %[1]s the challenge id
+	CtxNewTokenFails Key = "ctx.new_token_fails"
+	CtxSaveToken     Key = "ctx.save_token"
+	CtxTokenKept     Key = "ctx.token_kept" // %[1]s the token file
+	CtxSavedToken    Key = "ctx.saved_token"
+	CtxNoConfigDir   Key = "ctx.no_config_dir"
+	CtxStudyRead     Key = "ctx.study_read" // said after the error
+)
+
+// ContextKeys lists the contexts.
+var ContextKeys = []Key{CtxConfig, CtxStore, CtxWrite, CtxReadAnswer, CtxCancel, CtxNewTokenFails, CtxSaveToken,
+	CtxTokenKept, CtxSavedToken, CtxNoConfigDir, CtxStudyRead}
