@@ -200,6 +200,16 @@ func (c ChatConfig) WithDefaultTexts() ChatConfig {
 	return c
 }
 
+// SpeakDefaults makes the notices the default templates of the language l,
+// and l what the bot fills in; the rooms and the interval are kept.
+func (c *ChatConfig) SpeakDefaults(l i18n.Lang) {
+	c.Lang = l
+	for _, line := range []*ChatLine{&c.Greeting, &c.Goodbye, &c.Second, &c.Third, &c.Claim, &c.Fifth} {
+		line.Text = ""
+	}
+	*c = c.WithDefaultTexts()
+}
+
 // ChatLine is one notice: the room it goes to and its template (the
 // mapstructure tags are the keys of a notice in the config file).
 type ChatLine struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -53,7 +54,9 @@ const maxSkipped = 10000
 const AfterTheGameLabel = " (after the game)"
 
 // Name implements Source.
-func (s *ChessComSource) Name() string { return "chess.com " + s.Target.String() }
+func (s *ChessComSource) Name() string {
+	return english.Sprintf(i18n.SourceChessCom, s.Target.String())
+}
 
 // Run implements Source.
 func (s *ChessComSource) Run(ctx context.Context, emit Emit) error {

@@ -20,6 +20,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/backoff"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -91,7 +92,7 @@ const DefaultDGTBoardsEvery = 30 * time.Second
 const dgtMaxCorrection = 2
 
 // Name implements Source.
-func (s *DGTSource) Name() string { return "dgt " + s.URL }
+func (s *DGTSource) Name() string { return english.Sprintf(i18n.SourceDGT, s.URL) }
 
 // The keep-alive of the DGT connection.
 const (

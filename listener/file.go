@@ -15,6 +15,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -39,7 +40,7 @@ type FileSource struct {
 }
 
 // Name implements Source.
-func (s *FileSource) Name() string { return "file " + s.Path }
+func (s *FileSource) Name() string { return english.Sprintf(i18n.SourceFile, s.Path) }
 
 type fileStamp struct {
 	size int64

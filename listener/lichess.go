@@ -13,6 +13,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
@@ -75,7 +76,7 @@ func (s *LichessGameSource) Name() string {
 	if s.label != "" {
 		return s.label
 	}
-	return "lichess game " + s.GameID
+	return english.Sprintf(i18n.SourceLichessGame, s.GameID)
 }
 
 // sharedEmit serialises the emits of several goroutines of one source.
@@ -226,7 +227,7 @@ type LichessUsersSource struct {
 
 // Name implements Source.
 func (s *LichessUsersSource) Name() string {
-	return "lichess users " + strings.Join(s.Users, ",")
+	return english.Sprintf(i18n.SourceLichessUsers, strings.Join(s.Users, ","))
 }
 
 // Run implements Source.
@@ -322,9 +323,9 @@ type LichessTVSource struct {
 // Name implements Source.
 func (s *LichessTVSource) Name() string {
 	if s.Channel == "" {
-		return "lichess tv"
+		return english.Sprintf(i18n.SourceLichessTV)
 	}
-	return "lichess tv " + s.Channel
+	return english.Sprintf(i18n.SourceLichessTVChannel, s.Channel)
 }
 
 // Run implements Source.
@@ -448,9 +449,9 @@ type LichessBroadcastSource struct {
 // Name implements Source.
 func (s *LichessBroadcastSource) Name() string {
 	if s.TourID != "" {
-		return "lichess broadcast tour " + s.TourID
+		return english.Sprintf(i18n.SourceLichessBroadcast, s.TourID)
 	}
-	return "lichess broadcast round " + s.RoundID
+	return english.Sprintf(i18n.SourceLichessRound, s.RoundID)
 }
 
 // Run implements Source.

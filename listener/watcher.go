@@ -12,6 +12,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
@@ -470,12 +471,12 @@ func (w *Watcher) withdrawPending(t *tracked, s *threefold.GameState, all bool) 
 			t.revisions = make(map[string]int)
 		}
 		t.revisions[threefold.AlertID(t.ref, p.kind, p.ply, p.move)]++
-		reason := fmt.Sprintf("the source corrected the moves from ply %d", p.from+1)
+		reason := english.Sprintf(i18n.ReasonCorrected, strconv.Itoa(p.from+1))
 		if p.ply > reached {
-			reason = fmt.Sprintf("the source took back the moves from ply %d: the game now has %d", p.from+1, reached)
+			reason = english.Sprintf(i18n.ReasonTookBack, strconv.Itoa(p.from+1), strconv.Itoa(reached))
 		}
 		if p.from < 0 {
-			reason = "the source changed the start position"
+			reason = english.Sprintf(i18n.ReasonStartChanged)
 		}
 		w.log.Info("alert withdrawn", "game", t.ref.ID, "source", s.Source, "alert", id, "kind", p.kind, "ply", p.ply, "reason", reason)
 		w.alert(threefold.Alert{

@@ -109,3 +109,82 @@ func TestWebhookBodiesInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonAndSourceInEveryLanguage: a withdrawal's reason and the
+// source's name, which the alert JSON keeps in English, are said in the
+// reader's language on the terminal, in Discord and Slack and in a JSON
+// webhook's text, while the JSON's own "reason" and "source" stay English;
+// a reason threefold did not write is shown as it is.
+func TestReasonAndSourceInEveryLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		lang           i18n.Lang
+		reason, source string
+		want           []string
+	}{
+		{"english as it was", i18n.English, "the source corrected the moves from ply 13", "lichess game Yy6fKDw6",
+			[]string{"no longer holds (the source corrected the moves from ply 13)", "source lichess game Yy6fKDw6"}},
+		{"russian taken back", i18n.Russian, "the source took back the moves from ply 13: the game now has 20", "lichess game Yy6fKDw6",
+			[]string{"больше не действует (источник отменил ходы начиная с полухода 13: теперь в партии полуходов: 20)", "источник: партия Lichess Yy6fKDw6"}},
+		{"russian file", i18n.Russian, "the source changed the start position", "file round5.pgn",
+			[]string{"(источник изменил начальную позицию)", "источник: файл round5.pgn"}},
+		{"turkish start changed", i18n.Turkish, "the source changed the start position", "dgt ws://localhost:1982/api/v1.0",
+			[]string{"(kaynak başlangıç konumunu değiştirdi)", "kaynak: DGT tahtaları ws://localhost:1982/api/v1.0"}},
+		{"turkish broadcast", i18n.Turkish, "the source corrected the moves from ply 13", "lichess broadcast round rnd1",
+			[]string{"(kaynak hamleleri düzeltti (ilk değişen yarım hamle: 13))", "kaynak: Lichess canlı yayını, tur rnd1"}},
+		{"persian corrected", i18n.Persian, "the source corrected the moves from ply 13", "lichess broadcast round rnd1",
+			[]string{"(منبع حرکت‌ها را از نیم‌حرکت 13 به بعد اصلاح کرد)", "منبع: پخش زندهٔ Lichess، دور rnd1"}},
+		{"persian bot", i18n.Persian, "the source took back the moves from ply 13: the game now has 20", "lichess bot",
+			[]string{"(منبع حرکت‌ها را از نیم‌حرکت 13 به بعد پس گرفت: اکنون بازی 20 نیم‌حرکت دارد)", "منبع: ربات Lichess"}},
+		{"a reason threefold did not write", i18n.Russian, "a DGT board was reset", "a source of a test",
+			[]string{"(a DGT board was reset)", "источник: a source of a test"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := langAlert(threefold.KindWithdrawn)
+			a.Reason, a.Source = tc.reason, tc.source
+			bodies := map[string]string{"text": FormatTextIn(tc.lang, a)}
+			for name, kind := range map[string]Kind{"discord": Discord, "slack": Slack, "json": JSON} {
+				b, err := (&Webhook{Kind: kind, Lang: tc.lang}).body(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var m map[string]any
+				if err := json.Unmarshal(b, &m); err != nil {
+					t.Fatal(err)
+				}
+				if kind == JSON {
+					if m["reason"] != tc.reason || m["source"] != tc.source {
+						t.Errorf("JSON reason %q source %q: the JSON keeps them in English", m["reason"], m["source"])
+					}
+					bodies[name] = m["text"].(string)
+					continue
+				}
+				var s strings.Builder
+				if err := json.NewEncoder(&s).Encode(m); err != nil {
+					t.Fatal(err)
+				}
+				bodies[name] = s.String()
+			}
+			for name, body := range bodies {
+				for _, w := range tc.want {
+					if name == "slack" || name == "discord" {
+						w = strings.Trim(mustJSON(t, w), `"`)
+					}
+					if !strings.Contains(body, w) {
+						t.Errorf("%s lacks %q:\n%s", name, w, body)
+					}
+				}
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, s string) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -124,7 +124,7 @@ func headline(p *i18n.Printer, a threefold.Alert) string {
 	case threefold.KindWithdrawn:
 		what = p.Sprintf(i18n.AlertWithdrawn, withdrawnWhat(p, a), strconv.Itoa(a.Ply))
 		if a.Reason != "" {
-			what += p.Sprintf(i18n.AlertReason, a.Reason)
+			what += p.Sprintf(i18n.AlertReason, p.Reason(a.Reason))
 		}
 	default:
 		what = string(a.Kind)
@@ -325,7 +325,7 @@ func audienceWord(p *i18n.Printer, who string) string {
 
 // sourceText is "source X (delay up to 8s)".
 func sourceText(p *i18n.Printer, a threefold.Alert) string {
-	s := p.Sprintf(i18n.AlertSource, a.Source)
+	s := p.Sprintf(i18n.AlertSource, p.SourceName(a.Source))
 	if l := lag(p, a); l != "" {
 		s += " (" + l + ")"
 	}

@@ -253,7 +253,7 @@ func discordBody(p *i18n.Printer, a threefold.Alert) map[string]any {
 
 // sourceFooter is "source X, delay up to 8s".
 func sourceFooter(p *i18n.Printer, a threefold.Alert) string {
-	s := p.Sprintf(i18n.AlertSource, a.Source)
+	s := p.Sprintf(i18n.AlertSource, p.SourceName(a.Source))
 	if l := lag(p, a); l != "" {
 		s += p.Sprintf(i18n.ListSep) + l
 	}
@@ -282,7 +282,7 @@ func slackBody(p *i18n.Printer, a threefold.Alert) map[string]any {
 	detail += "\n*FEN* `" + slackEscape(a.FEN) + "`"
 	ctx := sourceFooter(p, a)
 	if a.Audience != "" {
-		ctx += ", " + audience(p, a.Audience)
+		ctx += p.Sprintf(i18n.ListSep) + audience(p, a.Audience)
 	}
 	return map[string]any{
 		"text": truncate(text, 3000),

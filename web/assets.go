@@ -33,8 +33,8 @@ func asset(name string) string {
 
 // buildPages makes a page in every language: the style sheet and the
 // scripts inlined, every {{key}} of the page replaced by its message, and
-// the messages the script says (web.*, the sides, the list separator) put
-// in the page as JSON. A Persian page is right to left (dir="rtl").
+// the messages the script says (web.*, the sides, the list separator, the
+// words of reasons, sources and site results) put in the page as JSON. A Persian page is right to left (dir="rtl").
 func buildPages(page, script string) map[i18n.Lang][]byte {
 	out := map[i18n.Lang][]byte{}
 	for _, l := range i18n.Langs {
@@ -47,7 +47,13 @@ var messageMarker = regexp.MustCompile(`\{\{([a-z_.]+)\}\}`)
 
 func buildPage(l i18n.Lang, page, script string) []byte {
 	p := i18n.For(l)
-	msgs, err := json.Marshal(i18n.Export(l, "web.", "color.", "list.sep"))
+	said := i18n.Export(l, "web.", "color.", "list.sep", "reason.", "source.", "site.")
+	// The English texts the feed keeps (reasons, source names, site
+	// results), for the script to read back (TF.rephrase), as "en:" + key.
+	for k, t := range i18n.Export(i18n.English, "reason.", "source.", "site.") {
+		said["en:"+k] = t
+	}
+	msgs, err := json.Marshal(said)
 	if err != nil {
 		panic("web: messages: " + err.Error()) // a build mistake, caught by every test
 	}

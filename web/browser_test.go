@@ -189,7 +189,7 @@ func startDashboard(t *testing.T, ctx context.Context) (*Hub, string) {
 // has Latin letters once notation (SAN, FEN, squares, rule numbers) and
 // the data of the test (players, source, the product's name) are taken out.
 const latinLeft = `(() => {
-  const data = ['Alice', 'Bob', 'test source', 'threefold', 'FIDE', 'lichess'];
+  const data = ['Alice', 'Bob', 'Carol', 'Dave', 'rnd12345', 'threefold', 'FIDE', 'Lichess', 'lichess'];
   const san = /(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?|^[a-h]$/g;
   const out = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -202,7 +202,9 @@ const latinLeft = `(() => {
     if (/[A-Za-z]/.test(s)) out.push(n.textContent.trim());
   }
   for (const el of document.querySelectorAll('[title]')) {
-    if (el.getClientRects().length && /[A-Za-z]/.test(el.title.replace(san, '').replace(/Home|End/g, ''))) out.push('title: ' + el.title);
+    let s = el.title;
+    for (const d of data) s = s.split(d).join('');
+    if (el.getClientRects().length && /[A-Za-z]/.test(s.replace(san, '').replace(/Home|End/g, ''))) out.push('title: ' + el.title);
   }
   return out;
 })()`
@@ -210,7 +212,9 @@ const latinLeft = `(() => {
 // TestDashboardLanguagesInBrowser: the pages follow the browser's
 // Accept-Language; Persian is right to left with its layout mirrored and
 // its boards and move list not; a viewer picks Russian in the page, and
-// then every visible string is Cyrillic or notation.
+// then every visible string is Cyrillic or notation: the source's name, a
+// withdrawal's reason and the site's result too, which the feed carries in
+// English.
 func TestDashboardLanguagesInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -218,12 +222,17 @@ func TestDashboardLanguagesInBrowser(t *testing.T) {
 	hub, url := startDashboard(t, ctx)
 	ref := threefold.GameRef{Site: "lichess", ID: "g1", White: "Alice", Black: "Bob"}
 	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"}
-	hub.Update(threefold.GameState{Game: ref, Moves: moves, Source: "test source"})
-	hub.SourceStatus("test source", true, nil)
+	const source = "lichess broadcast round rnd12345"
+	hub.Update(threefold.GameState{Game: ref, Moves: moves, Source: source})
+	hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "g2", White: "Carol", Black: "Dave"}, Moves: []string{"e4", "e5"},
+		Source: source, Result: "1-0", SiteResult: "Time forfeit", Finished: true})
+	hub.SourceStatus(source, true, nil)
 	hub.Alert(threefold.Alert{ID: "a1", Kind: threefold.KindThreefold, Ply: 8, Count: 3, Occurrences: []int{0, 4, 8},
 		OccurrenceSAN: []string{"", "Ng8", "Ng8"}, Claimant: "white", SAN: "Ng8", Game: ref, ObservedAt: time.Now()})
 	hub.Alert(threefold.Alert{ID: "a2", Kind: threefold.KindClaimByMove, Ply: 7, Count: 3, Occurrences: []int{1, 5}, OccurrenceSAN: []string{"Nf6", "Nf6"},
 		Claimant: "black", Move: "f6g8", MoveSAN: "Ng8", SAN: "Ng1", Game: ref, ObservedAt: time.Now(), Audience: "arbiters"})
+	hub.Alert(threefold.Alert{ID: "a3", Kind: threefold.KindWithdrawn, Ply: 6, Claimant: "white", Game: ref, ObservedAt: time.Now(),
+		Withdraws: "a0", WithdrawnKind: threefold.KindThreefold, Reason: "the source corrected the moves from ply 5"})
 
 	acceptLanguage := func(v string) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -316,8 +325,14 @@ func TestDashboardLanguagesInBrowser(t *testing.T) {
 			t.Errorf("page %q in Russian shows text that is neither Cyrillic nor notation: %q", page, left)
 		}
 		body := eval(`document.body.innerText`)
-		if !strings.Contains(body, "Белые могут потребовать ничью") {
-			t.Errorf("page %q: no Russian claim in:\n%s", page, body)
+		want := []string{"Белые могут потребовать ничью", "трансляция Lichess, тур rnd12345"}
+		if page == "" {
+			want = append(want, "источник исправил ходы начиная с полухода 5", "lichess: просрочка времени")
+		}
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				t.Errorf("page %q: no %q in:\n%s", page, w, body)
+			}
 		}
 	}
 }

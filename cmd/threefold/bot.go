@@ -173,7 +173,7 @@ func (r *botRun) connect() {
 // The bot speaks about them in the game chat itself.
 func (r *botRun) buildAlertPath(ctx context.Context) error {
 	if r.source == "" {
-		r.source = "lichess bot"
+		r.source = i18n.For(i18n.English).Sprintf(i18n.SourceLichessBot)
 	}
 	var sinks notify.Fanout
 	if r.alerts != nil {

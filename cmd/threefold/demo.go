@@ -11,6 +11,7 @@ import (
 
 	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/internal/demo"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/notify"
 )
@@ -115,11 +116,11 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	if o.jsonOut {
 		botAlerts = notify.NewJSONLines(out)
 	}
-	bc, err := demo.BotConfig(o.pace)
+	bc, err := demo.BotConfig(o.pace, cfg.lang)
 	if err != nil {
 		return err
 	}
-	player := &botRun{cfg: &botCfg, bc: bc, log: log, dash: d, st: st, source: "lichess bot " + fakelichess.BotUser,
+	player := &botRun{cfg: &botCfg, bc: bc, log: log, dash: d, st: st, source: i18n.For(i18n.English).Sprintf(i18n.SourceLichessBotNamed, fakelichess.BotUser),
 		alerts: botAlerts, records: []bot.RecordSink{out}}
 
 	failed := func(part string, err error) { log.Error("demo: "+part+" stopped", "err", err) }

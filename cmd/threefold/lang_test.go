@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,7 @@ func TestLangSetting(t *testing.T) {
 // --once examples/lichess-repetitions.pgn prints its alerts in that
 // language; --json keeps its keys and kinds.
 func TestWatchSpeaksTheLanguage(t *testing.T) {
+	readme := readmeAlertInEveryLanguage(t)
 	for _, tc := range []struct {
 		lang    string
 		want    []string
@@ -85,18 +87,24 @@ func TestWatchSpeaksTheLanguage(t *testing.T) {
 	}{
 		{"en", []string{"position occurred a third time: white may claim a draw (FIDE 9.2.2) | ply 32 after 16...Qc3+"}, nil},
 		{"ru", []string{"[для арбитров] paspaspas - female_supremacy: позиция возникла в третий раз: Белые могут потребовать ничью (FIDE 9.2.2) | полуход 32 после 16...Qc3+",
-			"Чёрные могут потребовать ничью, объявив ход Qc3+ (FIDE 9.2.1)", "партия закончилась вничью (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences"}},
+			"Чёрные могут потребовать ничью, объявив ход Qc3+ (FIDE 9.2.1)", "партия закончилась вничью (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences", "file examples"}},
 		{"tr", []string{"konum üçüncü kez oluştu: Beyaz beraberlik talep edebilir (FIDE 9.2.2) | yarım hamle 32, 16...Qc3+ sonrası",
-			"konum beşinci kez oluştu: oyun berabere bitti (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences"}},
+			"konum beşinci kez oluştu: oyun berabere bitti (FIDE 9.6.1)"}, []string{"may claim", "ply ", "occurrences", "file examples"}},
 		{"fa", []string{"موقعیت برای بار سوم پدید آمد: سفید می‌تواند ادعای تساوی کند (FIDE 9.2.2) | نیم‌حرکت 32 پس از 16...Qc3+",
-			"سیاه می‌تواند با اعلام حرکت Qc3+ ادعای تساوی کند (FIDE 9.2.1)"}, []string{"may claim", "ply ", "occurrences"}},
+			"سیاه می‌تواند با اعلام حرکت Qc3+ ادعای تساوی کند (FIDE 9.2.1)"}, []string{"may claim", "ply ", "occurrences", "file examples"}},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			isolateConfig(t)
 			t.Setenv("THREEFOLD_LANG", tc.lang)
-			code, out, errs := runMain(t, "watch", "--once", "--config", emptyConfig(t), "../../examples/lichess-repetitions.pgn")
+			config := emptyConfig(t)
+			t.Chdir("../..") // the command as the README runs it, from the repository's root
+			code, out, errs := runMain(t, "watch", "--once", "--config", config, "examples/lichess-repetitions.pgn")
 			if code != 0 {
 				t.Fatalf("exit %d, stderr:\n%s", code, errs)
+			}
+			// The README shows the second alert in each language.
+			if second, want := strings.Split(out, "\n")[1], readme[tc.lang]; second != want {
+				t.Errorf("the second alert is\n%s\nthe README shows\n%s", second, want)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
@@ -108,12 +116,33 @@ func TestWatchSpeaksTheLanguage(t *testing.T) {
 					t.Errorf("English %q left in the output:\n%s", en, firstLines(out, 4))
 				}
 			}
-			code, out, errs = runMain(t, "watch", "--once", "--json", "--config", emptyConfig(t), "../../examples/lichess-repetitions.pgn")
+			code, out, errs = runMain(t, "watch", "--once", "--json", "--config", emptyConfig(t), "examples/lichess-repetitions.pgn")
 			if code != 0 || !strings.Contains(out, `"kind":"threefold"`) || !strings.Contains(out, `"claimant":"white"`) {
 				t.Errorf("--json in %s: exit %d, the keys and kinds must stay as they are:\n%s%s", tc.lang, code, firstLines(out, 2), errs)
 			}
 		})
 	}
+}
+
+// readmeAlertInEveryLanguage reads the alert README.md shows in each
+// language, by language ("en", "ru", "tr", "fa", in that order).
+func readmeAlertInEveryLanguage(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "here is the second alert of that command with `lang` en, ru, tr and fa")
+	if !ok {
+		t.Fatal("README.md: no alert in every language")
+	}
+	_, block, _ := strings.Cut(after, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("README.md shows %d alerts, want 4 (en, ru, tr, fa):\n%s", len(lines), block)
+	}
+	return map[string]string{"en": lines[0], "ru": lines[1], "tr": lines[2], "fa": lines[3]}
 }
 
 func firstLines(s string, n int) string {
@@ -244,9 +273,16 @@ func TestErrorsInTheLanguage(t *testing.T) {
 		want string
 	}{
 		{"english scope as it was", i18n.English, scope, scope.Error()},
-		{"russian scope", i18n.Russian, scope, "lichess: check token: у токена нет разрешения \"bot:play\": выполните `threefold login --for bot`"},
+		{"russian scope, its command kept", i18n.Russian, scope, "bot: lichess: check token: у токена нет разрешения \"bot:play\": выполните `threefold login --for bot`"},
 		{"turkish rejected token", i18n.Turkish, &lichess.AuthError{Op: "stream events", Status: 401}, "lichess: stream events: belirteç reddedildi (HTTP 401)"},
-		{"persian missing path", i18n.Persian, fmt.Errorf("watch: %w", &listener.NoSuchPathError{Path: "round5.pgn"}), "\"round5.pgn\": چنین پرونده یا پوشه‌ای وجود ندارد"},
+		{"persian missing path, its command kept", i18n.Persian, fmt.Errorf("watch: %w", &listener.NoSuchPathError{Path: "round5.pgn"}), "watch: \"round5.pgn\": چنین پرونده یا پوشه‌ای وجود ندارد"},
+		{"russian context said", i18n.Russian, fmt.Errorf("login: the new token does not work: %w", &lichess.AuthError{Op: "check token", Status: 401}),
+			"login: новый токен не работает: lichess: check token: токен отклонён (HTTP 401)"},
+		{"turkish context after the error", i18n.Turkish, fmt.Errorf("%w; run `threefold login --for watch` for a token with study:read", &lichess.AuthError{Op: "check token", Status: 401}),
+			"lichess: check token: belirteç reddedildi (HTTP 401): geçersiz, süresi dolmuş ya da iptal edilmiş; study:read izinli bir belirteç için `threefold login --for watch` çalıştırın"},
+		{"persian config file missing", i18n.Persian, fmt.Errorf("config %s: %w", "x.yaml", &fs.PathError{Op: "open", Path: "x.yaml", Err: fs.ErrNotExist}),
+			"پروندهٔ پیکربندی x.yaml: x.yaml: چنین پرونده‌ای وجود ندارد"},
+		{"an unknown context kept", i18n.Turkish, fmt.Errorf("bot: warming up: %w", &lichess.AuthError{Op: "stream events", Status: 401}), "bot: warming up: lichess: stream events: belirteç reddedildi"},
 		{"another error as it is", i18n.Russian, errors.New("lichess: stream events: HTTP 500"), "lichess: stream events: HTTP 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

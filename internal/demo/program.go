@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
@@ -32,9 +33,10 @@ func (s *Scenario) Targets() ([]listener.Target, error) {
 
 // BotConfig is the bot's config in the demo: the built-in mover, games
 // resigned at the end, and a pawn down counts as behind, so the bot seeks
-// the repetition; it claims after pace.
-func BotConfig(pace time.Duration) (bot.Config, error) {
+// the repetition; it claims after pace, and chats in the language l.
+func BotConfig(pace time.Duration, l i18n.Lang) (bot.Config, error) {
 	bc := bot.DefaultConfig()
+	bc.Chat.SpeakDefaults(l)
 	bc.OnStop = "resign"
 	bc.StopTimeout = 5 * time.Second
 	bc.Policy.BehindMargin = 50

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/notify"
@@ -139,11 +141,46 @@ func TestScenarioTargets(t *testing.T) {
 // TestBotConfig: the demo's bot config is valid, resigns at the end and
 // claims after the pace.
 func TestBotConfig(t *testing.T) {
-	bc, err := BotConfig(700 * time.Millisecond)
+	bc, err := BotConfig(700*time.Millisecond, i18n.English)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bc.OnStop != "resign" || bc.Policy.ClaimWait != 700*time.Millisecond || bc.Policy.BehindMargin != 50 {
 		t.Errorf("config %+v", bc)
+	}
+}
+
+// TestBotConfigChatsInTheLanguage: the demo's bot writes its chat notices in
+// the language of lang, with what it fills in ({ending}) in it too.
+func TestBotConfigChatsInTheLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		lang     i18n.Lang
+		greeting string
+	}{
+		{"english", i18n.English, "Hi {opponent}! I am {me}"},
+		{"russian", i18n.Russian, "Привет, {opponent}! Я {me}"},
+		{"turkish", i18n.Turkish, "Merhaba {opponent}! Ben {me}"},
+		{"persian", i18n.Persian, "سلام {opponent}! من {me} هستم"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bc, err := BotConfig(time.Second, tc.lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bc.Chat.Lang != tc.lang || !strings.HasPrefix(bc.Chat.Greeting.Text, tc.greeting) {
+				t.Errorf("chat in %q, greeting %q; want %s and a greeting starting %q", bc.Chat.Lang, bc.Chat.Greeting.Text, tc.lang, tc.greeting)
+			}
+			want := bot.ChatTemplates(tc.lang)
+			for notice, got := range map[string]string{bot.NoticeGoodbye: bc.Chat.Goodbye.Text, bot.NoticeSecond: bc.Chat.Second.Text,
+				bot.NoticeThird: bc.Chat.Third.Text, bot.NoticeClaim: bc.Chat.Claim.Text, bot.NoticeFifth: bc.Chat.Fifth.Text} {
+				if got != want[notice] {
+					t.Errorf("%s: %q, want %q", notice, got, want[notice])
+				}
+			}
+			if bc.Chat.Greeting.Room != "player" || bc.Chat.Second.Room != "spectator" {
+				t.Errorf("rooms changed: greeting %q, second %q", bc.Chat.Greeting.Room, bc.Chat.Second.Room)
+			}
+		})
 	}
 }

@@ -22,6 +22,34 @@ const TF = (() => {
       return verb === 'd' ? numbers.format(a) : String(a == null ? '' : a);
     });
   }
+  // rephrase says a text the feed keeps in English (a withdrawal's reason,
+  // a source's name, a site's result: messages whose key starts with
+  // prefix) in the page's language with the same values, as the server's
+  // i18n Rephrase does; a text no message fits stays as it is.
+  const rephrased = {};
+  function rephrase(s, prefix) {
+    if (!s || LANG === 'en') return s;
+    for (const k of Object.keys(MSG)) {
+      if (!k.startsWith('en:' + prefix)) continue;
+      let re = rephrased[k];
+      if (!re) {
+        const order = [];
+        const src = MSG[k].split(/%\[(\d+)\]s/).map((part, i) => {
+          if (i % 2) { order.push(+part); return '(.+?)'; }
+          return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        }).join('');
+        re = rephrased[k] = { rx: new RegExp('^' + src + '$'), order };
+      }
+      const m = re.rx.exec(s);
+      if (!m) continue;
+      const args = [];
+      re.order.forEach((n, i) => { args[n - 1] = m[i + 1]; });
+      return T(k.slice(3), ...args);
+    }
+    return s;
+  }
+  function sourceName(s) { return rephrase(s, 'source.'); }
+
   // side names the side to move: as the feed has it ("white") in English.
   function side(c) { return LANG === 'en' || !MSG['color.' + c] ? c : T('color.' + c); }
   // ltr isolates notation (SAN, move numbers, lists of plies) so that it
@@ -176,7 +204,7 @@ const TF = (() => {
       case 'fivefold': return esc(T('web.claim.fivefold'));
       case 'fifty_moves': return esc(T('web.claim.fifty_moves', side(a.claimant)));
       case 'seventy_five_moves': return esc(T('web.claim.seventy_five_moves'));
-      case 'withdrawn': return esc(T('web.claim.withdrawn', (KIND[a.withdrawn_kind] || a.withdrawn_kind || '').toLowerCase()) + (a.reason ? ': ' + a.reason : ''));
+      case 'withdrawn': return esc(T('web.claim.withdrawn', (KIND[a.withdrawn_kind] || a.withdrawn_kind || '').toLowerCase()) + (a.reason ? ': ' + rephrase(a.reason, 'reason.') : ''));
     }
     return '';
   }
@@ -242,5 +270,5 @@ const TF = (() => {
   }
 
   return { withToken, connect, setConn, board, esc, moveLabel, moveNo, players, alertItem, markWithdrawn, countClass, claims, ordinal, lag, KIND,
-    T, ltr, side, timeText, LANG };
+    T, ltr, side, timeText, LANG, rephrase, sourceName };
 })();

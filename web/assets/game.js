@@ -84,7 +84,7 @@
 
   function renderInfo() {
     document.title = 'threefold — ' + (g.game.white || TF.T('color.white')) + ' – ' + (g.game.black || TF.T('color.black'));
-    $('title').innerHTML = '<bdi>' + TF.esc(g.source || g.game.site) + '</bdi> · <bdi>' + TF.esc(g.game.id) + '</bdi>';
+    $('title').innerHTML = '<bdi>' + TF.esc(TF.sourceName(g.source) || g.game.site) + '</bdi> · <bdi>' + TF.esc(g.game.id) + '</bdi>';
     $('players').innerHTML = TF.players(g) + (/^https?:\/\//i.test(g.game.url || '') ? ' <a class="ext" href="' + TF.esc(g.game.url) + '" rel="noreferrer" target="_blank">' + TF.esc(TF.T('web.open')) + '</a>' : '');
     const cc = TF.countClass(g.count);
     $('now').innerHTML = '<h3>' + TF.esc(TF.T('web.now')) + '</h3><div class="now-row"><span class="count big ' + cc + '" dir="ltr">×' + g.count + '</span>' +

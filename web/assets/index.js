@@ -34,9 +34,9 @@
       '<div class="meta"><span class="ply">' + TF.ltr(TF.moveLabel(g.ply, g.last_san, g.start_fen)) + '</span>' +
       '<span class="count ' + cc + '" title="' + TF.esc(TF.T('web.count_title')) + '" dir="ltr">×' + g.count + '</span></div>' +
       '<div class="claims">' + TF.claims(g) + '</div>' +
-      '<div class="foot"><span class="src"><bdi>' + TF.esc(g.source || g.game.site) + '</bdi></span>' +
+      '<div class="foot"><span class="src"><bdi>' + TF.esc(TF.sourceName(g.source) || g.game.site) + '</bdi></span>' +
       (g.status !== 'playing' ? '<span class="status st-' + TF.esc(g.status) + '">' + TF.esc(g.status === 'finished' ? (g.result || TF.T('web.finished')) : TF.T('web.needs_attention')) + '</span>' : '') +
-      (g.site_result ? '<span class="site-result" title="' + TF.esc(TF.T('web.site_result_title', g.game.site)) + '"><bdi>' + TF.esc(g.game.site + ': ' + g.site_result) + '</bdi></span>' : '') +
+      (g.site_result ? '<span class="site-result" title="' + TF.esc(TF.T('web.site_result_title', g.game.site)) + '"><bdi>' + TF.esc(g.game.site + ': ' + TF.rephrase(g.site_result, 'site.')) + '</bdi></span>' : '') +
       (g.max_count >= 2 ? '<span class="maxc">' + TF.esc(TF.T('web.max_count', g.max_count)) + '</span>' : '') +
       '</div></div>';
   }
@@ -58,7 +58,7 @@
   function sources(list) {
     const el = document.getElementById('sources');
     el.innerHTML = (list || []).map((s) => '<span class="chip ' + (s.connected ? 'ok' : 'down') + '" title="' +
-      TF.esc(s.error || (s.connected ? TF.T('web.connected') : TF.T('web.not_connected'))) + '"><bdi>' + TF.esc(s.name) + '</bdi></span>').join('');
+      TF.esc(s.error || (s.connected ? TF.T('web.connected') : TF.T('web.not_connected'))) + '"><bdi>' + TF.esc(TF.sourceName(s.name)) + '</bdi></span>').join('');
     boards(list || []);
   }
 

@@ -1,0 +1,21 @@
+package i18n
+
+// enSrc is the src part of the en catalog: the English texts the alert
+// JSON keeps, exactly as threefold has always written them.
+var enSrc = catalogOf{
+	ReasonCorrected:    s("the source corrected the moves from ply %[1]s"),
+	ReasonTookBack:     s("the source took back the moves from ply %[1]s: the game now has %[2]s"),
+	ReasonStartChanged: s("the source changed the start position"),
+
+	SourceFile:             s("file %[1]s"),
+	SourceDGT:              s("dgt %[1]s"),
+	SourceLichessGame:      s("lichess game %[1]s"),
+	SourceLichessUsers:     s("lichess users %[1]s"),
+	SourceLichessTV:        s("lichess tv"),
+	SourceLichessTVChannel: s("lichess tv %[1]s"),
+	SourceLichessBroadcast: s("lichess broadcast tour %[1]s"),
+	SourceLichessRound:     s("lichess broadcast round %[1]s"),
+	SourceLichessBot:       s("lichess bot"),
+	SourceLichessBotNamed:  s("lichess bot %[1]s"),
+	SourceChessCom:         s("chess.com %[1]s"),
+}

@@ -1,0 +1,21 @@
+package i18n
+
+// faSrc is the src part of the fa catalog. Paths, ids and URLs stay in
+// Latin script inside it.
+var faSrc = catalogOf{
+	ReasonCorrected:    s("منبع حرکت‌ها را از نیم‌حرکت %[1]s به بعد اصلاح کرد"),
+	ReasonTookBack:     s("منبع حرکت‌ها را از نیم‌حرکت %[1]s به بعد پس گرفت: اکنون بازی %[2]s نیم‌حرکت دارد"),
+	ReasonStartChanged: s("منبع موقعیت آغاز را تغییر داد"),
+
+	SourceFile:             s("پروندهٔ %[1]s"),
+	SourceDGT:              s("صفحه‌های DGT در %[1]s"),
+	SourceLichessGame:      s("بازی Lichess %[1]s"),
+	SourceLichessUsers:     s("بازیکنان Lichess %[1]s"),
+	SourceLichessTV:        s("Lichess TV"),
+	SourceLichessTVChannel: s("Lichess TV، کانال %[1]s"),
+	SourceLichessBroadcast: s("پخش زندهٔ Lichess، مسابقهٔ %[1]s"),
+	SourceLichessRound:     s("پخش زندهٔ Lichess، دور %[1]s"),
+	SourceLichessBot:       s("ربات Lichess"),
+	SourceLichessBotNamed:  s("ربات Lichess %[1]s"),
+	SourceChessCom:         s("chess.com %[1]s"),
+}

@@ -1,0 +1,49 @@
+package i18n
+
+// Texts the alert JSON and the store keep in English (an alert's reason,
+// a source's name) and that are shown to a person in the person's
+// language: made in English with For(English).Sprintf, read back with
+// Reason and SourceName. They take only %[n]s placeholders (see Rephrase).
+const (
+	// Why a withdrawn alert no longer holds (its "reason").
+	ReasonCorrected    Key = "reason.corrected"     // %[1]s the first ply the source changed
+	ReasonTookBack     Key = "reason.took_back"     // %[1]s the first ply taken back, %[2]s the plies left
+	ReasonStartChanged Key = "reason.start_changed" // a new start position
+
+	// The name of a source, as alerts, status and the dashboard show it.
+	SourceFile             Key = "source.file" // %[1]s the path
+	SourceDGT              Key = "source.dgt"  // %[1]s the LiveChess URL
+	SourceLichessGame      Key = "source.lichess_game"
+	SourceLichessUsers     Key = "source.lichess_users" // %[1]s the usernames, comma-separated
+	SourceLichessTV        Key = "source.lichess_tv"
+	SourceLichessTVChannel Key = "source.lichess_tv_channel"
+	SourceLichessBroadcast Key = "source.lichess_broadcast_tour"
+	SourceLichessRound     Key = "source.lichess_broadcast_round"
+	SourceLichessBot       Key = "source.lichess_bot"
+	SourceLichessBotNamed  Key = "source.lichess_bot_named" // %[1]s the bot's account
+	SourceChessCom         Key = "source.chesscom"          // %[1]s the target as given (chesscom:player:…)
+)
+
+// ReasonKeys lists the reasons of a withdrawal.
+var ReasonKeys = []Key{ReasonCorrected, ReasonTookBack, ReasonStartChanged}
+
+// SourceKeys lists the names of sources, the most specific first.
+var SourceKeys = []Key{SourceFile, SourceDGT, SourceLichessGame, SourceLichessUsers, SourceLichessTVChannel,
+	SourceLichessTV, SourceLichessBroadcast, SourceLichessRound, SourceLichessBotNamed, SourceLichessBot, SourceChessCom}
+
+// Reason says the reason of a withdrawn alert (the English text its JSON
+// keeps) in the printer's language; a reason threefold did not write is
+// returned as it is.
+func (p *Printer) Reason(english string) string {
+	s, _ := p.Rephrase(english, ReasonKeys...)
+	return s
+}
+
+// SourceName says the name of a source (the English name alerts and status
+// keep) in the printer's language: "file x.pgn" is «файл x.pgn» in
+// Russian; ids, paths and URLs are kept. A name threefold did not make
+// (a test's, a future source's) is returned as it is.
+func (p *Printer) SourceName(english string) string {
+	s, _ := p.Rephrase(english, SourceKeys...)
+	return s
+}

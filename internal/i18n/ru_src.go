@@ -1,0 +1,21 @@
+package i18n
+
+// ruSrc is the src part of the ru catalog. Lichess's own Russian names:
+// «трансляция», «турнир», «тур», «Lichess TV».
+var ruSrc = catalogOf{
+	ReasonCorrected:    s("источник исправил ходы начиная с полухода %[1]s"),
+	ReasonTookBack:     s("источник отменил ходы начиная с полухода %[1]s: теперь в партии полуходов: %[2]s"),
+	ReasonStartChanged: s("источник изменил начальную позицию"),
+
+	SourceFile:             s("файл %[1]s"),
+	SourceDGT:              s("доски DGT %[1]s"),
+	SourceLichessGame:      s("партия Lichess %[1]s"),
+	SourceLichessUsers:     s("игроки Lichess %[1]s"),
+	SourceLichessTV:        s("Lichess TV"),
+	SourceLichessTVChannel: s("Lichess TV, канал %[1]s"),
+	SourceLichessBroadcast: s("трансляция Lichess, турнир %[1]s"),
+	SourceLichessRound:     s("трансляция Lichess, тур %[1]s"),
+	SourceLichessBot:       s("бот Lichess"),
+	SourceLichessBotNamed:  s("бот Lichess %[1]s"),
+	SourceChessCom:         s("chess.com %[1]s"),
+}

@@ -1,0 +1,22 @@
+package i18n
+
+// trSrc is the src part of the tr catalog. Lichess's own Turkish names:
+// «canlı yayın», «turnuva», «tur», «Lichess TV». Phrased so that no case
+// suffix follows a value (a path, an id).
+var trSrc = catalogOf{
+	ReasonCorrected:    s("kaynak hamleleri düzeltti (ilk değişen yarım hamle: %[1]s)"),
+	ReasonTookBack:     s("kaynak hamleleri geri aldı (ilk geri alınan yarım hamle: %[1]s); oyunda artık yarım hamle sayısı: %[2]s"),
+	ReasonStartChanged: s("kaynak başlangıç konumunu değiştirdi"),
+
+	SourceFile:             s("dosya %[1]s"),
+	SourceDGT:              s("DGT tahtaları %[1]s"),
+	SourceLichessGame:      s("Lichess oyunu %[1]s"),
+	SourceLichessUsers:     s("Lichess oyuncuları %[1]s"),
+	SourceLichessTV:        s("Lichess TV"),
+	SourceLichessTVChannel: s("Lichess TV, kanal %[1]s"),
+	SourceLichessBroadcast: s("Lichess canlı yayını, turnuva %[1]s"),
+	SourceLichessRound:     s("Lichess canlı yayını, tur %[1]s"),
+	SourceLichessBot:       s("Lichess botu"),
+	SourceLichessBotNamed:  s("Lichess botu %[1]s"),
+	SourceChessCom:         s("chess.com %[1]s"),
+}
