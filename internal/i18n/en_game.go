@@ -1,25 +1,27 @@
 package i18n
 
-// enGame is the game part of the en catalog.
+// enGame is the game part of the en catalog. A termination is said in
+// English as the JSON and the store have it ("threefold_claimed"), as
+// history always showed it.
 var enGame = catalogOf{
-	TermThreefoldClaimed:      s("threefold repetition, claimed"),
-	TermThreefoldAutomatic:    s("threefold repetition (drawn by the site)"),
-	TermFivefold:              s("fivefold repetition"),
-	TermFiftyMoves:            s("50-move rule"),
-	TermSeventyFiveMoves:      s("75-move rule"),
-	TermInsufficient:          s("insufficient material"),
-	TermInsufficientClaim:     s("draw offer against insufficient material"),
+	TermThreefoldClaimed:      s("threefold_claimed"),
+	TermThreefoldAutomatic:    s("threefold_automatic"),
+	TermFivefold:              s("fivefold"),
+	TermFiftyMoves:            s("fifty_moves"),
+	TermSeventyFiveMoves:      s("seventy_five_moves"),
+	TermInsufficient:          s("insufficient_material"),
+	TermInsufficientClaim:     s("insufficient_material_claim"),
 	TermAgreement:             s("agreement"),
-	TermMoveCap:               s("move limit"),
+	TermMoveCap:               s("move_cap"),
 	TermCheckmate:             s("checkmate"),
 	TermStalemate:             s("stalemate"),
 	TermResignation:           s("resignation"),
 	TermTime:                  s("time"),
-	TermOpponentLeft:          s("opponent left"),
+	TermOpponentLeft:          s("opponent_left"),
 	TermAborted:               s("aborted"),
-	TermNoStart:               s("never started"),
-	TermCheat:                 s("cheat detected"),
-	TermVariantEnd:            s("variant ending"),
+	TermNoStart:               s("no_start"),
+	TermCheat:                 s("cheat"),
+	TermVariantEnd:            s("variant_end"),
 	TermUnknown:               s("unknown"),
 	SiteNormal:                s("Normal"),
 	SiteTimeForfeit:           s("Time forfeit"),

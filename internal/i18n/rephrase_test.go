@@ -79,7 +79,7 @@ func TestTerminationAndSiteResult(t *testing.T) {
 		value, want   string
 		site, wantSay string
 	}{
-		{"english", English, "threefold_claimed", "threefold repetition, claimed", "Time forfeit", "Time forfeit"},
+		{"english", English, "threefold_claimed", "threefold_claimed", "Time forfeit", "Time forfeit"},
 		{"russian", Russian, "threefold_claimed", "троекратное повторение, по требованию", "Hikaru won by resignation", "Hikaru: победа, соперник сдался"},
 		{"turkish", Turkish, "fivefold", "beş kez konum tekrarı", "Game drawn by repetition", "berabere: konum tekrarı"},
 		{"persian", Persian, "seventy_five_moves", "قانون ۷۵ حرکت", "Time forfeit", "اتمام وقت"},

@@ -130,17 +130,17 @@ func GameTable(p *i18n.Printer, w io.Writer, gs []store.Game, total int) {
 	for _, g := range gs {
 		result := first(g.Result, "*")
 		if g.Termination != "" {
-			result += " " + string(g.Termination)
+			result += " " + p.Termination(string(g.Termination))
 		}
 		if g.SiteResult != "" {
-			result += " (" + g.Game.Site + ": " + g.SiteResult + ")"
+			result += " (" + g.Game.Site + ": " + p.SiteResult(g.SiteResult) + ")"
 		}
 		if !g.Finished {
 			result += p.Sprintf(i18n.HistGoingOn)
 		}
 		fmt.Fprint(tw, Row("%s\t%s/%s\t%s\t%d\t%s\t%s\t%s\n",
 			tableTime(p, g.UpdatedAt), g.Game.Site, g.Game.ID, players(g.Game.White, g.Game.Black),
-			len(g.Moves), result, first(g.Source, "-"), first(g.Game.URL, "-")))
+			len(g.Moves), result, first(p.SourceName(g.Source), "-"), first(g.Game.URL, "-")))
 	}
 	tw.Flush()
 }
@@ -169,7 +169,7 @@ func alertSummary(p *i18n.Printer, a threefold.Alert) string {
 	case threefold.KindSeventyFiveMoves:
 		return p.Sprintf(i18n.HistSeventyFive)
 	case threefold.KindWithdrawn:
-		return p.Sprintf(i18n.HistWithdrawn, kindName(p, a.WithdrawnKind), a.Withdraws, first(a.Reason, p.Sprintf(i18n.HistCorrected)))
+		return p.Sprintf(i18n.HistWithdrawn, kindName(p, a.WithdrawnKind), a.Withdraws, first(p.Reason(a.Reason), p.Sprintf(i18n.HistCorrected)))
 	}
 	return string(a.Kind)
 }

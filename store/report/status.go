@@ -70,7 +70,11 @@ func leaseTable(p *i18n.Printer, w io.Writer, now time.Time, leases []store.Leas
 		case l.Expired:
 			holder = p.Sprintf(i18n.StExpired, l.Holder)
 		}
-		fmt.Fprint(tw, Row("%s\t%s\t%s\t%d\t%s\n", l.Kind, l.Name, holder, l.Epoch, expires))
+		name := l.Name
+		if l.Kind == store.LeaseSource {
+			name = p.SourceName(name)
+		}
+		fmt.Fprint(tw, Row("%s\t%s\t%s\t%d\t%s\n", l.Kind, name, holder, l.Epoch, expires))
 	}
 	tw.Flush()
 }
@@ -87,7 +91,7 @@ func sourceTable(p *i18n.Printer, w io.Writer, now time.Time, sources []store.So
 		if s.HasState {
 			saved = ago(p, now, s.StateUpdatedAt)
 		}
-		fmt.Fprint(tw, Row("%s\t%s\t%s\t%s\n", s.Name, first(s.Holder, p.Sprintf(i18n.StNobody)), saved, connection(p, now, s.Health)))
+		fmt.Fprint(tw, Row("%s\t%s\t%s\t%s\n", p.SourceName(s.Name), first(s.Holder, p.Sprintf(i18n.StNobody)), saved, connection(p, now, s.Health)))
 	}
 	tw.Flush()
 }
@@ -164,7 +168,7 @@ func BoardTable(p *i18n.Printer, w io.Writer, boards []store.SourceBoard, now ti
 		if b.Followed {
 			followed = p.Sprintf(i18n.StYes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Source, b.Serial, board, first(b.State, p.Sprintf(i18n.StNotActivated)),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.SourceName(b.Source), b.Serial, board, first(b.State, p.Sprintf(i18n.StNotActivated)),
 			followed, first(b.Game, "-"), first(oneLine(b.Failing), "-"), ago(p, now, b.AsOf))
 	}
 	tw.Flush()
@@ -230,20 +234,21 @@ func holdings(p *i18n.Printer, i store.InstanceStatus) string {
 	return strings.Join(parts, ", ")
 }
 
-// ago is how long before now t was, to the second: "35s ago", "2h5m0s ago".
+// ago is how long before now t was, to the second: "35s ago", "2h5m0s
+// ago"; in Russian «2 ч 5 мин назад».
 func ago(p *i18n.Printer, now, t time.Time) string {
 	if t.IsZero() {
 		return p.Sprintf(i18n.StNever)
 	}
 	d := now.Sub(t).Round(time.Second)
 	if d < 0 {
-		return p.Sprintf(i18n.StIn, (-d).String())
+		return p.Sprintf(i18n.StIn, p.Duration(-d))
 	}
-	return p.Sprintf(i18n.StAgo, d.String())
+	return p.Sprintf(i18n.StAgo, p.Duration(d))
 }
 
-// since is how long since t, to the second: "2h5m0s".
-func since(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
+// since is how long since t, to the second: "2h5m0s", «2 ч 5 мин».
+func since(p *i18n.Printer, now, t time.Time) string { return p.Duration(now.Sub(t)) }
 
 // connection says whether a source is connected, or since when and why
 // not ("-" when nothing follows its connection: files, chess.com).
@@ -252,7 +257,7 @@ func connection(p *i18n.Printer, now time.Time, h *threefold.SourceHealth) strin
 	case h == nil:
 		return "-"
 	case h.Connected:
-		return p.Sprintf(i18n.StConnectedFor, since(now, h.Since))
+		return p.Sprintf(i18n.StConnectedFor, since(p, now, h.Since))
 	}
-	return p.Sprintf(i18n.StDownFor, since(now, h.Since), h.Failures, oneLine(h.LastError))
+	return p.Sprintf(i18n.StDownFor, since(p, now, h.Since), h.Failures, oneLine(h.LastError))
 }

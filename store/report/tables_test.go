@@ -56,6 +56,7 @@ func tablesFixture() tables {
 		{Kind: threefold.KindSeventyFiveMoves, Ply: 150, Game: anon, ObservedAt: at(90 * time.Minute)},
 		{Kind: threefold.KindWithdrawn, Ply: 8, WithdrawnKind: threefold.KindThreefold, Withdraws: "abc123", Reason: "the broadcast took the move back", Game: lich, ObservedAt: at(time.Minute)},
 		{Kind: threefold.KindWithdrawn, Ply: 16, WithdrawnKind: threefold.KindFivefold, Withdraws: "def456", Game: lich, ObservedAt: at(time.Minute)},
+		{Kind: threefold.KindWithdrawn, Ply: 12, WithdrawnKind: threefold.KindThreefold, Withdraws: "jkl012", Reason: "the source took back the moves from ply 9: the game now has 8", Game: lich, ObservedAt: at(time.Minute)},
 		{Kind: threefold.KindWithdrawn, Ply: 16, WithdrawnKind: "strange", Withdraws: "ghi789", Game: lich, ObservedAt: at(time.Minute)},
 		{Kind: "unknown_kind", Ply: 1, Game: anon, ObservedAt: at(time.Second)},
 	}
@@ -64,6 +65,8 @@ func tablesFixture() tables {
 			Result: "1/2-1/2", Termination: "threefold_claimed", SiteResult: "draw", Finished: true}, UpdatedAt: at(time.Hour)},
 		{GameState: threefold.GameState{Game: file, Source: "file round1.pgn", Moves: []string{"e4", "e5", "Nf3"}}, UpdatedAt: at(2 * time.Hour)},
 		{GameState: threefold.GameState{Game: anon, Result: "1-0", Finished: true}, UpdatedAt: at(3 * time.Hour)},
+		{GameState: threefold.GameState{Game: lich, Source: "lichess broadcast round 4Yuk2i2H", Moves: []string{"e4"},
+			Result: "0-1", Termination: "time", SiteResult: "Time forfeit", Finished: true}, UpdatedAt: at(4 * time.Hour)},
 	}
 	t.status = store.GroupStatus{
 		Backend: "postgres", Where: "postgres://u:xxxxx@db/threefold", Now: now,
