@@ -61,9 +61,18 @@ after --duration, or on Ctrl-C.`,
 // with a store in a temporary directory and a webhook that counts what it
 // receives, and plays the recorded games through the simulator.
 func runDemo(parent context.Context, env *environment, o demoOptions) error {
+	// The demo reads no config file: its language is --lang, else
+	// THREEFOLD_LANG, else the locale.
+	cfg := defaultConfig()
+	cfg.Lang = os.Getenv("THREEFOLD_LANG")
+	if err := resolveLang(&cfg, env.lang, "THREEFOLD_LANG"); err != nil {
+		return usageError{err}
+	}
+	env.sayLang = cfg.lang
+	cfg.HTTP.lang, cfg.Bot.chatLang = cfg.lang, cfg.lang
 	ctx, cancel := context.WithTimeout(parent, o.duration)
 	defer cancel()
-	out := demo.NewConsole(env.stdout)
+	out := demo.NewConsole(env.stdout, cfg.lang)
 	level := slog.LevelWarn
 	if o.verbose {
 		level = slog.LevelInfo
@@ -79,9 +88,8 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		return fmt.Errorf("demo: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	cfg := defaultConfig()
 	cfg.DataDir, cfg.Lichess.URL = dir, fake.URL
-	cfg.HTTP = httpConfig{Addr: o.addr, Token: o.token}
+	cfg.HTTP = httpConfig{Addr: o.addr, Token: o.token, lang: cfg.lang}
 	cfg.Watch.Webhooks = []webhookConfig{{Kind: string(notify.JSON), URL: hook.URL}}
 	// Opening the store (its migrations) is not part of the demo's
 	// duration: a short --duration on a busy machine must not cut it.
@@ -130,11 +138,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		demo.Part{Name: "games", Run: func() error { scenario.Run(ctx, failed); return nil }})
 	dashErr := d.Wait()
 
-	reason := "after " + o.duration.String()
-	if parent.Err() != nil {
-		reason = "interrupted"
-	}
 	alerts, stored := demo.Stored(context.Background(), st)
-	out.Outro(reason, stored, alerts, hook.Received())
+	out.Outro(o.duration, parent.Err() != nil, stored, alerts, hook.Received())
 	return dashErr
 }

@@ -24,13 +24,13 @@ import (
 // waits for some of these lines).
 func TestConsoleLines(t *testing.T) {
 	var b bytes.Buffer
-	c := NewConsole(&b)
+	c := NewConsole(&b, i18n.English)
 	c.Intro("http://127.0.0.1:1", "http://127.0.0.1:2/", 3*time.Minute)
 	if err := c.WriteRecord(context.Background(), threefold.BotRecord{GameID: "g1", White: threefold.BotPlayer{Name: "threefold-bot"},
 		Black: threefold.BotPlayer{Name: "demo-opponent"}, Result: "1/2-1/2", Termination: "threefold_claimed", Plies: 64}); err != nil {
 		t.Fatal(err)
 	}
-	c.Outro("after 3m0s", 7, 12, 11)
+	c.Outro(3*time.Minute, false, 7, 12, 11)
 	want := []string{
 		"threefold demo — no account, no network: a simulated Lichess at http://127.0.0.1:1 replays recorded real games.",
 		"dashboard: http://127.0.0.1:2/",
@@ -44,11 +44,52 @@ func TestConsoleLines(t *testing.T) {
 	}
 }
 
+// TestConsoleInEveryLanguage: the demo says what it does, how bot games
+// ended and why it stopped in the language of lang.
+func TestConsoleInEveryLanguage(t *testing.T) {
+	rec := threefold.BotRecord{GameID: "g1", White: threefold.BotPlayer{Name: "threefold-bot"},
+		Black: threefold.BotPlayer{Name: "demo-opponent"}, Result: "1/2-1/2", Termination: "threefold_claimed", Plies: 64}
+	for _, tc := range []struct {
+		name        string
+		lang        i18n.Lang
+		interrupted bool
+		want        []string
+	}{
+		{"russian", i18n.Russian, false, []string{"демо threefold — без учётной записи", "демо закончится через 3 мин",
+			"партия бота g1 (threefold-bot — demo-opponent) окончена: 1/2-1/2, троекратное повторение, по требованию, после 64 полуходов.",
+			"демо окончено (прошло 3 мин): оповещений: 12."}},
+		{"turkish interrupted", i18n.Turkish, true, []string{"pano: http://127.0.0.1:2/", "demo süresi: 3 dk",
+			"bot oyunu g1 (threefold-bot - demo-opponent) bitti: 1/2-1/2, üç kez konum tekrarı, talep üzerine; yarım hamle sayısı: 64.", "demo bitti (yarıda kesildi): uyarı sayısı: 12."}},
+		{"persian", i18n.Persian, false, []string{"داشبورد: http://127.0.0.1:2/", "نمایش پس از ۳ دقیقه تمام می‌شود",
+			"پس از ۶۴ نیم‌حرکت.", "نمایش تمام شد (پس از ۳ دقیقه): ۱۲ هشدار."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			c := NewConsole(&b, tc.lang)
+			c.Intro("http://127.0.0.1:1", "http://127.0.0.1:2/", 3*time.Minute)
+			if err := c.WriteRecord(context.Background(), rec); err != nil {
+				t.Fatal(err)
+			}
+			c.Outro(3*time.Minute, tc.interrupted, 7, 12, 11)
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("console lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, en := range []string{"dashboard", "bot game", "demo over", "plies"} {
+				if strings.Contains(b.String(), en) {
+					t.Errorf("English %q left:\n%s", en, b.String())
+				}
+			}
+		})
+	}
+}
+
 // TestConsoleKeepsLinesWhole: lines written at once by several goroutines
 // come out whole.
 func TestConsoleKeepsLinesWhole(t *testing.T) {
 	var b bytes.Buffer
-	c := NewConsole(&b)
+	c := NewConsole(&b, i18n.English)
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)

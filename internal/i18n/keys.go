@@ -59,8 +59,8 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{
-	English: merge(en, enWeb, enScan, enHist, enErr, enStatus, enSrc, enGame), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr, ruStatus, ruSrc, ruGame),
-	Turkish: merge(tr, trWeb, trScan, trHist, trErr, trStatus, trSrc, trGame), Persian: merge(fa, faWeb, faScan, faHist, faErr, faStatus, faSrc, faGame),
+	English: merge(en, enWeb, enScan, enHist, enErr, enStatus, enSrc, enGame, enDemo), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr, ruStatus, ruSrc, ruGame, ruDemo),
+	Turkish: merge(tr, trWeb, trScan, trHist, trErr, trStatus, trSrc, trGame, trDemo), Persian: merge(fa, faWeb, faScan, faHist, faErr, faStatus, faSrc, faGame, faDemo),
 }
 
 // merge puts the parts of one language's catalog together.
