@@ -226,6 +226,7 @@ func TestDashboardLanguagesInBrowser(t *testing.T) {
 	hub.Update(threefold.GameState{Game: ref, Moves: moves, Source: source})
 	hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "g2", White: "Carol", Black: "Dave"}, Moves: []string{"e4", "e5"},
 		Source: source, Result: "1-0", SiteResult: "Time forfeit", Finished: true})
+	hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: "g3", White: "Carol", Black: "Dave"}, Moves: []string{"Nf3", "Nf6", "Qxh7"}, Source: source})
 	hub.SourceStatus(source, true, nil)
 	hub.Alert(threefold.Alert{ID: "a1", Kind: threefold.KindThreefold, Ply: 8, Count: 3, Occurrences: []int{0, 4, 8},
 		OccurrenceSAN: []string{"", "Ng8", "Ng8"}, Claimant: "white", SAN: "Ng8", Game: ref, ObservedAt: time.Now()})
@@ -334,6 +335,14 @@ func TestDashboardLanguagesInBrowser(t *testing.T) {
 				t.Errorf("page %q: no %q in:\n%s", page, w, body)
 			}
 		}
+	}
+	// Why a game needs attention is said in Russian too (the rules' own
+	// error it quotes stays English).
+	if err := chromedp.Do(bctx, chromedp.Navigate(url+"game?key=lichess%2Fg3"), chromedp.WaitVisible(chromedp.CSS(`.st-attention`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.querySelector('.st-attention').textContent`); !strings.HasPrefix(got, "ход 3 (Qxh7) невозможно сделать: ") {
+		t.Errorf("attention %q, want it in Russian", got)
 	}
 }
 

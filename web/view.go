@@ -2,10 +2,11 @@ package web
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -148,15 +149,15 @@ func (t *tracker) apply(u *threefold.GameState, maxPlies int) {
 	var re *rules.ReplayError
 	switch {
 	case errors.As(err, &re) && re.Ply == 0:
-		t.attn = fmt.Sprintf("bad start position: %v", re.Err)
+		t.attn = english.Sprintf(i18n.AttnBadStart, re.Err.Error())
 	case errors.As(err, &re):
-		t.attn = fmt.Sprintf("move %d (%s) cannot be played: %v", re.Ply, safetext.Excerpt(re.Token), re.Err)
+		t.attn = english.Sprintf(i18n.AttnBadMove, strconv.Itoa(re.Ply), safetext.Excerpt(re.Token), re.Err.Error())
 	case err != nil:
 		t.attn = err.Error()
 	case len(moves) < len(u.Moves):
-		t.attn = fmt.Sprintf("more than %d plies (limit pgn.max_plies): followed up to there", maxPlies)
+		t.attn = english.Sprintf(i18n.AttnTooLong, strconv.Itoa(maxPlies))
 	case u.ReadError != "":
-		t.attn = fmt.Sprintf("the source could not read the game past ply %d: %s", len(moves), u.ReadError)
+		t.attn = english.Sprintf(i18n.AttnUnreadable, strconv.Itoa(len(moves)), u.ReadError)
 	}
 }
 
@@ -204,3 +205,7 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 	v.MaxCount = t.maxCount
 	return v
 }
+
+// english writes the texts a game view keeps in English (its attention),
+// which the page's script says in the viewer's language (TF.rephrase).
+var english = i18n.For(i18n.English)

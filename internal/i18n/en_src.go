@@ -18,4 +18,8 @@ var enSrc = catalogOf{
 	SourceLichessBot:       s("lichess bot"),
 	SourceLichessBotNamed:  s("lichess bot %[1]s"),
 	SourceChessCom:         s("chess.com %[1]s"),
+	AttnBadStart:           s("bad start position: %[1]s"),
+	AttnBadMove:            s("move %[1]s (%[2]s) cannot be played: %[3]s"),
+	AttnTooLong:            s("more than %[1]s plies (limit pgn.max_plies): followed up to there"),
+	AttnUnreadable:         s("the source could not read the game past ply %[1]s: %[2]s"),
 }

@@ -18,4 +18,8 @@ var faSrc = catalogOf{
 	SourceLichessBot:       s("ربات Lichess"),
 	SourceLichessBotNamed:  s("ربات Lichess %[1]s"),
 	SourceChessCom:         s("chess.com %[1]s"),
+	AttnBadStart:           s("موقعیت آغاز نادرست است: %[1]s"),
+	AttnBadMove:            s("حرکت %[1]s (%[2]s) را نمی‌توان انجام داد: %[3]s"),
+	AttnTooLong:            s("بیش از %[1]s نیم‌حرکت (سقف pgn.max_plies): بازی تا همان‌جا دنبال شد"),
+	AttnUnreadable:         s("منبع نتوانست بازی را پس از نیم‌حرکت %[1]s بخواند: %[2]s"),
 }

@@ -24,6 +24,18 @@ const (
 	SourceChessCom         Key = "source.chesscom"          // %[1]s the target as given (chesscom:player:…)
 )
 
+// Why the dashboard cannot follow a game to its end (a game view's
+// "attention"); the errors they quote are the rules' own, in English.
+const (
+	AttnBadStart   Key = "attn.bad_start"  // %[1]s the error
+	AttnBadMove    Key = "attn.bad_move"   // %[1]s the ply, %[2]s the move as the source wrote it, %[3]s the error
+	AttnTooLong    Key = "attn.too_long"   // %[1]s the limit in plies
+	AttnUnreadable Key = "attn.unreadable" // %[1]s the last ply read, %[2]s the source's error
+)
+
+// AttentionKeys lists the attention texts.
+var AttentionKeys = []Key{AttnBadStart, AttnBadMove, AttnTooLong, AttnUnreadable}
+
 // ReasonKeys lists the reasons of a withdrawal.
 var ReasonKeys = []Key{ReasonCorrected, ReasonTookBack, ReasonStartChanged}
 

@@ -9,14 +9,16 @@ import (
 
 // The messages read back from English: reasons, source names, site
 // results and error contexts.
-var rephrased = map[string][]Key{"reason": ReasonKeys, "source": SourceKeys, "site result": SiteResultKeys, "context": ContextKeys}
+var rephrased = map[string][]Key{"reason": ReasonKeys, "source": SourceKeys, "site result": SiteResultKeys, "context": ContextKeys, "attention": AttentionKeys}
 
 // TestRephraseReadsBackEveryText: every English text made from one of
-// these messages, with values that look like the real ones (a path with
-// spaces and a colon, a URL, an id), is said in every language as that
-// message with the same values, and only by that message.
+// these messages, with values that look like the real ones (a ply, then a
+// path with spaces and a colon, a URL), is said in every language as that
+// message with the same values. A value is read up to the text that
+// follows its placeholder, so only the last may hold any text (a path, an
+// error): the ones before are plies and ids.
 func TestRephraseReadsBackEveryText(t *testing.T) {
-	values := []string{"round 5: final.pgn", "ws://localhost:1982/api/v1.0"}
+	values := []string{"12", "round 5: final.pgn", "ws://localhost:1982/api/v1.0"}
 	for group, keys := range rephrased {
 		for _, k := range keys {
 			n := len(placeholders(catalogs[English][k].forms["other"]))

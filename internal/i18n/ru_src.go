@@ -18,4 +18,8 @@ var ruSrc = catalogOf{
 	SourceLichessBot:       s("бот Lichess"),
 	SourceLichessBotNamed:  s("бот Lichess %[1]s"),
 	SourceChessCom:         s("chess.com %[1]s"),
+	AttnBadStart:           s("недопустимая начальная позиция: %[1]s"),
+	AttnBadMove:            s("ход %[1]s (%[2]s) невозможно сделать: %[3]s"),
+	AttnTooLong:            s("больше %[1]s полуходов (предел pgn.max_plies): партия прослежена до него"),
+	AttnUnreadable:         s("источник не смог прочитать партию дальше полухода %[1]s: %[2]s"),
 }

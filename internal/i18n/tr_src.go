@@ -19,4 +19,8 @@ var trSrc = catalogOf{
 	SourceLichessBot:       s("Lichess botu"),
 	SourceLichessBotNamed:  s("Lichess botu %[1]s"),
 	SourceChessCom:         s("chess.com %[1]s"),
+	AttnBadStart:           s("geçersiz başlangıç konumu: %[1]s"),
+	AttnBadMove:            s("%[1]s. hamle (%[2]s) oynanamıyor: %[3]s"),
+	AttnTooLong:            s("yarım hamle sınırı aşıldı (pgn.max_plies: %[1]s): oyun o noktaya kadar izlendi"),
+	AttnUnreadable:         s("kaynak oyunu okuyamadı (son okunan yarım hamle: %[1]s): %[2]s"),
 }
