@@ -241,7 +241,7 @@ func TestTablesSpeakTheLanguage(t *testing.T) {
 		{"history", "en", []string{"Alerts (20 of ", "newest first; --limit 0 lists all", "OBSERVED", "occurrence (plies ", "Games (10, most recently updated first)", "UPDATED"}},
 		{"history", "ru", []string{"Оповещения (20 из ", "сначала новые; --limit 0 покажет все", "ВРЕМЯ", "появление (полуходы ", "Партии (10, сначала недавно обновлённые)", "ОБНОВЛЕНО"}},
 		{"history", "tr", []string{"Uyarılar (20 / ", "ZAMAN", "oluşum (yarım hamle ", "Oyunlar (10, en son güncellenenler önce)", "GÜNCELLEME"}},
-		{"history", "fa", []string{"هشدارها (۲۰ از ", "زمان", "بار (نیم‌حرکت‌های ", "بازی‌ها (۱۰، تازه‌به‌روزشده‌ها اول)", "به‌روزرسانی"}},
+		{"history", "fa", []string{"هشدارها (۲۰ از ", "زمان", "بار سوم (نیم‌حرکت‌های ", "بازی‌ها (۱۰، تازه‌به‌روزشده‌ها اول)", "به‌روزرسانی"}},
 		{"status", "en", []string{"Store: sqlite", "Instances (", "Sources (", "HOLDER", "nobody"}},
 		{"status", "ru", []string{"Хранилище: sqlite", "Экземпляры (", "Источники (", "ДЕРЖАТЕЛЬ", "никто", "назад"}},
 		{"status", "tr", []string{"Depo: sqlite", "Örnekler (", "Kaynaklar (", "KAYNAK"}},

@@ -189,7 +189,7 @@ func side(p *i18n.Printer, color string) string {
 	return color
 }
 
-// ordinal writes the nth occurrence: 3rd, 3-е, 3., ۳مین.
+// ordinal writes the nth occurrence: 3rd, 3-е, 3., سوم («بار سوم»).
 func ordinal(p *i18n.Printer, n int) string {
 	if p.Lang() == i18n.English {
 		return englishOrdinal(n)
