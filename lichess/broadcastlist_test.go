@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
@@ -82,7 +83,7 @@ func TestFindBroadcasts(t *testing.T) {
 				t.Errorf("Answer is a %s, want a %s", got, tc.answer)
 			}
 			var b strings.Builder
-			l.WriteText(&b)
+			l.WriteText(i18n.For(i18n.English), &b)
 			text := b.String()
 			at := 0
 			for _, w := range tc.want {
@@ -104,5 +105,52 @@ func TestFindBroadcasts(t *testing.T) {
 	}
 	if _, err := c.FindBroadcasts(context.Background(), lichess.BroadcastQuery{TourID: "noSuchT"}); err == nil {
 		t.Error("no error for a tournament that does not exist")
+	}
+}
+
+// TestBroadcastListingInEveryLanguage: the listing's own words (the
+// sections, the rounds' states, the tier) are in the reader's language;
+// names, ids and addresses as Lichess gives them.
+func TestBroadcastListingInEveryLanguage(t *testing.T) {
+	fake := fakelichess.New(fakelichess.Options{})
+	defer fake.Close()
+	pgn := "[Event \"x\"]\n[GameURL \"https://lichess.org/broadcast/t/r/rndLive1/game0001\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+	fake.Broadcast("rndDone1").SetTour("tourLive").Finish()
+	fake.Broadcast("rndLive1").SetTour("tourLive").SetPGN(pgn)
+	fake.DescribeTour("tourLive", fakelichess.TourSpec{Name: "World Cup 2026", Tier: 5, Official: true})
+	c := lichess.NewClient(lichess.Options{BaseURL: fake.URL, Token: fakelichess.WatchToken})
+	defer c.Close()
+	top, err := c.FindBroadcasts(context.Background(), lichess.BroadcastQuery{Top: true, Page: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour, err := c.FindBroadcasts(context.Background(), lichess.BroadcastQuery{TourID: "tourLive"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		lang      i18n.Lang
+		top, tour []string
+	}{
+		{"english", i18n.English, []string{"On now:\n", "Round rndLive1: on now", "Past:\n"}, []string{"World Cup 2026 (tier 5)", "finished", "on now"}},
+		{"russian", i18n.Russian, []string{"Идут сейчас:\n", "Round rndLive1: идёт сейчас", "Прошедшие:\n"}, []string{"World Cup 2026 (уровень 5)", "завершён", "идёт сейчас"}},
+		{"turkish", i18n.Turkish, []string{"Şu an sürenler:\n", "Round rndLive1: şu an sürüyor", "Geçmiş:\n"}, []string{"World Cup 2026 (kademe 5)", "bitti"}},
+		{"persian", i18n.Persian, []string{"در حال برگزاری:\n", "Round rndLive1: در حال برگزاری", "گذشته:\n"}, []string{"World Cup 2026 (سطح ۵)", "تمام‌شده"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, l := range []struct {
+				listing *lichess.BroadcastListing
+				want    []string
+			}{{top, tc.top}, {tour, tc.tour}} {
+				var b strings.Builder
+				l.listing.WriteText(i18n.For(tc.lang), &b)
+				for _, w := range l.want {
+					if !strings.Contains(b.String(), w) {
+						t.Errorf("%q not in:\n%s", w, b.String())
+					}
+				}
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"golang.org/x/oauth2"
 )
 
@@ -35,6 +36,9 @@ type LoginOptions struct {
 	Out io.Writer
 	// ListenAddr of the redirect listener (default 127.0.0.1:0).
 	ListenAddr string
+	// Lang is the language of the instructions and of the page the
+	// browser shows at the end ("" is English).
+	Lang i18n.Lang
 }
 
 // Login runs the OAuth2 authorisation-code flow with PKCE (S256): it
@@ -51,12 +55,13 @@ func Login(ctx context.Context, opts LoginOptions) (*oauth2.Token, error) {
 	if out == nil {
 		out = io.Discard
 	}
+	say := i18n.For(opts.Lang)
 	addr := opts.ListenAddr
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
 	if u, err := url.Parse(base); err == nil && insecureBase(u) {
-		fmt.Fprintf(out, "Warning: %s is plain http to another machine: the token would travel unencrypted. Use https.\n", u.Scheme+"://"+u.Host)
+		fmt.Fprintln(out, say.Sprintf(i18n.LoginPlainHTTP, u.Scheme+"://"+u.Host))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -105,7 +110,7 @@ func Login(ctx context.Context, opts LoginOptions) (*oauth2.Token, error) {
 		if res.err != nil {
 			http.Error(w, html.EscapeString(res.err.Error()), http.StatusBadRequest)
 		} else {
-			fmt.Fprintln(w, "threefold is logged in to Lichess. You can close this window.")
+			fmt.Fprintln(w, say.Sprintf(i18n.LoginBrowserDone))
 		}
 		select {
 		case results <- res:
@@ -123,10 +128,10 @@ func Login(ctx context.Context, opts LoginOptions) (*oauth2.Token, error) {
 		<-served
 	}()
 
-	fmt.Fprintf(out, "To log in to Lichess, open this address in a browser:\n\n  %s\n\nWaiting for the answer on %s ...\n", authURL, conf.RedirectURL)
+	fmt.Fprintln(out, say.Sprintf(i18n.LoginOpen, authURL, conf.RedirectURL))
 	if opts.OpenBrowser != nil {
 		if err := opts.OpenBrowser(authURL); err != nil {
-			fmt.Fprintf(out, "(could not open a browser: %v; open the address yourself)\n", err)
+			fmt.Fprintln(out, say.Sprintf(i18n.LoginNoBrowser, err.Error()))
 		}
 	}
 	var res result

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 )
 
@@ -58,13 +59,13 @@ func HealthURL(addr string) (string, error) {
 
 // WriteText writes one line per source, "NAME: connected" or "NAME: down:
 // ERROR", made safe for a terminal.
-func (h Health) WriteText(w io.Writer) error {
+func (h Health) WriteText(p *i18n.Printer, w io.Writer) error {
 	for _, s := range h.Sources {
-		state := "connected"
+		state := p.Sprintf(i18n.HealthConnected)
 		if !s.Connected {
-			state = "down: " + s.Error
+			state = p.Sprintf(i18n.HealthDown, s.Error)
 		}
-		if _, err := fmt.Fprintln(w, safetext.Terminal(s.Name+": "+state)); err != nil {
+		if _, err := fmt.Fprintln(w, safetext.Terminal(p.SourceName(s.Name)+": "+state)); err != nil {
 			return err
 		}
 	}

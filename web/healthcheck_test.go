@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/web"
 )
 
@@ -77,23 +78,28 @@ func TestHealthURL(t *testing.T) {
 	}
 }
 
-// WriteText says each source's state on its own line, with nothing of a
-// source's name or error that would drive a terminal.
+// WriteText says each source's state on its own line, in the reader's
+// language, with nothing of a source's name or error that would drive a
+// terminal.
 func TestHealthWriteText(t *testing.T) {
+	both := []web.SourceState{{Name: "lichess broadcast round r1", Connected: true}, {Name: "dgt", Error: "dial refused"}}
 	tests := []struct {
 		name    string
+		lang    i18n.Lang
 		sources []web.SourceState
 		want    string
 	}{
-		{"none", nil, ""},
-		{"connected and down", []web.SourceState{{Name: "lichess broadcast round r1", Connected: true}, {Name: "dgt", Error: "dial refused"}},
-			"lichess broadcast round r1: connected\ndgt: down: dial refused\n"},
-		{"an escape in an error", []web.SourceState{{Name: "x", Error: "bad\x1b[2Jthing"}}, "x: down: bad"},
+		{"none", i18n.English, nil, ""},
+		{"connected and down", i18n.English, both, "lichess broadcast round r1: connected\ndgt: down: dial refused\n"},
+		{"an escape in an error", i18n.English, []web.SourceState{{Name: "x", Error: "bad\x1b[2Jthing"}}, "x: down: bad"},
+		{"russian", i18n.Russian, both, "трансляция Lichess, тур r1: подключён\ndgt: недоступен: dial refused\n"},
+		{"turkish", i18n.Turkish, both, "Lichess canlı yayını, tur r1: bağlı\ndgt: bağlı değil: dial refused\n"},
+		{"persian", i18n.Persian, both, "پخش زندهٔ Lichess، دور r1: وصل\ndgt: قطع: dial refused\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := (web.Health{Sources: tc.sources}).WriteText(&b); err != nil {
+			if err := (web.Health{Sources: tc.sources}).WriteText(i18n.For(tc.lang), &b); err != nil {
 				t.Fatal(err)
 			}
 			if got := b.String(); !strings.HasPrefix(got, tc.want) || strings.Contains(got, "\x1b") {

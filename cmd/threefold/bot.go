@@ -271,11 +271,11 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 				return fmt.Errorf("bot upgrade: %w", err)
 			}
 			if acct.IsBot() {
-				fmt.Fprintf(env.stdout, "%s is already a BOT account.\n", safetext.Terminal(acct.Username))
+				fmt.Fprintln(env.stdout, env.printer().Sprintf(i18n.BotAlready, safetext.Terminal(acct.Username)))
 				return nil
 			}
 			if !yes {
-				fmt.Fprintf(env.stdout, "Turn the Lichess account %s into a BOT account? This cannot be undone, and the\naccount can then only play as a bot. Type yes to go on: ", safetext.Terminal(acct.Username))
+				fmt.Fprint(env.stdout, env.printer().Sprintf(i18n.BotUpgradeAsk, safetext.Terminal(acct.Username)))
 				line, err := bufio.NewReader(env.stdin).ReadString('\n')
 				if err != nil && !errors.Is(err, io.EOF) {
 					return fmt.Errorf("bot upgrade: read the answer: %w", err)
@@ -288,7 +288,7 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 			if err := client.UpgradeToBot(ctx); err != nil {
 				return fmt.Errorf("bot upgrade: %w", err)
 			}
-			fmt.Fprintf(env.stdout, "%s is now a BOT account.\n", safetext.Terminal(acct.Username))
+			fmt.Fprintln(env.stdout, env.printer().Sprintf(i18n.BotUpgraded, safetext.Terminal(acct.Username)))
 			return nil
 		},
 	}

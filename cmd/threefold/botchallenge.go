@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 )
 
@@ -49,7 +51,7 @@ increments of whole seconds up to 60.`,
 				if err := client.CancelChallenge(ctx, cancel); err != nil {
 					return fmt.Errorf("bot challenge: cancel %s: %w", cancel, err)
 				}
-				fmt.Fprintf(env.stdout, "challenge %s cancelled\n", cancel)
+				fmt.Fprintln(env.stdout, env.printer().Sprintf(i18n.ChallengeCancelled, cancel))
 				return nil
 			}
 			req := lichess.ChallengeRequest{Days: days, Rated: rated, Color: color, Variant: variant, FEN: fen}
@@ -70,23 +72,11 @@ increments of whole seconds up to 60.`,
 			if err != nil {
 				return fmt.Errorf("bot challenge: %w", err)
 			}
-			what := "unlimited"
-			switch {
-			case ch.TimeControl.Type == "clock":
-				what = ch.TimeControl.Show
-				if what == "" {
-					what = clockFlag
-				}
-			case ch.TimeControl.DaysPerTurn > 0:
-				what = fmt.Sprintf("%d days per move", ch.TimeControl.DaysPerTurn)
-			}
-			mode := "casual"
-			if ch.Rated {
-				mode = "rated"
-			}
-			fmt.Fprintf(env.stdout, "challenge %s sent to %s: %s %s, colour %s\n%s\n", ch.ID, args[0], what, mode, ch.Color, ch.URL)
+			say := env.printer()
+			fmt.Fprintln(env.stdout, say.Sprintf(i18n.ChallengeSent, ch.ID, args[0], challengeClock(say, ch, clockFlag), challengeMode(say, ch.Rated), challengeColor(say, ch.Color)))
+			fmt.Fprintln(env.stdout, ch.URL)
 			if req.Clock {
-				fmt.Fprintln(env.stdout, "Lichess drops it unless it is accepted within 20 seconds; a running `threefold bot` plays the game.")
+				fmt.Fprintln(env.stdout, say.Sprintf(i18n.ChallengeExpires))
 			}
 			return nil
 		},
@@ -100,4 +90,37 @@ increments of whole seconds up to 60.`,
 	f.StringVar(&fen, "fen", "", "start position (variant fromPosition or chess960)")
 	f.StringVar(&cancel, "cancel", "", "cancel the challenge with this id instead")
 	return cmd
+}
+
+// challengeClock says a challenge's time control: "3+2" as Lichess shows
+// it, so many days per move, or unlimited.
+func challengeClock(p *i18n.Printer, ch *lichess.Challenge, clockFlag string) string {
+	switch {
+	case ch.TimeControl.Type == "clock":
+		return cmp.Or(ch.TimeControl.Show, clockFlag)
+	case ch.TimeControl.DaysPerTurn > 0:
+		return p.Sprintf(i18n.ChallengeDays, ch.TimeControl.DaysPerTurn)
+	}
+	return p.Sprintf(i18n.ChallengeUnlimited)
+}
+
+func challengeMode(p *i18n.Printer, rated bool) string {
+	if rated {
+		return p.Sprintf(i18n.ChallengeRated)
+	}
+	return p.Sprintf(i18n.ChallengeCasual)
+}
+
+// challengeColor says the colour the challenger asked for, as Lichess
+// names it (random, white, black); another value as it is.
+func challengeColor(p *i18n.Printer, c string) string {
+	switch c {
+	case "random":
+		return p.Sprintf(i18n.ChallengeRandom)
+	case "white":
+		return p.Sprintf(i18n.ChallengeWhite)
+	case "black":
+		return p.Sprintf(i18n.ChallengeBlack)
+	}
+	return c
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
 )
@@ -107,9 +109,9 @@ func runBroadcasts(ctx context.Context, env *environment, opts broadcastsOptions
 		enc.SetIndent("", "  ")
 		return enc.Encode(l.Answer)
 	}
-	l.WriteText(env.stdout)
+	l.WriteText(cfg.printer(), env.stdout)
 	if l.NextPage != nil {
-		fmt.Fprintf(env.stdout, "more: --page %d\n", *l.NextPage)
+		fmt.Fprintln(env.stdout, cfg.printer().Sprintf(i18n.BcMore, strconv.Itoa(*l.NextPage)))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/web"
 
 	"github.com/spf13/cobra"
@@ -47,7 +48,7 @@ not given) or for bad usage. An http.addr that binds every interface (":8080",
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return healthcheck(ctx, u, cfg.HTTP.Token, env.stdout)
+			return healthcheck(ctx, u, cfg.HTTP.Token, cfg.printer(), env.stdout)
 		},
 	}
 	cmd.Flags().StringVar(&u, "url", "", "the /healthz URL to ask (default: http://<http.addr>/healthz)")
@@ -55,7 +56,7 @@ not given) or for bad usage. An http.addr that binds every interface (":8080",
 	return cmd
 }
 
-func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
+func healthcheck(ctx context.Context, u, token string, p *i18n.Printer, out io.Writer) error {
 	if _, err := url.Parse(u); err != nil {
 		return usagef("healthcheck: bad url: %w", err)
 	}
@@ -63,7 +64,7 @@ func healthcheck(ctx context.Context, u, token string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("healthcheck: %w", err)
 	}
-	h.WriteText(out)
+	h.WriteText(p, out)
 	if status != http.StatusOK {
 		return fmt.Errorf("healthcheck: HTTP %d", status)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/lichess"
 )
@@ -94,13 +95,14 @@ token is never printed.`,
 			if noBrowser {
 				opener = nil
 			}
-			acct, err := lichess.LoginToFile(cmd.Context(), lichess.LoginOptions{BaseURL: baseURL, Scopes: scopes, OpenBrowser: opener, Out: env.stdout}, tokenFile)
+			acct, err := lichess.LoginToFile(cmd.Context(), lichess.LoginOptions{BaseURL: baseURL, Scopes: scopes, OpenBrowser: opener, Out: env.stdout, Lang: env.printer().Lang()}, tokenFile)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(env.stdout, "Logged in to Lichess as %s (scopes: %s). Token saved in %s.\n", safetext.Terminal(acct.Username), safetext.Terminal(strings.Join(scopes, " ")), tokenFile)
+			say := env.printer()
+			fmt.Fprintln(env.stdout, say.Sprintf(i18n.LoginDone, safetext.Terminal(acct.Username), safetext.Terminal(strings.Join(scopes, " ")), tokenFile))
 			if mode == lichess.RoleBot && !acct.IsBot() {
-				fmt.Fprintln(env.stdout, "The account is not a BOT account yet: see `threefold bot upgrade`.")
+				fmt.Fprintln(env.stdout, say.Sprintf(i18n.LoginNotBot))
 			}
 			return nil
 		},
@@ -140,12 +142,12 @@ be asked.`,
 				return usagef("logout: no saved token in %s", tokenFile)
 			}
 			if !known && err == nil {
-				fmt.Fprintln(env.stdout, "Lichess no longer knew the token (already revoked or expired).")
+				fmt.Fprintln(env.stdout, env.printer().Sprintf(i18n.LogoutUnknown))
 			}
 			if err != nil {
 				return fmt.Errorf("logout: %w", err)
 			}
-			fmt.Fprintf(env.stdout, "Logged out: the token is revoked and %s deleted.\n", tokenFile)
+			fmt.Fprintln(env.stdout, env.printer().Sprintf(i18n.LogoutDone, tokenFile))
 			return nil
 		},
 	}

@@ -120,6 +120,12 @@ func contextIn(p *i18n.Printer, context string) string {
 	return strings.Join(parts, ": ")
 }
 
+// printer says messages in the language of the command: the config's once
+// it is loaded, else --lang, THREEFOLD_LANG or the locale.
+func (env *environment) printer() *i18n.Printer {
+	return i18n.For(cmp.Or(env.sayLang, earlyLang(env.lang, "")))
+}
+
 func (env *environment) exitCode(err error) int {
 	if err == nil {
 		return env.code

@@ -59,8 +59,8 @@ var EndingKeys = []Key{EndThreefoldClaimed, EndThreefoldAutomatic, EndFivefold, 
 type catalogOf map[Key]text
 
 var catalogs = map[Lang]catalogOf{
-	English: merge(en, enWeb, enScan, enHist, enErr, enStatus, enSrc, enGame, enDemo), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr, ruStatus, ruSrc, ruGame, ruDemo),
-	Turkish: merge(tr, trWeb, trScan, trHist, trErr, trStatus, trSrc, trGame, trDemo), Persian: merge(fa, faWeb, faScan, faHist, faErr, faStatus, faSrc, faGame, faDemo),
+	English: merge(en, enWeb, enScan, enHist, enErr, enStatus, enSrc, enGame, enDemo, enCli), Russian: merge(ru, ruWeb, ruScan, ruHist, ruErr, ruStatus, ruSrc, ruGame, ruDemo, ruCli),
+	Turkish: merge(tr, trWeb, trScan, trHist, trErr, trStatus, trSrc, trGame, trDemo, trCli), Persian: merge(fa, faWeb, faScan, faHist, faErr, faStatus, faSrc, faGame, faDemo, faCli),
 }
 
 // merge puts the parts of one language's catalog together.
