@@ -282,7 +282,7 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 				}
 				if a := strings.ToLower(strings.TrimSpace(line)); a != "yes" && a != "y" {
 					fmt.Fprintln(env.stdout)
-					return errors.New("bot upgrade: not confirmed; nothing changed (use --yes to skip the question)")
+					return say(i18n.ErrNotConfirmed)
 				}
 			}
 			if err := client.UpgradeToBot(ctx); err != nil {

@@ -142,7 +142,7 @@ func (env *environment) loadConfig() (*config, error) {
 		if err := checkKnownKeys(v, keys, file); err != nil {
 			return nil, usageError{err}
 		}
-		warnConfigPermissions(env.stderr, file, v)
+		warnConfigPermissions(i18n.For(env.sayLang), env.stderr, file, v)
 	}
 	if err := checkWebhookList(v, file); err != nil {
 		return nil, err

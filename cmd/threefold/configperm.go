@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -18,7 +19,7 @@ import (
 // the config as read from that file (before the environment matters, a
 // key counts only if the file sets it). The warning names the keys, never
 // their values. Windows is skipped: its file modes say nothing of this.
-func warnConfigPermissions(w io.Writer, path string, v *viper.Viper) {
+func warnConfigPermissions(p *i18n.Printer, w io.Writer, path string, v *viper.Viper) {
 	if runtime.GOOS == "windows" || path == "" || w == nil {
 		return
 	}
@@ -30,15 +31,14 @@ func warnConfigPermissions(w io.Writer, path string, v *viper.Viper) {
 	if len(keys) == 0 {
 		return
 	}
-	who := "its group"
+	who := p.Sprintf(i18n.WhoGroup)
 	switch {
 	case fi.Mode().Perm()&0o007 != 0 && fi.Mode().Perm()&0o070 != 0:
-		who = "its group and other users"
+		who = p.Sprintf(i18n.WhoGroupAndOthers)
 	case fi.Mode().Perm()&0o007 != 0:
-		who = "other users"
+		who = p.Sprintf(i18n.WhoOthers)
 	}
-	fmt.Fprintf(w, "threefold: warning: config %s holds secrets (%s) and %s may read it (mode %04o); run: chmod 600 %s\n",
-		path, strings.Join(keys, ", "), who, fi.Mode().Perm(), path)
+	fmt.Fprintln(w, p.Sprintf(i18n.WarnConfigSecrets, path, strings.Join(keys, ", "), who, fmt.Sprintf("%04o", fi.Mode().Perm())))
 }
 
 // configFileSecrets lists the keys with a secret that the config file

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/pgnexport"
@@ -96,7 +97,7 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 	failed := false
 	err = pgnexport.WriteAll(w, games, func(me *pgnexport.MoveError) {
 		failed = true
-		fmt.Fprintf(env.stderr, "threefold: %v (written up to the move before)\n", me)
+		fmt.Fprintln(env.stderr, env.printer().Sprintf(i18n.WarnExportPartial, me.Error()))
 	})
 	if err != nil {
 		return err

@@ -367,3 +367,35 @@ func TestExplainAndClaimSpeakTheLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestWarningsInTheLanguage: the warnings and refusals a user acts on
+// (a config others may read, an upgrade not confirmed) are said in the
+// language of lang.
+func TestWarningsInTheLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name, lang, want string
+	}{
+		{"english", "en", "threefold: warning: config "},
+		{"russian", "ru", "threefold: внимание: файл настроек "},
+		{"turkish", "tr", "threefold: uyarı: yapılandırma dosyası "},
+		{"persian", "fa", "threefold: هشدار: پروندهٔ پیکربندی "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t)
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte("lang: "+tc.lang+"\nlichess:\n  token: lip_notarealtoken\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, errs := runMain(t, "--config", path, "history")
+			if !strings.Contains(errs, tc.want) || !strings.Contains(errs, "chmod 600 "+path) {
+				t.Errorf("stderr %q, want %q … chmod 600 in it", errs, tc.want)
+			}
+		})
+	}
+	if got := errorText(i18n.Russian, say(i18n.ErrNotConfirmed)); got != "bot upgrade: не подтверждено; ничего не изменено (--yes пропускает вопрос)" {
+		t.Errorf("not confirmed, in Russian: %q", got)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
 
@@ -262,7 +263,7 @@ func TestWarnConfigPermissions(t *testing.T) {
 				t.Fatal(err)
 			}
 			var w bytes.Buffer
-			warnConfigPermissions(&w, path, v)
+			warnConfigPermissions(i18n.For(i18n.English), &w, path, v)
 			got := w.String()
 			if tc.want == nil {
 				if got != "" {
@@ -284,8 +285,8 @@ func TestWarnConfigPermissions(t *testing.T) {
 		})
 	}
 	var w bytes.Buffer
-	warnConfigPermissions(&w, filepath.Join(t.TempDir(), "missing.yaml"), viper.New())
-	warnConfigPermissions(&w, "", viper.New())
+	warnConfigPermissions(i18n.For(i18n.English), &w, filepath.Join(t.TempDir(), "missing.yaml"), viper.New())
+	warnConfigPermissions(i18n.For(i18n.English), &w, "", viper.New())
 	if w.Len() != 0 {
 		t.Errorf("warning for no file: %s", w.String())
 	}

@@ -21,4 +21,10 @@ var enErr = catalogOf{
 	CtxSavedToken:      s("the token saved by threefold login"),
 	CtxNoConfigDir:     s("no user config directory (use --token-file)"),
 	CtxStudyRead:       s("; run `threefold login --for watch` for a token with study:read"),
+	WarnConfigSecrets:  s("threefold: warning: config %[1]s holds secrets (%[2]s) and %[3]s may read it (mode %[4]s); run: chmod 600 %[1]s"),
+	WhoGroup:           s("its group"),
+	WhoGroupAndOthers:  s("its group and other users"),
+	WhoOthers:          s("other users"),
+	ErrNotConfirmed:    s("bot upgrade: not confirmed; nothing changed (use --yes to skip the question)"),
+	WarnExportPartial:  s("threefold: %[1]s (written up to the move before)"),
 }

@@ -21,4 +21,10 @@ var faErr = catalogOf{
 	CtxSavedToken:      s("توکنی که threefold login ذخیره کرده است"),
 	CtxNoConfigDir:     s("پوشهٔ پیکربندی کاربر نیست (از --token-file استفاده کنید)"),
 	CtxStudyRead:       s("؛ برای توکنی با مجوز study:read، `threefold login --for watch` را اجرا کنید"),
+	WarnConfigSecrets:  s("threefold: هشدار: پروندهٔ پیکربندی %[1]s رمزها را در خود دارد (%[2]s) و %[3]s می‌توانند آن را بخوانند (مجوز %[4]s)؛ اجرا کنید: chmod 600 %[1]s"),
+	WhoGroup:           s("اعضای گروه آن"),
+	WhoGroupAndOthers:  s("اعضای گروه آن و کاربران دیگر"),
+	WhoOthers:          s("کاربران دیگر"),
+	ErrNotConfirmed:    s("bot upgrade: تأیید نشد؛ چیزی تغییر نکرد (با --yes پرسش رد می‌شود)"),
+	WarnExportPartial:  s("threefold: %[1]s (تا حرکت پیشین نوشته شد)"),
 }

@@ -12,6 +12,16 @@ const (
 	ErrUnknownEntryKey Key = "err.unknown_entry_key"
 )
 
+// Warnings and refusals a user acts on.
+const (
+	WarnConfigSecrets Key = "warn.config_secrets" // %[1]s file, %[2]s keys, %[3]s who may read it, %[4]s its mode
+	WhoGroup          Key = "warn.who_group"
+	WhoGroupAndOthers Key = "warn.who_group_and_others"
+	WhoOthers         Key = "warn.who_others"
+	ErrNotConfirmed   Key = "err.not_confirmed"   // bot upgrade: the question was not answered yes
+	WarnExportPartial Key = "warn.export_partial" // %[1]s the move error
+)
+
 // The context an error is wrapped in (fmt.Errorf("login: save the token:
 // %w", err)), said in the user's language around a translated error: each
 // part between ": " that is one of these is said, the others (command

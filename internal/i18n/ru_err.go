@@ -21,4 +21,10 @@ var ruErr = catalogOf{
 	CtxSavedToken:      s("токен, сохранённый threefold login"),
 	CtxNoConfigDir:     s("нет папки настроек пользователя (используйте --token-file)"),
 	CtxStudyRead:       s("; выполните `threefold login --for watch`, чтобы получить токен с разрешением study:read"),
+	WarnConfigSecrets:  s("threefold: внимание: файл настроек %[1]s содержит секреты (%[2]s), и его могут прочитать %[3]s (права %[4]s); выполните: chmod 600 %[1]s"),
+	WhoGroup:           s("участники его группы"),
+	WhoGroupAndOthers:  s("участники его группы и другие пользователи"),
+	WhoOthers:          s("другие пользователи"),
+	ErrNotConfirmed:    s("bot upgrade: не подтверждено; ничего не изменено (--yes пропускает вопрос)"),
+	WarnExportPartial:  s("threefold: %[1]s (записано до предыдущего хода)"),
 }

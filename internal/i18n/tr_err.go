@@ -21,4 +21,10 @@ var trErr = catalogOf{
 	CtxSavedToken:      s("threefold login ile kaydedilen belirteç"),
 	CtxNoConfigDir:     s("kullanıcı yapılandırma klasörü yok (--token-file kullanın)"),
 	CtxStudyRead:       s("; study:read izinli bir belirteç için `threefold login --for watch` çalıştırın"),
+	WarnConfigSecrets:  s("threefold: uyarı: yapılandırma dosyası %[1]s gizli bilgiler içeriyor (%[2]s) ve onu okuyabilenler: %[3]s (izinler %[4]s); şunu çalıştırın: chmod 600 %[1]s"),
+	WhoGroup:           s("dosyanın grubu"),
+	WhoGroupAndOthers:  s("dosyanın grubu ve diğer kullanıcılar"),
+	WhoOthers:          s("diğer kullanıcılar"),
+	ErrNotConfirmed:    s("bot upgrade: onaylanmadı; hiçbir şey değişmedi (soruyu atlamak için --yes)"),
+	WarnExportPartial:  s("threefold: %[1]s (önceki hamleye kadar yazıldı)"),
 }
