@@ -71,3 +71,26 @@ func (h Health) WriteText(p *i18n.Printer, w io.Writer) error {
 	}
 	return nil
 }
+
+// UnhealthyError is the error of Healthcheck for an answer other than 200.
+type UnhealthyError struct{ Status int }
+
+func (e *UnhealthyError) Error() string { return fmt.Sprintf("HTTP %d", e.Status) }
+
+// Healthcheck asks the /healthz at u (CheckHealth), writes each source's
+// state to w in p's language (Health.WriteText) and, when the answer is
+// 200, "ok"; any other answer is an *UnhealthyError.
+func Healthcheck(ctx context.Context, u, token string, p *i18n.Printer, w io.Writer) error {
+	h, status, err := CheckHealth(ctx, u, token)
+	if err != nil {
+		return err
+	}
+	if err := h.WriteText(p, w); err != nil {
+		return err
+	}
+	if status != http.StatusOK {
+		return &UnhealthyError{Status: status}
+	}
+	_, err = fmt.Fprintln(w, "ok")
+	return err
+}

@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -106,5 +108,43 @@ func TestHealthWriteText(t *testing.T) {
 				t.Errorf("WriteText = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// Healthcheck writes what /healthz says and "ok" only for a 200; any other
+// answer is an UnhealthyError with its status.
+func TestHealthcheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   string
+		wantOK bool
+	}{
+		{"all connected", 200, `{"ok":true,"sources":[{"name":"a","connected":true}]}`, "a: connected\nok\n", true},
+		{"a source down", 503, `{"ok":false,"sources":[{"name":"a","connected":false,"error":"refused"}]}`, "a: down: refused\n", false},
+		{"refused token", 401, `unauthorized`, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			var out strings.Builder
+			err := web.Healthcheck(context.Background(), srv.URL+"/healthz", "", i18n.For(i18n.English), &out)
+			var ue *web.UnhealthyError
+			if out.String() != tc.want || (err == nil) != tc.wantOK || !tc.wantOK && (!errors.As(err, &ue) || ue.Status != tc.status) {
+				t.Errorf("Healthcheck wrote %q, returned %v; want %q, ok %v", out.String(), err, tc.want, tc.wantOK)
+			}
+		})
+	}
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL + "/healthz"
+	srv.Close()
+	var ue *web.UnhealthyError
+	if err := web.Healthcheck(context.Background(), u, "", i18n.For(i18n.English), io.Discard); err == nil || errors.As(err, &ue) {
+		t.Errorf("nothing listening: %v, want an error that is not an UnhealthyError", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -60,14 +59,8 @@ func healthcheck(ctx context.Context, u, token string, p *i18n.Printer, out io.W
 	if _, err := url.Parse(u); err != nil {
 		return usagef("healthcheck: bad url: %w", err)
 	}
-	h, status, err := web.CheckHealth(ctx, u, token)
-	if err != nil {
+	if err := web.Healthcheck(ctx, u, token, p, out); err != nil {
 		return fmt.Errorf("healthcheck: %w", err)
 	}
-	h.WriteText(p, out)
-	if status != http.StatusOK {
-		return fmt.Errorf("healthcheck: HTTP %d", status)
-	}
-	fmt.Fprintln(out, "ok")
 	return nil
 }
