@@ -165,3 +165,18 @@ func looksLikeFile(s string) bool {
 	}
 	return strings.ContainsRune(s, os.PathSeparator) || strings.HasSuffix(s, ".pgn") || strings.HasSuffix(s, ".gz") || strings.HasSuffix(s, ".zst")
 }
+
+// CheckPly says why ply cannot be shown in g: before the start position
+// (ply 0), or beyond the plies replayed (and the move that stopped them);
+// nil when it can.
+func (g *ReplayedGame) CheckPly(ply int) error {
+	switch {
+	case ply < 0:
+		return fmt.Errorf("ply %d: plies are counted from 0, the start position", ply)
+	case ply > len(g.Moves) && g.Err != nil:
+		return fmt.Errorf("ply %d: the game can be replayed only to ply %d: %v", ply, len(g.Moves), g.Err)
+	case ply > len(g.Moves):
+		return fmt.Errorf("ply %d: the game has %d plies", ply, len(g.Moves))
+	}
+	return nil
+}

@@ -110,3 +110,36 @@ func TestReadGame(t *testing.T) {
 		t.Errorf("Lichess asked %d times, want 3 (only for its addresses)", lichess.asked)
 	}
 }
+
+func TestReplayedGameCheckPly(t *testing.T) {
+	ctx := context.Background()
+	whole, err := listener.ReadGame(ctx, "1.e4 e5 2.Nf3", 1, listener.ReadGameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, err := listener.ReadGame(ctx, "1.e4 e5 2.Ke3", 1, listener.ReadGameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		g      *listener.ReplayedGame
+		ply    int
+		errHas string // "" for none
+	}{
+		{"the start", whole, 0, ""},
+		{"the last ply", whole, 3, ""},
+		{"before the start", whole, -1, "plies are counted from 0"},
+		{"beyond the game", whole, 4, "ply 4: the game has 3 plies"},
+		{"the last ply replayed", stopped, 2, ""},
+		{"beyond the move that stopped it", stopped, 3, "ply 3: the game can be replayed only to ply 2: "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.g.CheckPly(tc.ply)
+			if tc.errHas == "" && err != nil || tc.errHas != "" && (err == nil || !strings.Contains(err.Error(), tc.errHas)) {
+				t.Errorf("CheckPly(%d) = %v, want %q", tc.ply, err, tc.errHas)
+			}
+		})
+	}
+}

@@ -17,8 +17,9 @@ import (
 // loadedGame is one game read for explain or claim: what could be replayed
 // of it, and why the rest could not (a move that is not legal).
 type loadedGame struct {
-	game    *explain.Game
-	readErr error // the main line stopped here; game holds the plies before
+	game     *explain.Game
+	readErr  error // the main line stopped here; game holds the plies before
+	replayed *listener.ReplayedGame
 }
 
 // readGame reads game number (from 1) of source (listener.ReadGame). A
@@ -55,24 +56,18 @@ func readGame(ctx context.Context, env *environment, cfg *config, source string,
 	case err != nil:
 		return nil, err
 	}
-	lg := &loadedGame{readErr: g.Err}
+	lg := &loadedGame{readErr: g.Err, replayed: g}
 	if lg.game, err = explain.NewGame(g.Start, g.Moves); err != nil {
 		return nil, err // cannot happen: the moves were played
 	}
 	return lg, nil
 }
 
-// checkPly checks that ply can be read in lg: within the plies
-// replayed, and not beyond a move that could not be played.
+// checkPly checks that ply can be read in lg (ReplayedGame.CheckPly): a
+// ply that cannot is a usage error.
 func (lg *loadedGame) checkPly(ply int) error {
-	if ply < 0 {
-		return usagef("ply %d: plies are counted from 0, the start position", ply)
-	}
-	if ply > lg.game.Plies() {
-		if lg.readErr != nil {
-			return usagef("ply %d: the game can be replayed only to ply %d: %v", ply, lg.game.Plies(), lg.readErr)
-		}
-		return usagef("ply %d: the game has %d plies", ply, lg.game.Plies())
+	if err := lg.replayed.CheckPly(ply); err != nil {
+		return usageError{err}
 	}
 	return nil
 }
