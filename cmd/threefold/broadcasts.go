@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -93,8 +93,13 @@ func runBroadcasts(ctx context.Context, env *environment, opts broadcastsOptions
 	defer client.Close()
 	q := lichess.BroadcastQuery{Top: opts.top, Search: opts.search, User: opts.user, Page: opts.page, Limit: opts.nb, Live: opts.live}
 	if len(args) == 1 {
-		if q.TourID, err = broadcastTourID(ctx, client, cfg.Lichess.URL, args[0]); err != nil {
-			return err
+		q.TourID, err = listener.BroadcastTourID(ctx, client, args[0], listener.ParseOptions{LichessBase: cfg.Lichess.URL})
+		var nb *listener.NotABroadcastError
+		if errors.As(err, &nb) {
+			return usagef("broadcasts: %w", err)
+		}
+		if err != nil {
+			return fmt.Errorf("broadcasts: %w", err)
 		}
 	}
 	l, err := client.FindBroadcasts(ctx, q)
@@ -114,26 +119,4 @@ func runBroadcasts(ctx context.Context, env *environment, opts broadcastsOptions
 		fmt.Fprintln(env.stdout, cfg.printer().Sprintf(i18n.BcMore, strconv.Itoa(*l.NextPage)))
 	}
 	return nil
-}
-
-// broadcastTourID reads the id of a tournament from its address, id, or
-// one of its rounds' addresses.
-func broadcastTourID(ctx context.Context, c *lichess.Client, base, arg string) (string, error) {
-	if t, err := listener.ParseTarget(arg, listener.ParseOptions{LichessBase: base}); err == nil {
-		switch t.Kind {
-		case listener.TargetLichessTour:
-			return t.ID, nil
-		case listener.TargetLichessRound:
-			r, err := c.BroadcastRound(ctx, t.ID)
-			if err != nil {
-				return "", fmt.Errorf("broadcasts: %s: %w", arg, err)
-			}
-			return r.Tour.ID, nil
-		default:
-			return "", usagef("broadcasts: %s is not a broadcast's address", arg)
-		}
-	} else if strings.ContainsAny(arg, "/.:") {
-		return "", usagef("broadcasts: %s: %v", arg, err)
-	}
-	return arg, nil
 }
