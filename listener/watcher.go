@@ -629,6 +629,16 @@ func (w *Watcher) buildAlert(t *tracked, s *threefold.GameState, v rules.Verdict
 	return a
 }
 
+// ReportAttention logs, at WARN, every game whose record could not be
+// replayed to its end (watch does at its end).
+func (w *Watcher) ReportAttention() {
+	for _, st := range w.Status() {
+		if a := st.Attention; a != nil {
+			w.log.Warn("game needs attention", "game", st.Game.ID, "source", st.Source, "ply", a.Ply, "move", a.Token, "reason", a.Reason)
+		}
+	}
+}
+
 // Status returns what the watcher knows about every game, ordered by site
 // and id.
 func (w *Watcher) Status() []GameStatus {

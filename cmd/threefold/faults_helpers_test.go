@@ -103,7 +103,7 @@ func (wc wiring) run(ctx context.Context) error {
 	}
 	rec := store.NewRecorder(st, log)
 	for i, src := range sources {
-		sources[i] = &recordingSource{src: src, rec: rec}
+		sources[i] = listener.AfterTaken(src, rec.Record, rec.Flush)
 	}
 	runErr := w.Run(ctx, sources...)
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)

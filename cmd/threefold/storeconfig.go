@@ -10,7 +10,6 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
-	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -51,32 +50,6 @@ func openStore(ctx context.Context, cfg *config, opts storeOptions) (*store.Stor
 		}
 	}
 	return store.Open(ctx, sconf)
-}
-
-// recordingSource records every game state of its source in the store
-// once the watcher took it in (the watcher's emit returns after its
-// alerts are stored).
-type recordingSource struct {
-	src listener.Source
-	rec *store.Recorder
-}
-
-func (s *recordingSource) Name() string { return s.src.Name() }
-
-func (s *recordingSource) Run(ctx context.Context, emit listener.Emit) error {
-	name := s.src.Name()
-	err := s.src.Run(ctx, func(snap threefold.GameState) error {
-		if snap.Source == "" {
-			snap.Source = name
-		}
-		if err := emit(snap); err != nil {
-			return err
-		}
-		s.rec.Record(ctx, name, snap)
-		return nil
-	})
-	s.rec.Flush() // what the source emitted last is stored too
-	return err
 }
 
 // storeRecords is the bot's record sink on the store.

@@ -182,7 +182,7 @@ func (r *watchRun) run(ctx context.Context) error {
 	r.wrapSources()
 	runErr := r.follow(ctx)
 	r.deliverTheRest()
-	reportAttention(r.watcher, r.log)
+	r.watcher.ReportAttention()
 	if runErr != nil {
 		if ctx.Err() != nil && errors.Is(runErr, ctx.Err()) {
 			return nil
@@ -267,7 +267,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 			}
 			c := lichess.NewClient(lo)
 			r.closers = append(r.closers, func() { c.Close() })
-			if err := checkWatchToken(ctx, c, cfg.Lichess.Token != "", r.targets, log); err != nil {
+			if err := listener.CheckBroadcastToken(ctx, c, cfg.Lichess.Token != "", r.targets, log); err != nil {
 				return fmt.Errorf("watch: %w", err)
 			}
 			r.deps.Lichess = c
@@ -378,7 +378,7 @@ func (r *watchRun) wrapSources() {
 		if r.dash != nil {
 			s = listener.Tap(s, r.dash.Hub)
 		}
-		r.sources[i] = &recordingSource{src: s, rec: rec}
+		r.sources[i] = listener.AfterTaken(s, rec.Record, rec.Flush)
 		if r.grp != nil {
 			r.sources[i] = r.grp.Wrap(r.sources[i], kind)
 		}
@@ -476,48 +476,4 @@ func watchWebhooks(cfg *config, log *slog.Logger) ([]*notify.Webhook, error) {
 		hooks = append(hooks, &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log, Lang: cfg.lang})
 	}
 	return hooks, nil
-}
-
-// reportAttention logs, at the end, every game whose record could not be
-// replayed to its end.
-func reportAttention(w *listener.Watcher, log *slog.Logger) {
-	for _, st := range w.Status() {
-		if a := st.Attention; a != nil {
-			log.Warn("game needs attention", "game", st.Game.ID, "source", st.Source, "ply", a.Ply, "move", a.Token, "reason", a.Reason)
-		}
-	}
-}
-
-// checkWatchToken checks, before anything is followed, the token of a
-// watcher that follows Lichess broadcasts: every broadcast endpoint needs
-// study:read, and a token without it is refused (403) on each of them. A
-// missing scope or a token Lichess does not know ends watch at once with
-// what to do; no token at all is allowed, with a warning, since Lichess
-// still serves anonymous broadcast requests (heavily rate-limited, and
-// announced to stop). A check that cannot be made (no network) is left to
-// the streams, which retry.
-func checkWatchToken(ctx context.Context, c *lichess.Client, haveToken bool, targets []listener.Target, log *slog.Logger) error {
-	broadcasts := false
-	for _, t := range targets {
-		broadcasts = broadcasts || t.Kind == listener.TargetLichessRound || t.Kind == listener.TargetLichessTour
-	}
-	if !broadcasts {
-		return nil
-	}
-	if !haveToken {
-		log.Warn("following Lichess broadcasts without a token: Lichess rate-limits anonymous broadcast requests heavily and has announced they may stop working; run `threefold login --for watch` (scope study:read)")
-		return nil
-	}
-	_, err := c.CheckScopes(ctx, lichess.ScopeStudyRead)
-	var ae *lichess.AuthError
-	switch {
-	case errors.As(err, &ae):
-		if ae.Scope == "" {
-			return fmt.Errorf("%w; run `threefold login --for watch` for a token with study:read", err)
-		}
-		return err
-	case err != nil:
-		log.Warn("cannot check the Lichess token's scopes now; going on", "err", err)
-	}
-	return nil
 }
