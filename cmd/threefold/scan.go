@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,41 +82,15 @@ type scanOptions struct {
 	lang    i18n.Lang  // of the text lines and the totals
 }
 
-// runScan reads the files one after the other, analyses their games on
-// opts.workers goroutines (package scan), and writes the reports in input
-// order. It reports whether any game or file failed.
+// runScan is scan.Print over the files, the reports on stdout, the
+// totals on stderr. It reports whether any game or file failed.
 func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bool, err error) {
 	if opts.workers < 1 {
 		return false, usagef("scan: --workers must be at least 1")
 	}
-	progress := scan.Progress{Lang: opts.lang}
-	stopProgress := progress.Start(env.stderr, isTerminal(env.stderr))
-	out := bufio.NewWriterSize(env.stdout, 1<<16)
-	w := scan.Writer{Out: out, JSON: opts.json, All: opts.all, Lang: opts.lang}
-	readFailed, err := scan.Run(ctx, scan.Options{Files: opts.files, Stdin: env.stdin, Workers: opts.workers, Limits: opts.limits, Lang: opts.lang,
+	return scan.Print(ctx, scan.Options{Files: opts.files, Stdin: env.stdin, Workers: opts.workers, Limits: opts.limits, Lang: opts.lang,
 		ReadError: func(msg string) { fmt.Fprintf(env.stderr, "threefold: scan: %s\n", msg) }},
-		func(r *scan.Report) error {
-			progress.Add(r.Plies)
-			return w.Write(r)
-		})
-	stopProgress()
-	var writeErr error
-	if err != nil && !errors.Is(err, ctx.Err()) {
-		writeErr = err
-	}
-	if writeErr == nil {
-		writeErr = w.Totals(env.stderr, progress.Elapsed())
-	}
-	if err := out.Flush(); writeErr == nil {
-		writeErr = err
-	}
-	if writeErr != nil {
-		return true, fmt.Errorf("scan: write: %w", writeErr)
-	}
-	if err != nil {
-		return true, err
-	}
-	return w.Failed() > 0 || readFailed, nil
+		scan.Output{Stdout: env.stdout, Stderr: env.stderr, JSON: opts.json, All: opts.all, Live: isTerminal(env.stderr)})
 }
 
 // isTerminal reports whether w is a terminal (progress shows there only).
