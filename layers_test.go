@@ -20,7 +20,7 @@ const module = "github.com/threefold-chess/threefold"
 // here and in ARCHITECTURE.md.
 var layers = map[string]int{
 	// 0: the law and the small tools with no vocabulary of ours.
-	"rules": 0, "clock": 0, "backoff": 0, "internal/safetext": 0, "internal/i18n": 0,
+	"rules": 0, "clock": 0, "backoff": 0, "internal/safetext": 0, "internal/i18n": 0, "internal/configkeys": 0,
 	// 1: the shared vocabulary, and the formats and clients of the outside
 	// world, which speak only rules.
 	"": 1, "pgn": 1, "lichess": 1, "chesscom": 1,

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
 
+	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
@@ -117,8 +117,8 @@ func (env *environment) loadConfig() (*config, error) {
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	v.AutomaticEnv()
 	def := defaultConfig()
-	keys := configKeys(reflect.TypeOf(def), "")
-	defaults := flattenConfig(reflect.ValueOf(def), "")
+	keys := configkeys.Keys(reflect.TypeOf(def))
+	defaults := configkeys.Values(reflect.ValueOf(def))
 	for _, k := range keys {
 		v.SetDefault(k, defaults[k])
 	}
@@ -215,22 +215,10 @@ func (c *config) printer() *i18n.Printer { return i18n.For(c.lang) }
 // not know. Keys below a map-valued setting (such as webhook lists) are
 // accepted as they are.
 func checkKnownKeys(v *viper.Viper, known []string, file string) error {
-	set := make(map[string]bool, len(known))
-	for _, k := range known {
-		set[k] = true
+	if unknown := configkeys.Unknown(v.AllKeys(), known); len(unknown) > 0 {
+		return say(i18n.ErrUnknownKeys, file, strings.Join(unknown, ", "))
 	}
-	var unknown []string
-	for _, k := range v.AllKeys() {
-		if set[k] || underKnownPrefix(k, set) {
-			continue
-		}
-		unknown = append(unknown, k)
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	sort.Strings(unknown)
-	return say(i18n.ErrUnknownKeys, file, strings.Join(unknown, ", "))
+	return nil
 }
 
 // earlyLang is the language of an error found while the config is read,
@@ -244,50 +232,6 @@ func earlyLang(flag, file string) i18n.Lang {
 		}
 	}
 	return i18n.FromEnv(os.Getenv)
-}
-
-func underKnownPrefix(k string, set map[string]bool) bool {
-	for i := strings.LastIndexByte(k, '.'); i > 0; i = strings.LastIndexByte(k[:i], '.') {
-		if set[k[:i]] {
-			return true
-		}
-	}
-	return false
-}
-
-// configLeaves calls visit with the dotted key and the value of every
-// leaf of a config struct (a field with a mapstructure tag that is not a
-// struct itself), in declaration order.
-func configLeaves(v reflect.Value, prefix string, visit func(key string, v reflect.Value)) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("mapstructure")
-		if name == "" || name == "-" {
-			continue
-		}
-		key := prefix + name
-		if f.Type.Kind() == reflect.Struct {
-			configLeaves(v.Field(i), key+".", visit)
-			continue
-		}
-		visit(key, v.Field(i))
-	}
-}
-
-// configKeys lists the dotted keys of a config struct type, leaves only.
-func configKeys(t reflect.Type, prefix string) []string {
-	var keys []string
-	configLeaves(reflect.Zero(t), prefix, func(key string, _ reflect.Value) { keys = append(keys, key) })
-	return keys
-}
-
-// flattenConfig maps the dotted key of each leaf of a config struct to its
-// value.
-func flattenConfig(v reflect.Value, prefix string) map[string]any {
-	out := map[string]any{}
-	configLeaves(v, prefix, func(key string, f reflect.Value) { out[key] = f.Interface() })
-	return out
 }
 
 // webhooksEnv is the environment variable of watch.webhooks: a JSON list.
@@ -317,7 +261,7 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	if !ok {
 		return usagef("%s: want a list of webhooks, each with kind and url or url_env", where)
 	}
-	known := configKeys(reflect.TypeOf(webhookConfig{}), "")
+	known := configkeys.Keys(reflect.TypeOf(webhookConfig{}))
 	for i, e := range list {
 		entry, ok := e.(map[string]any)
 		if !ok {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/viper"
+	"github.com/threefold-chess/threefold/internal/configkeys"
 )
 
 // TestConfigExampleDocumentsEveryKey keeps config.example.yaml true to the
@@ -33,9 +34,9 @@ func TestConfigExampleDocumentsEveryKey(t *testing.T) {
 		inFile[k] = true
 	}
 	def := defaultConfig()
-	defaults := flattenConfig(reflect.ValueOf(def), "")
-	loaded := flattenConfig(reflect.ValueOf(*cfg), "")
-	for _, k := range configKeys(reflect.TypeOf(def), "") {
+	defaults := configkeys.Values(reflect.ValueOf(def))
+	loaded := configkeys.Values(reflect.ValueOf(*cfg))
+	for _, k := range configkeys.Keys(reflect.TypeOf(def)) {
 		if !inFile[k] {
 			t.Errorf("config.example.yaml does not document %s", k)
 			continue

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"reflect"
-	"strconv"
 	"time"
 
+	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -30,19 +29,17 @@ func (c pgnConfig) limits() pgn.Limits {
 	return pgn.Limits{MaxLineBytes: c.MaxLineBytes, MaxGameBytes: c.MaxGameBytes, MaxPlies: c.MaxPlies, MaxTagBytes: c.MaxTagBytes}
 }
 
-// valueRange is the sane range of a numeric or duration key: a value
-// outside it is refused at start, naming the key (10^12 as a queue size
-// would be allocated up front).
-type valueRange struct{ min, max int64 }
-
-func ints(lo, hi int64) valueRange         { return valueRange{lo, hi} }
-func durs(lo, hi time.Duration) valueRange { return valueRange{int64(lo), int64(hi)} }
+// ints and durs keep the table of ranges short.
+var (
+	ints = configkeys.Ints
+	durs = configkeys.Durations
+)
 
 const day = 24 * time.Hour
 
 // keyRanges holds the range of every numeric and duration key;
 // TestEveryNumericKeyHasARange keeps it complete.
-var keyRanges = map[string]valueRange{
+var keyRanges = map[string]configkeys.Range{
 	"chesscom.poll_interval":            durs(time.Second, 7*day),
 	"bot.engine.threads":                ints(0, 1024),
 	"bot.engine.hash":                   ints(0, 1<<20),
@@ -96,47 +93,6 @@ var keyRanges = map[string]valueRange{
 	"pgn.max_tag_bytes":                 ints(1, pgn.MaxLimit),
 }
 
-// isNumeric reports whether a config leaf holds a number or a duration.
-func isNumeric(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
-}
-
 // checkRanges refuses the first numeric or duration value outside its
 // range, naming the key, the value and the range.
-func checkRanges(c *config) error {
-	var err error
-	configLeaves(reflect.ValueOf(*c), "", func(key string, v reflect.Value) {
-		if err != nil || !isNumeric(v.Type()) {
-			return
-		}
-		r, ok := keyRanges[key]
-		if !ok {
-			return // TestEveryNumericKeyHasARange keeps the table complete
-		}
-		var n int64
-		switch v.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			n = v.Int()
-		default:
-			err = fmt.Errorf("%s: unsupported kind %s", key, v.Kind())
-			return
-		}
-		if n < r.min || n > r.max {
-			err = fmt.Errorf("%s = %s is out of range: it must be between %s and %s", key,
-				showValue(v.Type(), n), showValue(v.Type(), r.min), showValue(v.Type(), r.max))
-		}
-	})
-	return err
-}
-
-func showValue(t reflect.Type, n int64) string {
-	if t == reflect.TypeOf(time.Duration(0)) {
-		return time.Duration(n).String()
-	}
-	return strconv.FormatInt(n, 10)
-}
+func checkRanges(c *config) error { return configkeys.CheckRanges(reflect.ValueOf(*c), keyRanges) }

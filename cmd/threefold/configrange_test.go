@@ -7,14 +7,16 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/threefold-chess/threefold/internal/configkeys"
 )
 
 // TestEveryNumericKeyHasARange: a new numeric or duration key must say
 // its sane range, and every default lies within it.
 func TestEveryNumericKeyHasARange(t *testing.T) {
 	def := defaultConfig()
-	configLeaves(reflect.ValueOf(def), "", func(key string, v reflect.Value) {
-		if !isNumeric(v.Type()) {
+	configkeys.Leaves(reflect.ValueOf(def), "", func(key string, v reflect.Value) {
+		if !configkeys.IsNumeric(v.Type()) {
 			return
 		}
 		if _, ok := keyRanges[key]; !ok {
@@ -25,7 +27,7 @@ func TestEveryNumericKeyHasARange(t *testing.T) {
 		t.Errorf("a default is out of its range: %v", err)
 	}
 	keys := map[string]bool{}
-	for _, k := range configKeys(reflect.TypeOf(def), "") {
+	for _, k := range configkeys.Keys(reflect.TypeOf(def)) {
 		keys[k] = true
 	}
 	for k := range keyRanges {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/threefold-chess/threefold/internal/configkeys"
 )
 
 // quotedKey is how the config decoder names the key of a value it could
@@ -58,10 +60,7 @@ func FuzzConfigFile(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	known := map[string]bool{}
-	for _, k := range configKeys(reflect.TypeOf(defaultConfig()), "") {
-		known[k] = true
-	}
+	known := configkeys.Keys(reflect.TypeOf(defaultConfig()))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "threefold.yaml")
@@ -88,7 +87,7 @@ func FuzzConfigFile(f *testing.F) {
 				if i := strings.IndexByte(name, '['); i > 0 {
 					name = name[:i] // an element of a list key: watch.webhooks[0]
 				}
-				if !known[name] && !underKnownPrefix(name, known) {
+				if len(configkeys.Unknown([]string{name}, known)) > 0 {
 					t.Errorf("the error names %q, not a key of the config: %q", k[1], msg)
 				}
 			}
