@@ -230,8 +230,8 @@ func (r *botRun) onStatus(s threefold.BotStatus) {
 
 // recordSinks is where the bot's records go: the store, games.jsonl, and
 // the run's own.
-func (r *botRun) recordSinks() recordSinks {
-	records := recordSinks{storeRecords{st: r.st}}
+func (r *botRun) recordSinks() bot.RecordSinks {
+	records := bot.RecordSinks{storeRecords{st: r.st}}
 	if r.bc.RecordFile != "" {
 		records = append(records, &bot.JSONLines{Path: r.bc.RecordFile})
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
-	"github.com/threefold-chess/threefold/bot"
 	"github.com/threefold-chess/threefold/store"
 )
 
@@ -57,19 +56,6 @@ type storeRecords struct{ st *store.Store }
 
 func (s storeRecords) WriteRecord(ctx context.Context, r threefold.BotRecord) error {
 	return s.st.PutBotRecord(ctx, r)
-}
-
-// recordSinks writes each record to every sink, and returns their errors.
-type recordSinks []bot.RecordSink
-
-func (rs recordSinks) WriteRecord(ctx context.Context, r threefold.BotRecord) error {
-	var errs []error
-	for _, s := range rs {
-		if err := s.WriteRecord(ctx, r); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // openStoreToRead loads the config and opens the store it names for a
