@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -305,8 +304,10 @@ func (r *watchRun) openStore(ctx context.Context) error {
 	return nil
 }
 
-// joinGroup joins the group in group mode: then the webhooks are sent to
-// by the outbox relay of every instance, not by this process's queues.
+// joinGroup joins the group in group mode, with the budgets of the config
+// (its ranges keep them and the durations non-negative): then the webhooks
+// are sent to by the outbox relay of every instance, not by this process's
+// queues; they are named alike on every instance, by kind and position.
 func (r *watchRun) joinGroup(ctx context.Context) error {
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	r.deliverCtx = deliverCtx
@@ -314,7 +315,13 @@ func (r *watchRun) joinGroup(ctx context.Context) error {
 	if !r.cfg.Watch.Group {
 		return nil
 	}
-	grp, err := joinGroup(ctx, r.st, r.cfg, r.hooks, r.log)
+	wc := r.cfg.Watch
+	sinks := map[string]delivery.Sink{}
+	for _, h := range r.hooks {
+		sinks[h.Name] = h
+	}
+	grp, err := group.Join(ctx, r.st, group.Config{LeaseTTL: wc.LeaseTTL, OutboxHold: wc.OutboxHold, Sinks: sinks, Log: r.log,
+		Budget: map[string]int{store.LeaseSource: wc.StreamBudget, store.LeaseGame: wc.GameBudget}})
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
@@ -417,25 +424,6 @@ func (r *watchRun) deliverTheRest() {
 	}
 }
 
-// joinGroup joins the group of the store with the budgets of the config
-// and builds the relay over the webhooks (named alike on every instance:
-// by kind and position in watch.webhooks).
-func joinGroup(ctx context.Context, st *store.Store, cfg *config, hooks []*notify.Webhook, log *slog.Logger) (*group.Session, error) {
-	wc := cfg.Watch
-	if wc.StreamBudget < 0 || wc.GameBudget < 0 {
-		return nil, usagef("watch.stream_budget and watch.game_budget must be 0 (no limit) or more")
-	}
-	if wc.LeaseTTL < 0 || wc.OutboxHold < 0 {
-		return nil, usagef("watch.lease_ttl and watch.outbox_hold must not be negative")
-	}
-	sinks := map[string]delivery.Sink{}
-	for _, h := range hooks {
-		sinks[h.Name] = h
-	}
-	return group.Join(ctx, st, group.Config{LeaseTTL: wc.LeaseTTL, OutboxHold: wc.OutboxHold, Sinks: sinks, Log: log,
-		Budget: map[string]int{store.LeaseSource: wc.StreamBudget, store.LeaseGame: wc.GameBudget}})
-}
-
 // catchUpPeriod is how often a webhook that refused alerts (or whose queue
 // dropped some) is sent them again.
 const catchUpPeriod = time.Minute
@@ -448,32 +436,17 @@ func redactToken(u string) string {
 	return u
 }
 
-// watchWebhooks builds one webhook per entry of watch.webhooks. Each is
-// named by its kind and position ("json webhook 2"): the name is stable
-// across restarts (the store records deliveries under it) and never
-// quotes the URL, a secret.
+// watchWebhooks builds one webhook per entry of watch.webhooks, named by
+// its kind and position (notify.WebhookSpec).
 func watchWebhooks(cfg *config, log *slog.Logger) ([]*notify.Webhook, error) {
 	var hooks []*notify.Webhook
 	for i, h := range cfg.Watch.Webhooks {
-		kind, err := notify.ParseKind(h.Kind)
+		hook, err := notify.WebhookSpec{Kind: h.Kind, URL: h.URL, URLEnv: h.URLEnv}.Webhook(i, os.Getenv)
 		if err != nil {
 			return nil, usagef("watch.webhooks[%d]: %w", i, err)
 		}
-		u := h.URL
-		if h.URLEnv != "" {
-			if u != "" {
-				return nil, usagef("watch.webhooks[%d]: give url or url_env, not both", i)
-			}
-			u = os.Getenv(h.URLEnv)
-			if u == "" {
-				return nil, usagef("watch.webhooks[%d]: environment variable %s (url_env) is empty", i, h.URLEnv)
-			}
-		}
-		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-			return nil, usagef("watch.webhooks[%d]: url must be an http(s) URL", i) // never quote it: a secret
-		}
-		name := string(kind) + " webhook " + strconv.Itoa(i+1)
-		hooks = append(hooks, &notify.Webhook{Kind: kind, URL: u, Name: name, Logger: log, Lang: cfg.lang})
+		hook.Logger, hook.Lang = log, cfg.lang
+		hooks = append(hooks, hook)
 	}
 	return hooks, nil
 }
