@@ -89,6 +89,20 @@ func formErr(s, why string) error {
 	return fmt.Errorf("%q: %w: %s; accepted forms:\n%s", s, ErrUnknownForm, why, SourceForms)
 }
 
+// ParseTargets reads each of ss with ParseTarget, in order; the first
+// that is not understood is the error.
+func ParseTargets(ss []string, opts ParseOptions) ([]Target, error) {
+	targets := make([]Target, 0, len(ss))
+	for _, s := range ss {
+		t, err := ParseTarget(s, opts)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
+}
+
 // ParseTarget understands what a user pastes: see SourceForms.
 func ParseTarget(s string, opts ParseOptions) (Target, error) {
 	in := strings.TrimSpace(s)

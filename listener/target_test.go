@@ -86,3 +86,16 @@ func TestParseTargetErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestParseTargets: every target in order, or the first that is not
+// understood.
+func TestParseTargets(t *testing.T) {
+	dir := t.TempDir()
+	got, err := ParseTargets([]string{"https://lichess.org/abcdefgh", dir}, ParseOptions{})
+	if err != nil || len(got) != 2 || got[0].Kind != TargetLichessGame || got[1].Kind != TargetFile {
+		t.Errorf("ParseTargets = %+v, %v", got, err)
+	}
+	if _, err := ParseTargets([]string{dir, "https://example.com/x", "ftp://y"}, ParseOptions{}); err == nil || !strings.Contains(err.Error(), "example.com") {
+		t.Errorf("error %v, want the first not understood", err)
+	}
+}

@@ -108,14 +108,9 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if len(raw) == 0 {
 		return usagef("watch: no source given; SOURCE is one of:\n%s", listener.SourceForms)
 	}
-	popts := listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL}
-	var targets []listener.Target
-	for _, s := range raw {
-		t, err := listener.ParseTarget(s, popts)
-		if err != nil {
-			return usagef("watch: %w", err)
-		}
-		targets = append(targets, t)
+	targets, err := listener.ParseTargets(raw, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
+	if err != nil {
+		return usagef("watch: %w", err)
 	}
 	r := &watchRun{cfg: cfg, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout, log: newWatchLogger(cfg, env.stderr)}
 	return r.run(ctx)

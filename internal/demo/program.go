@@ -20,13 +20,9 @@ import (
 // Targets are the sources the demo's watcher follows: the scenario's
 // URLs, read as a user's would be.
 func (s *Scenario) Targets() ([]listener.Target, error) {
-	var targets []listener.Target
-	for _, u := range s.URLs() {
-		t, err := listener.ParseTarget(u, listener.ParseOptions{LichessBase: s.fake.URL})
-		if err != nil {
-			return nil, fmt.Errorf("demo: %w", err)
-		}
-		targets = append(targets, t)
+	targets, err := listener.ParseTargets(s.URLs(), listener.ParseOptions{LichessBase: s.fake.URL})
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
 	}
 	return targets, nil
 }
