@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/internal/safetext"
 )
 
 // config is every setting threefold reads. The mapstructure tags are the
@@ -249,7 +249,7 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	case os.Getenv(webhooksEnv) != "":
 		where = webhooksEnv
 		if err := json.Unmarshal([]byte(os.Getenv(webhooksEnv)), &raw); err != nil {
-			return usagef(`%s: want a JSON list of webhooks such as [{"kind":"discord","url_env":"DISCORD_HOOK"}] (%v)`, webhooksEnv, jsonProblem(err))
+			return usagef(`%s: want a JSON list of webhooks such as [{"kind":"discord","url_env":"DISCORD_HOOK"}] (%v)`, webhooksEnv, safetext.JSONProblem(err))
 		}
 	case v.InConfig("watch.webhooks"):
 		where = "config " + file + ": watch.webhooks"
@@ -275,17 +275,4 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	}
 	v.Set("watch.webhooks", list)
 	return nil
-}
-
-// jsonProblem says what is wrong with a JSON text without quoting it.
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("not JSON at byte %d", se.Offset)
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return "a " + te.Value + " where a value was expected"
-	}
-	return "not JSON"
 }

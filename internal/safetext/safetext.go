@@ -3,7 +3,8 @@
 // It makes text that came from outside (a PGN, a network
 // stream, a player's name) safe to show: Excerpt cuts it short for an
 // error message, Terminal escapes what a terminal would obey (escape
-// sequences, other control characters, bidirectional overrides).
+// sequences, other control characters, bidirectional overrides), and
+// JSONProblem says what is wrong with a JSON text without quoting it.
 package safetext
 
 import (
