@@ -47,11 +47,11 @@ var messageMarker = regexp.MustCompile(`\{\{([a-z_.]+)\}\}`)
 
 func buildPage(l i18n.Lang, page, script string) []byte {
 	p := i18n.For(l)
-	said := i18n.Export(l, "web.", "color.", "list.sep", "reason.", "source.", "site.", "attn.")
+	said := i18n.Export(l, "web.", "color.", "list.sep", "reason.", "source.", "site.", "attn.", "move.")
 	// The English texts the feed keeps (reasons, source names, site
 	// results, why a game needs attention), for the script to read back
 	// (TF.rephrase), as "en:" + key.
-	for k, t := range i18n.Export(i18n.English, "reason.", "source.", "site.", "attn.") {
+	for k, t := range i18n.Export(i18n.English, "reason.", "source.", "site.", "attn.", "move.") {
 		said["en:"+k] = t
 	}
 	msgs, err := json.Marshal(said)

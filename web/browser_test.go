@@ -336,12 +336,12 @@ func TestDashboardLanguagesInBrowser(t *testing.T) {
 			}
 		}
 	}
-	// Why a game needs attention is said in Russian too (the rules' own
-	// error it quotes stays English).
+	// Why a game needs attention is said in Russian too, the rules' error
+	// it quotes as well.
 	if err := chromedp.Do(bctx, chromedp.Navigate(url+"game?key=lichess%2Fg3"), chromedp.WaitVisible(chromedp.CSS(`.st-attention`))); err != nil {
 		t.Fatal(err)
 	}
-	if got := eval(`document.querySelector('.st-attention').textContent`); !strings.HasPrefix(got, "ход 3 (Qxh7) невозможно сделать: ") {
+	if got := eval(`document.querySelector('.st-attention').textContent`); !strings.HasPrefix(got, "ход 3 (Qxh7) невозможно сделать: невозможный ход: Qxh7 в позиции ") {
 		t.Errorf("attention %q, want it in Russian", got)
 	}
 }

@@ -33,6 +33,51 @@ const (
 	AttnUnreadable Key = "attn.unreadable" // %[1]s the last ply read, %[2]s the source's error
 )
 
+// A move the rules cannot play, as the rules package says it in English
+// (a rules.ReplayError around ErrIllegal, ErrAmbiguous or ErrSyntax).
+const (
+	MoveAtPly      Key = "move.at_ply"     // %[1]s the ply, %[2]s the move as written, %[3]s why
+	MoveAtStart    Key = "move.at_start"   // %[1]s the start position as written, %[2]s why
+	MoveIllegal    Key = "move.illegal"    // %[1]s the move, %[2]s the FEN
+	MoveAmbiguous  Key = "move.ambiguous"  // %[1]s the move, %[2]s the FEN, %[3]s how many pieces
+	MoveUnreadable Key = "move.unreadable" // %[1]s the move and why
+
+	// What the PGN reader found wrong (a pgn.SyntaxError), the common ones.
+	PGNAtLine              Key = "pgn.at_line"              // %[1]s the line, %[2]s what
+	PGNUnexpectedToken     Key = "pgn.unexpected_token"     // %[1]s the token, quoted
+	PGNUnterminatedComment Key = "pgn.unterminated_comment" // %[1]s the line it opened at
+	PGNUnterminatedVar     Key = "pgn.unterminated_variation"
+	PGNTooManyPlies        Key = "pgn.too_many_plies" // %[1]s the limit
+)
+
+// GameError says why a game could not be read to its end — an error of the
+// rules about a move ("ply 6 (3...Kxe5): illegal move: Kxe5 in FEN") or of
+// the PGN reader ("line 5: unexpected token \"Zz9\"") — in the printer's
+// language; what it does not know (another error, or a part of one) is
+// kept as it is.
+func (p *Printer) GameError(english string) string {
+	if m := englishRE(PGNAtLine).FindStringSubmatch(english); m != nil {
+		what, _ := p.Rephrase(m[2], PGNUnexpectedToken, PGNUnterminatedComment, PGNUnterminatedVar, PGNTooManyPlies)
+		return p.Sprintf(PGNAtLine, m[1], what)
+	}
+	outer := []Key{MoveAtPly, MoveAtStart}
+	for _, k := range outer {
+		m := englishRE(k).FindStringSubmatch(english)
+		if m == nil {
+			continue
+		}
+		args := make([]any, len(m)-1)
+		for i, v := range m[1:] {
+			args[i] = v
+		}
+		last := len(args) - 1
+		args[last], _ = p.Rephrase(m[len(m)-1], MoveIllegal, MoveAmbiguous, MoveUnreadable)
+		return p.Sprintf(k, args...)
+	}
+	s, _ := p.Rephrase(english, MoveIllegal, MoveAmbiguous, MoveUnreadable)
+	return s
+}
+
 // AttentionKeys lists the attention texts.
 var AttentionKeys = []Key{AttnBadStart, AttnBadMove, AttnTooLong, AttnUnreadable}
 

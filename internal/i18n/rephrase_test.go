@@ -9,22 +9,27 @@ import (
 
 // The messages read back from English: reasons, source names, site
 // results and error contexts.
-var rephrased = map[string][]Key{"reason": ReasonKeys, "source": SourceKeys, "site result": SiteResultKeys, "context": ContextKeys, "attention": AttentionKeys}
+var rephrased = map[string][]Key{"reason": ReasonKeys, "source": SourceKeys, "site result": SiteResultKeys, "context": ContextKeys, "attention": AttentionKeys,
+	"move": {MoveAtPly, MoveAtStart, MoveIllegal, MoveAmbiguous, MoveUnreadable},
+	"pgn":  {PGNAtLine, PGNUnexpectedToken, PGNUnterminatedComment, PGNUnterminatedVar, PGNTooManyPlies}}
 
 // TestRephraseReadsBackEveryText: every English text made from one of
-// these messages, with values that look like the real ones (a ply, then a
-// path with spaces and a colon, a URL), is said in every language as that
-// message with the same values. A value is read up to the text that
+// these messages, with values that look like the real ones (a ply, a FEN,
+// and last a path with spaces and a colon), is said in every language as
+// that message with the same values. A value is read up to the text that
 // follows its placeholder, so only the last may hold any text (a path, an
-// error): the ones before are plies and ids.
+// error): the ones before are plies, moves, FENs and ids.
 func TestRephraseReadsBackEveryText(t *testing.T) {
-	values := []string{"12", "round 5: final.pgn", "ws://localhost:1982/api/v1.0"}
+	values := []string{"12", "r1bqkbnr/8/8/8/8/8/8/RNBQKB1R w KQkq - 2 3"}
 	for group, keys := range rephrased {
 		for _, k := range keys {
 			n := len(placeholders(catalogs[English][k].forms["other"]))
 			args := make([]any, n)
 			for i := range args {
 				args[i] = values[i%len(values)] + strconv.Itoa(i)
+			}
+			if n > 0 {
+				args[n-1] = "round 5: final.pgn"
 			}
 			english := For(English).Sprintf(k, args...)
 			for _, l := range Langs {
@@ -117,6 +122,33 @@ func TestDuration(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := For(tc.lang).Duration(tc.d); got != tc.want {
 				t.Errorf("Duration(%v) = %q, want %q", tc.d, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestGameError(t *testing.T) {
+	const fen = "rnbq1bnr/ppppkppp/8/4Q3/4P3/8/PPPP1PPP/RNB1KBNR b KQ - 0 3"
+	for _, tc := range []struct {
+		name string
+		lang Lang
+		err  string
+		want string
+	}{
+		{"english as it is", English, "ply 6 (3... Kxe5): illegal move: Kxe5 in " + fen, "ply 6 (3... Kxe5): illegal move: Kxe5 in " + fen},
+		{"russian illegal", Russian, "ply 6 (3... Kxe5): illegal move: Kxe5 in " + fen, "полуход 6 (3... Kxe5): невозможный ход: Kxe5 в позиции " + fen},
+		{"turkish ambiguous", Turkish, "ply 5 (3. Nd2): ambiguous move: Nd2 in " + fen + ": 2 pieces can make it",
+			"yarım hamle 5 (3. Nd2): belirsiz hamle: Nd2, konum: " + fen + "; bu hamleyi yapabilen taş sayısı: 2"},
+		{"persian unreadable", Persian, `ply 3 (Zz9): unreadable move: "Zz9"`, `نیم‌حرکت 3 (Zz9): حرکت ناخوانا: "Zz9"`},
+		{"russian pgn", Russian, `line 5: unexpected token "Zz9"`, `строка 5: неожиданный элемент "Zz9"`},
+		{"turkish pgn limit", Turkish, "line 9: more than 2000 plies (limit pgn.max_plies)", "satır 9: yarım hamle sınırı aşıldı (pgn.max_plies: 2000)"},
+		{"persian, another pgn error half said", Persian, "line 2: malformed tag pair: no tag name", "خط 2: malformed tag pair: no tag name"},
+		{"russian, another rules error kept", Russian, "ply 4 (e9): rules: e9 is not a square", "полуход 4 (e9): rules: e9 is not a square"},
+		{"russian, something else", Russian, "read: connection reset", "read: connection reset"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := For(tc.lang).GameError(tc.err); got != tc.want {
+				t.Errorf("GameError(%q)\n got %q\nwant %q", tc.err, got, tc.want)
 			}
 		})
 	}

@@ -75,3 +75,29 @@ func TestRateInEveryLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorLineInEveryLanguage: why a game could not be read is said in
+// the reader's language; the JSON's "error" stays English.
+func TestErrorLineInEveryLanguage(t *testing.T) {
+	const err = "ply 5 (3. Ne2): illegal move: Ne2 in r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+	for _, tc := range []struct {
+		name string
+		lang i18n.Lang
+		want string
+	}{
+		{"english", i18n.English, "ERROR: " + err},
+		{"russian", i18n.Russian, "ОШИБКА: полуход 5 (3. Ne2): невозможный ход: Ne2 в позиции r1bqkbnr/"},
+		{"turkish", i18n.Turkish, "HATA: yarım hamle 5 (3. Ne2): kural dışı hamle: Ne2, konum: r1bqkbnr/"},
+		{"persian", i18n.Persian, "خطا: نیم‌حرکت 5 (3. Ne2): حرکت غیرقانونی: Ne2 در r1bqkbnr/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Report{Error: err}
+			if got := textLineIn(i18n.For(tc.lang), r); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %q, want it to start with %q", got, tc.want)
+			}
+			if r.Error != err {
+				t.Errorf("the report's error changed: %q", r.Error)
+			}
+		})
+	}
+}

@@ -158,7 +158,7 @@ func textLineIn(p *i18n.Printer, r *Report) string {
 		parts = append(parts, p.Sprintf(i18n.ScanNote, n))
 	}
 	if r.Error != "" {
-		parts = append(parts, p.Sprintf(i18n.ScanError, r.Error))
+		parts = append(parts, p.Sprintf(i18n.ScanError, p.GameError(r.Error)))
 	}
 	return strings.Join(parts, p.Sprintf(i18n.ScanPartSep))
 }

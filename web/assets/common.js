@@ -27,7 +27,9 @@ const TF = (() => {
   // prefix) in the page's language with the same values, as the server's
   // i18n Rephrase does; a text no message fits stays as it is.
   const rephrased = {};
-  function rephrase(s, prefix) {
+  // inner, when given, is the prefix of the messages that may say the
+  // last value (an error inside the text).
+  function rephrase(s, prefix, inner) {
     if (!s || LANG === 'en') return s;
     for (const k of Object.keys(MSG)) {
       if (!k.startsWith('en:' + prefix)) continue;
@@ -44,6 +46,10 @@ const TF = (() => {
       if (!m) continue;
       const args = [];
       re.order.forEach((n, i) => { args[n - 1] = m[i + 1]; });
+      if (inner && re.order.length) {
+        const last = re.order[re.order.length - 1] - 1;
+        args[last] = rephrase(args[last], inner);
+      }
       return T(k.slice(3), ...args);
     }
     return s;

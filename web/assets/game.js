@@ -92,7 +92,7 @@
       '<div class="muted">' + TF.esc(TF.T('web.occurred_at', '\u0000')).replace('\u0000', TF.ltr((g.occurrences || []).join(', '))) + '</div></div></div>' +
       '<div class="claims">' + TF.claims(g) + '</div>' +
       (g.status === 'finished' ? '<div class="status st-finished">' + TF.esc(TF.T('web.finished_result', g.result || '')) + '</div>' : '') +
-      (g.attention ? '<div class="status st-attention">' + TF.esc(TF.rephrase(g.attention, 'attn.')) + '</div>' : '') +
+      (g.attention ? '<div class="status st-attention">' + TF.esc(TF.rephrase(g.attention, 'attn.', 'move.')) + '</div>' : '') +
       (TF.lag(g) ? '<div class="muted">' + TF.esc(TF.lag(g)) + '</div>' : '');
     const rep = $('repeated');
     rep.innerHTML = g.repeated.length ? '' : '<li class="empty">' + TF.esc(TF.T('web.no_repeated')) + '</li>';
