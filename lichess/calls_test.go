@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 )
@@ -299,5 +300,39 @@ func TestUserAgentNamesTheAccount(t *testing.T) {
 	reqs := fake.RequestsTo("GET", "/api/account/playing")
 	if want := "threefold/v1.2.3 user:" + fakelichess.BotUser; len(reqs) != 1 || reqs[0].UserAgent != want || c.UserAgent() != want {
 		t.Errorf("User-Agent %+v, want %q", reqs, want)
+	}
+}
+
+func TestChallengeTerms(t *testing.T) {
+	tests := []struct {
+		name                string
+		lang                i18n.Lang
+		c                   lichess.Challenge
+		clock, mode, colour string
+	}{
+		{"clock shown", i18n.English, lichess.Challenge{TimeControl: lichess.TimeControl{Type: "clock", Limit: 180, Increment: 2, Show: "3+2"}, Rated: true, Color: "white"},
+			"3+2", "rated", "white"},
+		{"clock not shown", i18n.English, lichess.Challenge{TimeControl: lichess.TimeControl{Type: "clock", Limit: 30}, Color: "random"},
+			"0.5+0", "casual", "random"},
+		{"one day", i18n.English, lichess.Challenge{TimeControl: lichess.TimeControl{Type: "correspondence", DaysPerTurn: 1}, Color: "black"},
+			"1 day per move", "casual", "black"},
+		{"days", i18n.English, lichess.Challenge{TimeControl: lichess.TimeControl{Type: "correspondence", DaysPerTurn: 3}, Color: "black"},
+			"3 days per move", "casual", "black"},
+		{"unlimited, a colour of no name", i18n.English, lichess.Challenge{TimeControl: lichess.TimeControl{Type: "unlimited"}, Color: "purple"},
+			"unlimited", "casual", "purple"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clock, mode, colour := tc.c.Terms(i18n.For(tc.lang))
+			if clock != tc.clock || mode != tc.mode || colour != tc.colour {
+				t.Errorf("Terms = %q, %q, %q; want %q, %q, %q", clock, mode, colour, tc.clock, tc.mode, tc.colour)
+			}
+		})
+	}
+	// In another language every word is translated, the clock is not.
+	ru := i18n.For(i18n.Russian)
+	c := lichess.Challenge{TimeControl: lichess.TimeControl{Type: "clock", Show: "3+2"}, Rated: true, Color: "white"}
+	if clock, mode, colour := c.Terms(ru); clock != "3+2" || mode != ru.Sprintf(i18n.ChallengeRated) || colour != ru.Sprintf(i18n.ChallengeWhite) || mode == "rated" {
+		t.Errorf("in Russian: %q, %q, %q", clock, mode, colour)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -73,7 +72,8 @@ increments of whole seconds up to 60.`,
 				return fmt.Errorf("bot challenge: %w", err)
 			}
 			say := env.printer()
-			fmt.Fprintln(env.stdout, say.Sprintf(i18n.ChallengeSent, ch.ID, args[0], challengeClock(say, ch, clockFlag), challengeMode(say, ch.Rated), challengeColor(say, ch.Color)))
+			clock, mode, colour := ch.Terms(say)
+			fmt.Fprintln(env.stdout, say.Sprintf(i18n.ChallengeSent, ch.ID, args[0], clock, mode, colour))
 			fmt.Fprintln(env.stdout, ch.URL)
 			if req.Clock {
 				fmt.Fprintln(env.stdout, say.Sprintf(i18n.ChallengeExpires))
@@ -90,37 +90,4 @@ increments of whole seconds up to 60.`,
 	f.StringVar(&fen, "fen", "", "start position (variant fromPosition or chess960)")
 	f.StringVar(&cancel, "cancel", "", "cancel the challenge with this id instead")
 	return cmd
-}
-
-// challengeClock says a challenge's time control: "3+2" as Lichess shows
-// it, so many days per move, or unlimited.
-func challengeClock(p *i18n.Printer, ch *lichess.Challenge, clockFlag string) string {
-	switch {
-	case ch.TimeControl.Type == "clock":
-		return cmp.Or(ch.TimeControl.Show, clockFlag)
-	case ch.TimeControl.DaysPerTurn > 0:
-		return p.Sprintf(i18n.ChallengeDays, ch.TimeControl.DaysPerTurn)
-	}
-	return p.Sprintf(i18n.ChallengeUnlimited)
-}
-
-func challengeMode(p *i18n.Printer, rated bool) string {
-	if rated {
-		return p.Sprintf(i18n.ChallengeRated)
-	}
-	return p.Sprintf(i18n.ChallengeCasual)
-}
-
-// challengeColor says the colour the challenger asked for, as Lichess
-// names it (random, white, black); another value as it is.
-func challengeColor(p *i18n.Printer, c string) string {
-	switch c {
-	case "random":
-		return p.Sprintf(i18n.ChallengeRandom)
-	case "white":
-		return p.Sprintf(i18n.ChallengeWhite)
-	case "black":
-		return p.Sprintf(i18n.ChallengeBlack)
-	}
-	return c
 }
