@@ -284,9 +284,16 @@ func TestDemoDashboardInBrowser(t *testing.T) {
 		chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
 		t.Fatalf("no third occurrence marked on the game page: %v", err)
 	}
-	// Click a marked move: the board shows that ply.
-	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS(`#moves .mv:has(sup.mk.o3)`))); err != nil {
-		t.Fatal(err)
+	// Click a marked move: the board shows that ply. The click is the
+	// page's own (one script): the move list is redrawn as moves arrive,
+	// and a node found first and clicked after may be gone by then.
+	clicked, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => {
+		const mv = document.querySelector('#moves .mv:has(sup.mk.o3)');
+		if (mv) mv.click();
+		return !!mv;
+	})()`))
+	if err != nil || !clicked {
+		t.Fatalf("click a marked move: found %v, %v", clicked, err)
 	}
 	at, _ := chromedp.Run(bctx, chromedp.Evaluate[string](`document.getElementById('at').innerText`))
 	t.Logf("game page after a click: %q", at)
