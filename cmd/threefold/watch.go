@@ -141,7 +141,7 @@ type watchRun struct {
 	sources    []listener.Source
 	names      []string
 	deliverCtx context.Context
-	durables   []*delivery.Durable
+	durables   delivery.Durables
 	grp        *group.Session
 	batch      *store.Batcher // out of group mode: the store writes, in batches
 	watcher    *listener.Watcher
@@ -335,14 +335,13 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 	} else {
 		sinks = append(sinks, notify.NewTextIn(r.stdout, r.cfg.lang))
 	}
-	for _, h := range r.hooks {
-		dw, err := delivery.NewDurable(ctx, r.st, h, delivery.DurableConfig{Name: h.Name, QueueSize: r.cfg.Watch.QueueSize,
-			CatchUp: catchUpPeriod, Log: r.log})
-		if err != nil {
-			return fmt.Errorf("watch: %w", err)
-		}
-		dw.Start(r.deliverCtx)
-		r.durables = append(r.durables, dw)
+	var err error
+	r.durables, err = delivery.StartWebhooks(ctx, r.deliverCtx, r.st, r.hooks, delivery.DurableConfig{QueueSize: r.cfg.Watch.QueueSize,
+		CatchUp: catchUpPeriod, Log: r.log})
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	for _, dw := range r.durables {
 		sinks = append(sinks, dw)
 	}
 	if r.dash != nil {
@@ -411,13 +410,7 @@ func (r *watchRun) follow(ctx context.Context) error {
 
 // deliverTheRest delivers what is queued (and what the resumes still
 // send), but not forever: what is left is sent at the next start.
-func (r *watchRun) deliverTheRest() {
-	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, dw := range r.durables {
-		dw.Close(drain)
-	}
-}
+func (r *watchRun) deliverTheRest() { r.durables.Close(10 * time.Second) }
 
 // catchUpPeriod is how often a webhook that refused alerts (or whose queue
 // dropped some) is sent them again.
