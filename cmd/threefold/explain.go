@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,14 +13,17 @@ import (
 	"github.com/threefold-chess/threefold/listener"
 )
 
+// explainOptions are the flags of explain.
+type explainOptions struct {
+	jsonOut bool
+	game    int
+	plies   string
+	fens    []string
+	svgFile string
+}
+
 func newExplainCmd(env *environment) *cobra.Command {
-	var (
-		jsonOut bool
-		game    int
-		plies   string
-		fens    []string
-		svgFile string
-	)
+	var o explainOptions
 	cmd := &cobra.Command{
 		Use:   "explain [--json] [--svg FILE] (SOURCE --plies A,B [--game N] | --fen FEN1 --fen FEN2)",
 		Short: "Say why two moments of a game are, or are not, the same position (FIDE 9.2.3)",
@@ -47,59 +51,65 @@ SOURCE is one of:
 Exit status: 0 when the comparison was made (same or not), 2 for bad input.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := env.loadConfig()
-			if err != nil {
-				return err
-			}
-			var r *explain.Report
-			switch {
-			case len(fens) > 0:
-				if len(fens) != 2 || len(args) > 0 || plies != "" {
-					return usagef("explain: give two --fen and nothing else, or a SOURCE with --plies A,B")
-				}
-				a, err := parseFENArg("--fen", fens[0])
-				if err != nil {
-					return err
-				}
-				b, err := parseFENArg("--fen", fens[1])
-				if err != nil {
-					return err
-				}
-				r = explain.Compare(a, b, cfg.lang)
-			case len(args) == 1:
-				a, b, err := parsePlies(plies)
-				if err != nil {
-					return err
-				}
-				lg, err := readGame(cmd.Context(), env, cfg, args[0], game)
-				if err != nil {
-					return err
-				}
-				for _, p := range []int{a, b} {
-					if err := lg.checkPly(p); err != nil {
-						return err
-					}
-				}
-				if r, err = explain.ComparePlies(lg.game, a, b, cfg.lang); err != nil {
-					return err
-				}
-			default:
-				return usagef("explain: give a SOURCE with --plies A,B, or two --fen")
-			}
-			if svgFile != "" {
-				if err := os.WriteFile(svgFile, []byte(r.SVG()), 0o644); err != nil {
-					return fmt.Errorf("explain: --svg: %w", err)
-				}
-			}
-			return writeAnswer(env.stdout, jsonOut, r)
+			return runExplain(cmd.Context(), env, args, o)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "write the comparison as one JSON object")
-	cmd.Flags().IntVar(&game, "game", 1, "the game of SOURCE, counted from 1")
-	cmd.Flags().StringVar(&plies, "plies", "", "the two plies to compare, A,B (0 is the start position)")
-	cmd.Flags().StringArrayVar(&fens, "fen", nil, "a position to compare (twice)")
-	cmd.Flags().StringVar(&svgFile, "svg", "", "also write the two diagrams, differences marked, to this SVG file")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "write the comparison as one JSON object")
+	cmd.Flags().IntVar(&o.game, "game", 1, "the game of SOURCE, counted from 1")
+	cmd.Flags().StringVar(&o.plies, "plies", "", "the two plies to compare, A,B (0 is the start position)")
+	cmd.Flags().StringArrayVar(&o.fens, "fen", nil, "a position to compare (twice)")
+	cmd.Flags().StringVar(&o.svgFile, "svg", "", "also write the two diagrams, differences marked, to this SVG file")
 	return cmd
+}
+
+// runExplain compares two FENs, or two plies of the game SOURCE names,
+// and writes the answer (and the diagrams to --svg).
+func runExplain(ctx context.Context, env *environment, args []string, o explainOptions) error {
+	cfg, err := env.loadConfig()
+	if err != nil {
+		return err
+	}
+	var r *explain.Report
+	switch {
+	case len(o.fens) > 0:
+		if len(o.fens) != 2 || len(args) > 0 || o.plies != "" {
+			return usagef("explain: give two --fen and nothing else, or a SOURCE with --plies A,B")
+		}
+		a, err := parseFENArg("--fen", o.fens[0])
+		if err != nil {
+			return err
+		}
+		b, err := parseFENArg("--fen", o.fens[1])
+		if err != nil {
+			return err
+		}
+		r = explain.Compare(a, b, cfg.lang)
+	case len(args) == 1:
+		a, b, err := parsePlies(o.plies)
+		if err != nil {
+			return err
+		}
+		lg, err := readGame(ctx, env, cfg, args[0], o.game)
+		if err != nil {
+			return err
+		}
+		for _, p := range []int{a, b} {
+			if err := lg.checkPly(p); err != nil {
+				return err
+			}
+		}
+		if r, err = explain.ComparePlies(lg.game, a, b, cfg.lang); err != nil {
+			return err
+		}
+	default:
+		return usagef("explain: give a SOURCE with --plies A,B, or two --fen")
+	}
+	if o.svgFile != "" {
+		if err := os.WriteFile(o.svgFile, []byte(r.SVG()), 0o644); err != nil {
+			return fmt.Errorf("explain: --svg: %w", err)
+		}
+	}
+	return writeAnswer(env.stdout, o.jsonOut, r)
 }
 
 // parsePlies reads --plies A,B.
