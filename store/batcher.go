@@ -24,8 +24,10 @@ type Batcher struct {
 	st   *Store
 	log  *slog.Logger
 	next func(threefold.Alert)
-	// prepare, if set, adds to a batch about to be committed what its
-	// owner kept back until then (the recorder's source states).
+	// prepare, if set, adds to a batch about to be committed by Flush what
+	// its owner kept back until then (the recorder's source states). A
+	// batch committed because it is full goes without: a file of n games
+	// writes its source's state once, not n/maxBatch times.
 	prepare func(*Batch)
 
 	commit  sync.Mutex // one commit at a time, so that alerts are passed on in order
@@ -52,7 +54,7 @@ func (sb *Batcher) add(f func(b *Batch)) {
 	full := sb.b.Len() >= maxBatch
 	sb.mu.Unlock()
 	if full {
-		sb.Flush()
+		sb.flush(false)
 	}
 }
 
@@ -70,11 +72,14 @@ func (sb *Batcher) Gate() func(threefold.Alert) {
 // Flush commits the batch and passes on its new alerts. If the store
 // fails, the alerts are passed on anyway and the failure logged: an alert
 // is never held back because the disk is full.
-func (sb *Batcher) Flush() {
+func (sb *Batcher) Flush() { sb.flush(true) }
+
+// flush commits the batch, with what prepare adds if final.
+func (sb *Batcher) flush(final bool) {
 	sb.commit.Lock()
 	defer sb.commit.Unlock()
 	sb.mu.Lock()
-	if sb.prepare != nil {
+	if final && sb.prepare != nil {
 		sb.prepare(&sb.b)
 	}
 	b, alerts := sb.b, sb.alerts

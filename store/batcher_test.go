@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -85,5 +86,33 @@ func TestRecorderFlush(t *testing.T) {
 	rec.Flush()
 	if g, err := st.Game(ctx, ref.Site, ref.ID); err != nil || len(g.Moves) != 1 {
 		t.Fatalf("after Flush: %+v, %v", g, err)
+	}
+}
+
+// TestBatcherWritesSourceStateOncePerReading: a reading of a file longer
+// than a batch commits several batches, but the source's state (which
+// names every game of the source) is written once, with the last: writing
+// it with every full batch made a reading take time in the square of its
+// games.
+func TestBatcherWritesSourceStateOncePerReading(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t, Config{DataDir: t.TempDir()})
+	b := NewBatcher(ctx, st, nil, func(threefold.Alert) {})
+	rec := NewRecorder(st, nil)
+	rec.SetBatcher(b)
+	prepare, prepared := b.prepare, 0
+	b.prepare = func(batch *Batch) { prepared++; prepare(batch) }
+	games := maxBatch // two writes each: two batches at least
+	for i := range games {
+		rec.Record(ctx, "file big.pgn", threefold.GameState{Game: threefold.GameRef{Site: "file", ID: fmt.Sprintf("big.pgn#%d", i+1)},
+			Notation: rules.SAN, Moves: []string{"e4", "e5"}, Result: "*", More: i < games-1})
+	}
+	if b.commits < 2 || prepared != 1 {
+		t.Errorf("%d commits, source state prepared %d times; want 2 or more, and once", b.commits, prepared)
+	}
+	data, ok, err := st.LoadSourceState(ctx, "file big.pgn")
+	var state SourceState
+	if err != nil || !ok || json.Unmarshal(data, &state) != nil || len(state.Games) != games {
+		t.Errorf("source state %d games (%v %v), want %d", len(state.Games), ok, err, games)
 	}
 }

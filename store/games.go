@@ -17,6 +17,10 @@ type Game struct {
 	threefold.GameState
 	StartedAt time.Time `json:"started_at,omitzero"`
 	UpdatedAt time.Time `json:"updated_at"` // set by the store
+	// startedIfNew: StartedAt is written only if the store has no game
+	// with this site and id (a Recorder's first sight of a game; a
+	// restart keeps the first).
+	startedIfNew bool
 }
 
 // PutGame stores g, or replaces the stored game with the same site and id.
@@ -30,6 +34,40 @@ func (s *Store) PutGame(ctx context.Context, g Game) error {
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
+
+// putGameSQL puts a game; putGameKeepStartedSQL too, but keeps the
+// started_at of a game stored before.
+var (
+	putGameSQL            = fmt.Sprintf(putGameSQLFormat, "CASE WHEN excluded.started_at = 0 THEN games.started_at ELSE excluded.started_at END")
+	putGameKeepStartedSQL = fmt.Sprintf(putGameSQLFormat, "games.started_at")
+)
+
+const putGameSQLFormat = `INSERT INTO games
+	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
+	 result, termination, site_result, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at, tags)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (site, game_id) DO UPDATE SET
+	tags = CASE WHEN excluded.tags = '[]' THEN games.tags ELSE excluded.tags END,
+	source = COALESCE(NULLIF(excluded.source, ''), games.source),
+	url = COALESCE(NULLIF(excluded.url, ''), games.url),
+	white = COALESCE(NULLIF(excluded.white, ''), games.white),
+	black = COALESCE(NULLIF(excluded.black, ''), games.black),
+	event = COALESCE(NULLIF(excluded.event, ''), games.event),
+	audience = COALESCE(NULLIF(excluded.audience, ''), games.audience),
+	white_key = COALESCE(NULLIF(excluded.white_key, ''), games.white_key),
+	black_key = COALESCE(NULLIF(excluded.black_key, ''), games.black_key),
+	source_key = COALESCE(NULLIF(excluded.source_key, ''), games.source_key),
+	event_key = COALESCE(NULLIF(excluded.event_key, ''), games.event_key),
+	started_at = %s,
+	start_fen = excluded.start_fen,
+	notation = excluded.notation,
+	moves = excluded.moves,
+	plies = excluded.plies,
+	result = excluded.result,
+	termination = excluded.termination,
+	site_result = excluded.site_result,
+	finished = excluded.finished,
+	updated_at = excluded.updated_at`
 
 func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	if g.Game.Site == "" || g.Game.ID == "" {
@@ -47,32 +85,11 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 		}
 		tags = string(b)
 	}
-	_, err = db.ExecContext(ctx, s.q(`INSERT INTO games
-	(site, game_id, source, url, white, black, event, start_fen, notation, moves, plies,
-	 result, termination, site_result, finished, audience, white_key, black_key, source_key, event_key, started_at, updated_at, tags)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT (site, game_id) DO UPDATE SET
-	tags = CASE WHEN excluded.tags = '[]' THEN games.tags ELSE excluded.tags END,
-	source = COALESCE(NULLIF(excluded.source, ''), games.source),
-	url = COALESCE(NULLIF(excluded.url, ''), games.url),
-	white = COALESCE(NULLIF(excluded.white, ''), games.white),
-	black = COALESCE(NULLIF(excluded.black, ''), games.black),
-	event = COALESCE(NULLIF(excluded.event, ''), games.event),
-	audience = COALESCE(NULLIF(excluded.audience, ''), games.audience),
-	white_key = COALESCE(NULLIF(excluded.white_key, ''), games.white_key),
-	black_key = COALESCE(NULLIF(excluded.black_key, ''), games.black_key),
-	source_key = COALESCE(NULLIF(excluded.source_key, ''), games.source_key),
-	event_key = COALESCE(NULLIF(excluded.event_key, ''), games.event_key),
-	started_at = CASE WHEN excluded.started_at = 0 THEN games.started_at ELSE excluded.started_at END,
-	start_fen = excluded.start_fen,
-	notation = excluded.notation,
-	moves = excluded.moves,
-	plies = excluded.plies,
-	result = excluded.result,
-	termination = excluded.termination,
-	site_result = excluded.site_result,
-	finished = excluded.finished,
-	updated_at = excluded.updated_at`),
+	query := putGameSQL
+	if g.startedIfNew {
+		query = putGameKeepStartedSQL
+	}
+	_, err = db.ExecContext(ctx, s.q(query),
 		text(g.Game.Site, g.Game.ID, g.Source, g.Game.URL, g.Game.White, g.Game.Black, g.Event, g.StartFEN,
 			g.Notation.String(), string(moves), len(g.Moves), g.Result, string(g.Termination), g.SiteResult, boolInt(g.Finished),
 			g.Audience, key(g.Game.White), key(g.Game.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()), tags)...)

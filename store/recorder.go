@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -210,9 +209,9 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 			},
 		}
 		if !seen {
-			if _, gerr := r.st.Game(ctx, s.Game.Site, s.Game.ID); errors.Is(gerr, ErrNotFound) {
-				g.StartedAt = s.ObservedAt // first seen; a restart keeps it
-			}
+			// First seen by this run: stored as started now unless the
+			// store has the game (a restart keeps the first sight).
+			g.StartedAt, g.startedIfNew = s.ObservedAt, true
 		}
 		if r.batch != nil {
 			r.batch.add(func(b *Batch) { b.PutGame(g); b.SaveProgress(s.Game.Site, s.Game.ID, len(s.Moves)) })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/rules"
@@ -76,5 +77,48 @@ func TestRecorder(t *testing.T) {
 	}
 	if len(states) != 2 || states[1] != `file r1.pgn {"games":{"file/r1.pgn#1":16}}` {
 		t.Errorf("source states written %q, want the game when first seen and when finished", states)
+	}
+}
+
+// A game is stored as started when a recorder first sees it; a recorder
+// of a later run (a restart) that sees it again keeps that time, and
+// gives its own to a game the store did not have. With and without a
+// batcher.
+func TestRecorderKeepsFirstSight(t *testing.T) {
+	later := epoch.Add(time.Hour)
+	for _, batched := range []bool{false, true} {
+		t.Run(map[bool]string{false: "direct", true: "batched"}[batched], func(t *testing.T) {
+			ctx := context.Background()
+			s := openTest(t, Config{DataDir: t.TempDir()})
+			record := func(states ...threefold.GameState) {
+				r := NewRecorder(s, nil)
+				if batched {
+					r.SetBatcher(NewBatcher(ctx, s, nil, func(threefold.Alert) {}))
+				}
+				for _, st := range states {
+					r.Record(ctx, "file r.pgn", st)
+				}
+				r.Flush()
+			}
+			old := threefold.GameRef{Site: "file", ID: "r.pgn#1"}
+			record(threefold.GameState{Game: old, Moves: []string{"e4"}, ObservedAt: epoch})
+			// The next run.
+			fresh := threefold.GameRef{Site: "file", ID: "r.pgn#2"}
+			record(threefold.GameState{Game: old, Moves: []string{"e4", "e5"}, ObservedAt: later, More: true},
+				threefold.GameState{Game: fresh, Moves: []string{"d4"}, ObservedAt: later})
+			for _, tc := range []struct {
+				ref   threefold.GameRef
+				want  time.Time
+				plies int
+			}{{old, epoch, 2}, {fresh, later, 1}} {
+				g, err := s.Game(ctx, tc.ref.Site, tc.ref.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !g.StartedAt.Equal(tc.want) || len(g.Moves) != tc.plies {
+					t.Errorf("%s: started %v with %d plies, want %v with %d", tc.ref.ID, g.StartedAt, len(g.Moves), tc.want, tc.plies)
+				}
+			}
+		})
 	}
 }
