@@ -19,6 +19,10 @@ const maxBatch = 4000
 // that stored it, and only if it is new, as delivery.Gate does, with one
 // sync to disk per batch instead of several per game: `watch --once` on a
 // file of thousands of games takes time in proportion to their number.
+//
+// A full batch is committed in the background while the next one fills
+// (one at a time, in order); Flush waits for it, then commits what is left
+// before it returns. Call Flush before dropping a Batcher.
 type Batcher struct {
 	ctx  context.Context // of every commit: what was found while the run stops is stored all the same
 	st   *Store
@@ -30,11 +34,14 @@ type Batcher struct {
 	// writes its source's state once, not n/maxBatch times.
 	prepare func(*Batch)
 
-	commit  sync.Mutex // one commit at a time, so that alerts are passed on in order
-	mu      sync.Mutex
-	b       Batch
-	alerts  []threefold.Alert // the alerts of b, in order
-	commits int               // batches committed (tests)
+	commit sync.Mutex // one flush at a time, so that alerts are passed on in order
+	// background is closed when the batch committed in the background is
+	// done; nil when none is. commit is held to read or set it.
+	background chan struct{}
+	mu         sync.Mutex
+	b          Batch
+	alerts     []threefold.Alert // the alerts of b, in order
+	commits    int               // batches committed (tests)
 }
 
 // NewBatcher returns a batcher on st that passes each new alert to next
@@ -69,15 +76,22 @@ func (sb *Batcher) Gate() func(threefold.Alert) {
 	}
 }
 
-// Flush commits the batch and passes on its new alerts. If the store
-// fails, the alerts are passed on anyway and the failure logged: an alert
-// is never held back because the disk is full.
+// Flush commits the batch and passes on its new alerts, after the batch
+// committed in the background, if one is. If the store fails, the alerts
+// are passed on anyway and the failure logged: an alert is never held back
+// because the disk is full.
 func (sb *Batcher) Flush() { sb.flush(true) }
 
-// flush commits the batch, with what prepare adds if final.
+// flush commits the batch: with what prepare adds and before it returns
+// if final, else in the background. Either way the batch committed in the
+// background before is done first.
 func (sb *Batcher) flush(final bool) {
 	sb.commit.Lock()
 	defer sb.commit.Unlock()
+	if sb.background != nil {
+		<-sb.background
+		sb.background = nil
+	}
 	sb.mu.Lock()
 	if final && sb.prepare != nil {
 		sb.prepare(&sb.b)
@@ -88,7 +102,21 @@ func (sb *Batcher) flush(final bool) {
 	if b.Len() > 0 {
 		sb.commits++
 	}
-	isNew, err := sb.st.Commit(sb.ctx, &b)
+	if final {
+		sb.store(&b, alerts)
+		return
+	}
+	done := make(chan struct{})
+	sb.background = done
+	go func() {
+		defer close(done)
+		sb.store(&b, alerts)
+	}()
+}
+
+// store commits b and passes on its new alerts.
+func (sb *Batcher) store(b *Batch, alerts []threefold.Alert) {
+	isNew, err := sb.st.Commit(sb.ctx, b)
 	if err != nil {
 		sb.log.Error("games and alerts not stored; the alerts are sent anyway", "alerts", len(alerts), "err", err)
 	}

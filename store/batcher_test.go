@@ -97,18 +97,34 @@ func TestRecorderFlush(t *testing.T) {
 func TestBatcherWritesSourceStateOncePerReading(t *testing.T) {
 	ctx := context.Background()
 	st := openTest(t, Config{DataDir: t.TempDir()})
-	b := NewBatcher(ctx, st, nil, func(threefold.Alert) {})
+	var passed []threefold.Alert
+	b := NewBatcher(ctx, st, nil, func(a threefold.Alert) { passed = append(passed, a) })
 	rec := NewRecorder(st, nil)
 	rec.SetBatcher(b)
+	gate := b.Gate()
 	prepare, prepared := b.prepare, 0
 	b.prepare = func(batch *Batch) { prepared++; prepare(batch) }
-	games := maxBatch // two writes each: two batches at least
+	games := maxBatch / 2 // three writes each: two batches at least
 	for i := range games {
-		rec.Record(ctx, "file big.pgn", threefold.GameState{Game: threefold.GameRef{Site: "file", ID: fmt.Sprintf("big.pgn#%d", i+1)},
-			Notation: rules.SAN, Moves: []string{"e4", "e5"}, Result: "*", More: i < games-1})
+		ref := threefold.GameRef{Site: "file", ID: fmt.Sprintf("big.pgn#%d", i+1)}
+		gate(testAlert(ref.Site, ref.ID, threefold.KindThreefold, 8, epoch))
+		rec.Record(ctx, "file big.pgn", threefold.GameState{Game: ref, Notation: rules.SAN, Moves: []string{"e4", "e5"}, Result: "*", More: i < games-1})
 	}
+	// The last state said no more follow: everything is stored, every
+	// alert passed on, in order.
 	if b.commits < 2 || prepared != 1 {
 		t.Errorf("%d commits, source state prepared %d times; want 2 or more, and once", b.commits, prepared)
+	}
+	if n, err := st.CountGames(ctx, GameFilter{}); n != games || err != nil {
+		t.Errorf("%d games stored (%v), want %d", n, err, games)
+	}
+	if len(passed) != games {
+		t.Fatalf("%d alerts passed on, want %d", len(passed), games)
+	}
+	for i, a := range passed {
+		if want := fmt.Sprintf("big.pgn#%d", i+1); a.Game.ID != want {
+			t.Fatalf("alert %d is of game %s, want %s: out of order", i, a.Game.ID, want)
+		}
 	}
 	data, ok, err := st.LoadSourceState(ctx, "file big.pgn")
 	var state SourceState
