@@ -42,3 +42,38 @@ func TestGameJSONShape(t *testing.T) {
 		})
 	}
 }
+
+// The moves are written as json.Marshal writes them, whatever they hold.
+func TestMovesJSON(t *testing.T) {
+	tests := []struct {
+		name  string
+		moves []string
+	}{
+		{"none", nil},
+		{"empty", []string{}},
+		{"san", []string{"e4", "Nf6", "exd5", "e8=Q+", "O-O-O#", "Nbd7"}},
+		{"uci", []string{"e2e4", "e7e8q"}},
+		{"an empty token", []string{""}},
+		{"quotes and backslashes", []string{`a"b`, `c\d`}},
+		{"html", []string{"<b>", "a&b"}},
+		{"control characters", []string{"a\nb", "\x00", "\x7f"}},
+		{"unicode", []string{"♘f3", "e4!?", "½-½"}},
+		{"invalid utf-8", []string{"\xff\xfe", "a\xc3"}},
+		{"line separators", []string{"\u2028\u2029"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			moves := tc.moves
+			if moves == nil {
+				moves = []string{}
+			}
+			want, err := json.Marshal(moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := movesJSON(tc.moves); got != string(want) {
+				t.Errorf("movesJSON = %s, want %s", got, want)
+			}
+		})
+	}
+}

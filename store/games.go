@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/threefold-chess/threefold"
@@ -73,10 +74,7 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	if g.Game.Site == "" || g.Game.ID == "" {
 		return fmt.Errorf("store: put game %q/%q: site and id are required", g.Game.Site, g.Game.ID)
 	}
-	moves, err := json.Marshal(nonNil(g.Moves))
-	if err != nil {
-		return fmt.Errorf("store: put game %s/%s: %w", g.Game.Site, g.Game.ID, err)
-	}
+	moves := movesJSON(g.Moves)
 	tags := "[]" // none given: the stored ones are kept
 	if len(g.Tags) > 0 {
 		b, err := json.Marshal(g.Tags)
@@ -89,9 +87,9 @@ func (s *Store) putGame(ctx context.Context, db execer, g Game) error {
 	if g.startedIfNew {
 		query = putGameKeepStartedSQL
 	}
-	_, err = db.ExecContext(ctx, s.q(query),
+	_, err := db.ExecContext(ctx, s.q(query),
 		text(g.Game.Site, g.Game.ID, g.Source, g.Game.URL, g.Game.White, g.Game.Black, g.Event, g.StartFEN,
-			g.Notation.String(), string(moves), len(g.Moves), g.Result, string(g.Termination), g.SiteResult, boolInt(g.Finished),
+			g.Notation.String(), moves, len(g.Moves), g.Result, string(g.Termination), g.SiteResult, boolInt(g.Finished),
 			g.Audience, key(g.Game.White), key(g.Game.Black), key(g.Source), key(g.Event), nanos(g.StartedAt), nanos(s.now()), tags)...)
 	return s.wrap(err, "put game %s/%s", g.Game.Site, g.Game.ID)
 }
@@ -113,13 +111,10 @@ func (s *Store) UpdateGame(ctx context.Context, u GameUpdate) error {
 }
 
 func (s *Store) updateGame(ctx context.Context, db execer, u GameUpdate) error {
-	moves, err := json.Marshal(nonNil(u.Moves))
-	if err != nil {
-		return fmt.Errorf("store: update game %s/%s: %w", u.Site, u.ID, err)
-	}
+	moves := movesJSON(u.Moves)
 	res, err := db.ExecContext(ctx, s.q(`UPDATE games SET moves = ?, plies = ?, result = ?,
 	termination = ?, site_result = ?, finished = ?, updated_at = ? WHERE site = ? AND game_id = ?`),
-		text(string(moves), len(u.Moves), u.Result, string(u.Termination), u.SiteResult, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
+		text(moves, len(u.Moves), u.Result, string(u.Termination), u.SiteResult, boolInt(u.Finished), nanos(s.now()), u.Site, u.ID)...)
 	if err != nil {
 		return s.wrap(err, "update game %s/%s", u.Site, u.ID)
 	}
@@ -323,9 +318,41 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// movesJSON is json.Marshal of moves (nil as []), written directly: the
+// moves of every game a watcher records are written, and json.Marshal
+// spent more on them than the database did.
+func movesJSON(moves []string) string {
+	n := 2
+	for _, m := range moves {
+		n += len(m) + 3
 	}
-	return s
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('[')
+	for i, m := range moves {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if !plainJSON(m) {
+			q, _ := json.Marshal(m) // a string always marshals
+			b.Write(q)
+			continue
+		}
+		b.WriteByte('"')
+		b.WriteString(m)
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// plainJSON reports whether json.Marshal writes s as it is, between quotes.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
