@@ -120,6 +120,10 @@ type tracked struct {
 	updated   time.Time
 	endedAt   time.Time                 // when the watcher first saw it finished (its clock)
 	clocks    []*threefold.ClockReading // the last snapshot's clocks (a read-only view)
+	// term is the true end of the finished game by its moves, when termOK:
+	// the last snapshot said finished and every one of its moves replayed.
+	term   threefold.Termination
+	termOK bool
 }
 
 // raised is what the watcher keeps of an alert it raised: enough to
@@ -247,6 +251,7 @@ func (w *Watcher) Games() int {
 }
 
 func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
+	t.term, t.termOK = "", false
 	t.ref = s.Game
 	t.source = s.Source
 	t.result = s.Result
@@ -316,11 +321,59 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 		t.attention = nil
 	}
 	if s.Finished {
+		t.term, t.termOK = t.termination()
 		// A finished game keeps only what status and de-duplication need;
 		// should it be sent again, it is replayed (raising nothing twice).
 		t.replay.Reset()
 		t.game, t.sans = nil, sanWindow{}
 	}
+}
+
+// termination is how the game replayed to its end ended by its moves, as
+// store.MovesTermination says, without replaying it again: the first of a
+// fifth occurrence and the 75-move rule, else checkmate, stalemate or
+// insufficient material of the last position, else "". ok is false when
+// the answer would need the replay (the 75-move rule already at ply 0).
+func (t *tracked) termination() (threefold.Termination, bool) {
+	five, seventy := t.game.FivefoldPly(), t.seventyAt-1
+	switch {
+	case seventy == 0 || seventy > t.game.Ply():
+		// MovesTermination looks from ply 1 on; a ply beyond the game is
+		// of a longer version of it.
+		return "", false
+	case five >= 0 && (seventy < 0 || five <= seventy):
+		return threefold.TermFivefold, true
+	case seventy > 0:
+		return threefold.TermSeventyFiveMoves, true
+	}
+	switch v := t.game.Verdict(); {
+	case v.Checkmate:
+		return threefold.TermCheckmate, true
+	case v.Stalemate:
+		return threefold.TermStalemate, true
+	case v.InsufficientMaterial:
+		return threefold.TermInsufficient, true
+	}
+	return "", true
+}
+
+// Termination says how a finished game the watcher took in ended by its
+// moves (checkmate, stalemate, a fifth occurrence, the 75-move rule,
+// insufficient material; "" when the moves do not say), as
+// store.MovesTermination does, from the replay the watcher made, and the
+// plies of that snapshot. ok is false when the watcher does not say: it
+// does not hold the game, the game's last snapshot was not finished, or
+// not all of its moves were replayed (an illegal move, pgn.max_plies).
+func (w *Watcher) Termination(site, id string) (term threefold.Termination, plies int, ok bool) {
+	w.mu.Lock()
+	t := w.games[gameKey{site, id}]
+	w.mu.Unlock()
+	if t == nil {
+		return "", 0, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.term, t.plies, t.termOK
 }
 
 // drawnAt returns the ply at which the rules drew the game by themselves

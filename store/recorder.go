@@ -27,6 +27,9 @@ type Recorder struct {
 	// batch, if set, takes the writes instead of the store (SetBatcher);
 	// the source states are then written once per batch.
 	batch *Batcher
+	// terms, if set, says how a finished game ended without a replay of
+	// its moves (SetTerminations).
+	terms Terminations
 
 	mu    sync.Mutex
 	dirty map[string]bool // with batch: sources whose state the next batch writes
@@ -137,6 +140,30 @@ func (r *Recorder) Flush() {
 	}
 }
 
+// Terminations says how a finished game ended by its moves, as
+// MovesTermination does, from a replay made already (listener.Watcher),
+// with the plies of the state it replayed; ok is false when it does not
+// know.
+type Terminations interface {
+	Termination(site, id string) (term threefold.Termination, plies int, ok bool)
+}
+
+// SetTerminations makes the recorder take the true end of a finished game
+// from t (the watcher that took the game in before Record) instead of
+// replaying the moves again, when t knows it for the state recorded. Set
+// it before the first Record.
+func (r *Recorder) SetTerminations(t Terminations) { r.terms = t }
+
+// termination is the true end of the finished game of s.
+func (r *Recorder) termination(s threefold.GameState) threefold.Termination {
+	if r.terms != nil {
+		if term, plies, ok := r.terms.Termination(s.Game.Site, s.Game.ID); ok && plies == len(s.Moves) {
+			return term
+		}
+	}
+	return MovesTermination(s)
+}
+
 // SetStateWriter sets how a source's state is written: in group mode, the
 // write fenced by the source's lease (group.Session.SaveState); default
 // Store.SaveSourceState. Set it before the first Record.
@@ -188,7 +215,7 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 	}
 	var term threefold.Termination
 	if s.Finished {
-		term = MovesTermination(s)
+		term = r.termination(s)
 	}
 	var err error
 	if first {

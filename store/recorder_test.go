@@ -122,3 +122,49 @@ func TestRecorderKeepsFirstSight(t *testing.T) {
 		})
 	}
 }
+
+// fixedTerminations answers one termination for every game, of a state
+// of plies plies.
+type fixedTerminations struct {
+	term  threefold.Termination
+	plies int
+	ok    bool
+}
+
+func (f fixedTerminations) Termination(site, id string) (threefold.Termination, int, bool) {
+	return f.term, f.plies, f.ok
+}
+
+// A recorder with Terminations stores the termination they give for the
+// state recorded, and replays the moves itself when they do not know or
+// speak of another state.
+func TestRecorderTerminations(t *testing.T) {
+	moves := []string{"e4", "e5"} // the moves do not say: ""
+	tests := []struct {
+		name  string
+		terms Terminations
+		want  threefold.Termination
+	}{
+		{"theirs", fixedTerminations{threefold.TermCheckmate, 2, true}, threefold.TermCheckmate},
+		{"they do not know", fixedTerminations{threefold.TermCheckmate, 2, false}, ""},
+		{"of another state", fixedTerminations{threefold.TermCheckmate, 3, true}, ""},
+		{"none", nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openTest(t, Config{DataDir: t.TempDir()})
+			r := NewRecorder(s, nil)
+			r.SetTerminations(tc.terms)
+			r.Record(ctx, "file r.pgn", threefold.GameState{Game: threefold.GameRef{Site: "file", ID: "r.pgn#1"}, Notation: rules.SAN,
+				Moves: moves, Result: "1-0", Finished: true})
+			g, err := s.Game(ctx, "file", "r.pgn#1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Termination != tc.want {
+				t.Errorf("termination %q, want %q", g.Termination, tc.want)
+			}
+		})
+	}
+}

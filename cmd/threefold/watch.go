@@ -369,6 +369,7 @@ func (r *watchRun) buildAlertPath(ctx context.Context) error {
 // recorder and, in group mode, its lease.
 func (r *watchRun) wrapSources() {
 	rec := store.NewRecorder(r.st, r.log)
+	rec.SetTerminations(r.watcher) // it took each state in before the recorder sees it
 	r.health.SetSave(r.st.SaveSourceHealth)
 	for i, s := range r.sources {
 		if ds, ok := s.(*listener.DGTSource); ok {
