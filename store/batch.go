@@ -94,13 +94,20 @@ func (s *Store) Commit(ctx context.Context, b *Batch) (isNew []bool, err error) 
 }
 
 // preparedTx runs each statement of a transaction prepared once, however
-// many times a batch runs it.
+// many times a batch runs it. A statement runs without watching ctx, which
+// is checked before each: for a cancellable context the SQLite driver
+// starts a goroutine per statement to interrupt it, and the statements of
+// a batch are short (the transaction, which waits for the database's
+// lock, still watches ctx).
 type preparedTx struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
 }
 
 func (p *preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	st, ok := p.stmts[query]
 	if !ok {
 		var err error
@@ -109,7 +116,7 @@ func (p *preparedTx) ExecContext(ctx context.Context, query string, args ...any)
 		}
 		p.stmts[query] = st
 	}
-	return st.ExecContext(ctx, args...)
+	return st.ExecContext(context.WithoutCancel(ctx), args...)
 }
 
 func (p *preparedTx) close() {

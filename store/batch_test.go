@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
 
@@ -59,5 +60,27 @@ func TestBatchCommit(t *testing.T) {
 	}
 	if _, err := s.Game(ctx, "file", "other"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("a failed batch left a write behind: %v", err)
+	}
+}
+
+// A batch's statement runs without watching its context (the driver would
+// start a goroutine for each), but a context that ended stops the batch
+// before its next statement.
+func TestBatchStatementChecksContext(t *testing.T) {
+	s := openTest(t, Config{DataDir: t.TempDir()})
+	sqlTx, err := s.db.BeginTx(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlTx.Rollback()
+	tx := &preparedTx{tx: sqlTx, stmts: map[string]*sql.Stmt{}}
+	defer tx.close()
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := s.saveProgress(ctx, tx, "file", "a", 1); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := s.saveProgress(ctx, tx, "file", "b", 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("statement after the context ended: %v, want context.Canceled", err)
 	}
 }
