@@ -203,12 +203,15 @@ func NewReader(r io.Reader) *Reader { return NewReaderLimits(r, Limits{}) }
 
 // NewReaderLimits returns a Reader of the PGN text in r within the limits lim.
 func NewReaderLimits(r io.Reader, lim Limits) *Reader {
+	// A text in memory gets a buffer of its size: a broadcast's update is
+	// parsed from a few bytes of new moves, and a buffer of 4 KB for each
+	// was most of what an update allocated.
 	size := 1 << 20
 	switch v := r.(type) {
 	case *strings.Reader:
-		size = min(max(int(v.Len())+1, 4096), size)
+		size = min(int(v.Len())+1, size)
 	case *bytes.Reader:
-		size = min(max(int(v.Len())+1, 4096), size)
+		size = min(int(v.Len())+1, size)
 	}
 	return &Reader{br: bufio.NewReaderSize(r, size), lim: lim.WithDefaults()}
 }
