@@ -91,3 +91,56 @@ func TestWatcherTerminationOnReferenceGames(t *testing.T) {
 		}
 	})
 }
+
+// The SAN in every alert's proof is the SAN of the move played at that
+// ply, as a replay of the whole game writes it, on every reference game
+// fed move by move: the watcher keeps only the moves of the current
+// reversible stretch, and must not name a move outside it wrongly.
+func TestAlertSANsAreTheGamesMoves(t *testing.T) {
+	onReferenceSets(t, func(t *testing.T, set refgames.Set) {
+		games := parseSet(t, set)
+		checked := 0
+		for i, g := range games {
+			start, err := pgnStart(g)
+			if err != nil {
+				continue
+			}
+			var alerts []threefold.Alert
+			w := NewWatcher(WatcherOptions{Alert: func(a threefold.Alert) { alerts = append(alerts, a) }})
+			ref := threefold.GameRef{Site: "file", ID: fmt.Sprint(i)}
+			for ply := 1; ply <= len(g.Moves); ply++ {
+				w.Apply(threefold.GameState{Game: ref, StartFEN: start, Notation: rules.SAN, Moves: g.Moves[:ply]})
+			}
+			if len(alerts) == 0 {
+				continue
+			}
+			// The SAN of each ply, by a replay of its own.
+			// A game with a bad move is checked up to it.
+			sans := []string{""}
+			var r rules.Replay
+			r.Sync(start, rules.SAN, g.Moves, func(st rules.Step) {
+				if st.Ply > 0 {
+					sans = append(sans, st.Before.SAN(st.Move))
+				}
+			})
+			for _, a := range alerts {
+				if a.Ply >= len(sans) {
+					continue // beyond a bad move
+				}
+				checked++
+				if a.Ply > 0 && a.SAN != sans[a.Ply] {
+					t.Errorf("game %d, %s at ply %d: SAN %q, the move was %q", i, a.Kind, a.Ply, a.SAN, sans[a.Ply])
+				}
+				for k, p := range a.Occurrences {
+					if a.OccurrenceSAN[k] != sans[p] {
+						t.Errorf("game %d, %s at ply %d: occurrence %d SAN %q, the move was %q", i, a.Kind, a.Ply, p, a.OccurrenceSAN[k], sans[p])
+					}
+				}
+			}
+		}
+		if checked == 0 {
+			t.Fatal("no alert checked")
+		}
+		t.Logf("%s: %d alerts checked", set.Name, checked)
+	})
+}

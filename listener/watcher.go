@@ -111,7 +111,7 @@ type tracked struct {
 	start     string         // the start and notation of the last snapshot
 	notation  rules.Notation
 	attnToken string    // the bad token in full (Attention.Token is an excerpt)
-	sans      sanWindow // SANs of the current reversible stretch, kept once a game raises an alert
+	sans      sanWindow // the moves of the current reversible stretch, for the SAN of the alerts' proofs
 	rebuilds  int
 	seventyAt int  // 1 + the ply at which the 75-move rule drew the game; 0 while it has not
 	afterEnd  bool // moves after the game was drawn by rule have been reported in the log
@@ -270,10 +270,12 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 	}
 	c, err := t.replay.Rewind(s.StartFEN, s.Notation, moves, func(st rules.Step) {
 		if st.Ply == 0 { // (re)started
-			t.game, t.sans = st.Game, sanWindow{}
-			if t.checked < 0 {
-				w.check(t, s) // ply 0: a FEN may already carry a 50-move clock
-			}
+			t.game = st.Game
+			t.game.DropMoves() // the SAN of the proofs needs only t.sans
+		}
+		t.follow(st)
+		if st.Ply == 0 && t.checked < 0 {
+			w.check(t, s) // ply 0: a FEN may already carry a 50-move clock
 		}
 	})
 	switch {
@@ -300,7 +302,10 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 		v := t.game.Verdict()
 		t.fifty, t.seventy = v.FiftyMoves, v.SeventyFiveMoves
 	}
-	err = t.replay.Extend(moves, func(rules.Step) { w.check(t, s) })
+	err = t.replay.Extend(moves, func(st rules.Step) {
+		t.follow(st)
+		w.check(t, s)
+	})
 	t.plies = t.replay.Ply()
 	switch {
 	case err != nil:
@@ -563,56 +568,64 @@ func alertVariant(start rules.Position) string {
 	return ""
 }
 
-// sanWindow holds the SAN of the moves that produced the plies of the
-// current reversible stretch: every occurrence of the current position
-// (and of any position a declared move could reach) lies there, after the
-// last capture or pawn move.
+// sanWindow holds the moves that produced the plies of the current
+// reversible stretch, from the last capture or pawn move on (every
+// occurrence of the current position, and of any position a declared move
+// could reach, lies there), and their SAN once an alert asked for it. The
+// stretch is at most 150 plies while the game goes on (the 75-move rule
+// ends it), and nothing is kept once the game is drawn by rule: the
+// watcher's memory does not grow with the length of the game.
 type sanWindow struct {
-	started bool
-	pos     rules.Position // the position at ply
-	ply     int            // moves replayed into pos
-	base    int            // sans[i] is the SAN of the move that produced ply base+i
-	sans    []string
+	base  int            // moves[i] produced ply base+1+i
+	start rules.Position // the position at ply base
+	moves []rules.Move
+	sans  []string       // the SAN of moves[:len(sans)], computed when asked
+	pos   rules.Position // the position at ply base+len(sans)
+}
+
+// follow takes the ply a replay reached into the window: ply 0 or an
+// irreversible move starts it again; a ply after the game was drawn by
+// rule (it raises nothing) is left out.
+func (t *tracked) follow(st rules.Step) {
+	w := &t.sans
+	switch {
+	case st.Ply == 0:
+		*w = sanWindow{start: st.Game.Position(), pos: st.Game.Position(), moves: w.moves[:0], sans: w.sans[:0]}
+	case t.drawnAfter(st.Ply - 1):
+	case st.Game.HalfmoveClock() == 0:
+		// The move that ends the stretch produced its first ply: kept,
+		// from the position before it.
+		w.base, w.start, w.pos = st.Ply-1, *st.Before, *st.Before
+		w.moves, w.sans = append(w.moves[:0], st.Move), w.sans[:0]
+	default:
+		w.moves = append(w.moves, st.Move)
+	}
+}
+
+// drawnAfter reports whether the game was drawn by rule at ply p or
+// before.
+func (t *tracked) drawnAfter(p int) bool {
+	end := t.drawnAt()
+	return end >= 0 && end <= p
 }
 
 // at returns the SAN of the move that produced ply p ("" for ply 0 or a
-// ply outside the stretch).
+// ply outside the stretch, or not asked for).
 func (w *sanWindow) at(p int) string {
-	if i := p - w.base; i >= 0 && i < len(w.sans) {
+	if i := p - w.base - 1; i >= 0 && i < len(w.sans) {
 		return w.sans[i]
 	}
 	return ""
 }
 
-// sanHistory brings t.sans up to the current ply and returns it. Each ply
-// is replayed once and its SAN computed only if it lies in the reversible
-// stretch, so neither the cost of an alert nor the memory kept grows with
-// the length of the game.
+// sanHistory computes the SAN of the window's moves not written yet and
+// returns the window: each move's SAN is computed once, and only in games
+// that raise an alert.
 func (t *tracked) sanHistory() *sanWindow {
 	w := &t.sans
-	moves := t.game.Moves()
-	if !w.started {
-		*w = sanWindow{started: true, pos: t.game.Start(), sans: []string{""}}
-	}
-	cur := t.game.Position()
-	from := max(len(moves)-cur.HalfmoveClock(), 0)
-	for ; w.ply < len(moves); w.ply++ {
-		m := moves[w.ply]
-		if p := w.ply + 1; p >= from {
-			if len(w.sans) == 0 || w.base+len(w.sans) != p {
-				w.sans, w.base = w.sans[:0], p
-			}
-			w.sans = append(w.sans, w.pos.SAN(m))
-		}
+	for _, m := range w.moves[len(w.sans):] {
+		w.sans = append(w.sans, w.pos.SAN(m))
 		w.pos.Play(m)
-	}
-	if drop := from - w.base; drop > 0 {
-		if drop >= len(w.sans) {
-			w.sans = w.sans[:0]
-		} else {
-			w.sans = w.sans[:copy(w.sans, w.sans[drop:])]
-		}
-		w.base = from
 	}
 	return w
 }
