@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench/watch.sh: how fast `threefold watch --once --json FILE` takes a PGN
+# file into the default store (SQLite in a fresh data_dir, every alert
+# stored before it is written), at HEAD and at another commit (BASE, built
+# in a temporary worktree), on the first 2,000 and 8,000 games of the
+# shared corpus and on all of it. The two binaries run alternately, RUNS
+# times each; the table gives the median CPU time (user + system), the
+# wall time of that run, plies per CPU-second and HEAD's CPU time over
+# BASE's. Each run's alerts on stdout are counted against the alerts
+# table, so a run that lost one fails. The machine's load is printed: on
+# a shared machine the wall times mean little and the CPU times more.
+#
+# Usage: bench/watch.sh [CORPUS_DIR]
+#   CORPUS_DIR holds pgn/corpus.pgn.gz (default $THREEFOLD_CORPUS, else ../shared/data)
+#   RUNS=3 BASE=<git ref, default 56949bf: main before issue 18's second round> SIZES="2000 8000 all"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+corpus_dir=${1:-${THREEFOLD_CORPUS:-../shared/data}}
+corpus_dir=$(cd "$corpus_dir" && pwd)
+gz="$corpus_dir/pgn/corpus.pgn.gz"
+[ -f "$gz" ] || { echo "bench/watch.sh: no $gz (give the corpus folder)" >&2; exit 2; }
+runs=${RUNS:-3}
+base=${BASE:-56949bf}
+sizes=${SIZES:-2000 8000 all}
+command -v sqlite3 >/dev/null || { echo "bench/watch.sh: needs sqlite3 (apt-get install sqlite3)" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/threefold-watchbench.XXXXXX")
+cleanup() {
+  git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "building threefold at HEAD ($(git rev-parse --short HEAD)) and at BASE ($base)..." >&2
+go build -o "$tmp/HEAD" ./cmd/threefold
+git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
+(cd "$tmp/base" && go build -o "$tmp/BASE" ./cmd/threefold)
+gzip -dc "$gz" >"$tmp/all.pgn"
+
+# once BIN FILE: one watch --once into a fresh data_dir; appends
+# "cpu wall" to $tmp/BIN.times, fails if an alert written is not stored.
+once() {
+  local bin=$1 file=$2 data
+  data=$(mktemp -d "$tmp/data.XXXXXX")
+  echo "data_dir: $data" >"$data/c.yaml"
+  /usr/bin/time -f "%U %S %e" -o "$tmp/t" "$tmp/$bin" watch --once --json --config "$data/c.yaml" "$file" >"$data/out" 2>"$data/err"
+  local written stored
+  written=$(wc -l <"$data/out")
+  stored=$(sqlite3 "$data/threefold.db" 'SELECT COUNT(*) FROM alerts')
+  if [ "$written" != "$stored" ]; then
+    echo "bench/watch.sh: $bin on $file wrote $written alerts but stored $stored" >&2
+    exit 1
+  fi
+  awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$tmp/t" >>"$tmp/$bin.times"
+  echo "$written" >"$tmp/alerts"
+  rm -rf "$data"
+}
+
+# median BIN: "cpu wall" of the run with the median CPU time.
+median() {
+  sort -n "$tmp/$1.times" | awk -v n="$runs" 'NR == int((n + 1) / 2)'
+}
+
+printf '%-12s %9s %8s %7s %9s %9s %13s %12s\n' games plies alerts binary "cpu s" "wall s" "plies/cpu-s" "HEAD/BASE"
+for size in $sizes; do
+  file="$tmp/all.pgn"
+  if [ "$size" != all ]; then
+    file="$tmp/first$size.pgn"
+    awk -v n="$size" '/^\[Event /{c++} c > n {exit} {print}' "$tmp/all.pgn" >"$file"
+  fi
+  read -r games plies < <("$tmp/HEAD" scan "$file" 2>&1 >/dev/null | sed -n 's/^\([0-9,]*\) games, \([0-9,]*\) plies.*/\1 \2/p' | tr -d ,)
+  rm -f "$tmp/HEAD.times" "$tmp/BASE.times"
+  for ((i = 0; i < runs; i++)); do
+    once BASE "$file"
+    once HEAD "$file"
+  done
+  read -r base_cpu base_wall < <(median BASE)
+  read -r head_cpu head_wall < <(median HEAD)
+  for row in "BASE $base_cpu $base_wall" "HEAD $head_cpu $head_wall"; do
+    read -r bin cpu wall <<<"$row"
+    printf '%-12s %9s %8s %7s %9s %9s %13.0f %12s\n' "$games" "$plies" "$(cat "$tmp/alerts")" "$bin" "$cpu" "$wall" \
+      "$(echo "$plies / $cpu" | bc -l)" "$([ "$bin" = HEAD ] && printf '%.2f' "$(echo "$head_cpu / $base_cpu" | bc -l)")"
+  done
+done
+echo "BASE $base, HEAD $(git rev-parse --short HEAD); $runs runs each, the median by CPU time; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
