@@ -21,29 +21,16 @@
 #   RUNS=3 BASE=<git ref> PYGAMES=2000 WORKERS=<scan --workers, default all CPUs>
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
-corpus_dir=${1:-${THREEFOLD_CORPUS:-../shared/data}}
-corpus_dir=$(cd "$corpus_dir" && pwd)
-gz="$corpus_dir/pgn/corpus.pgn.gz"
-[ -f "$gz" ] || { echo "bench/scan.sh: no $gz (give the corpus folder)" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+bench_corpus "${1:-}"
 runs=${RUNS:-3}
 base=${BASE:-bfe0c74} # the last commit before issue 18's work
 pygames=${PYGAMES:-2000}
 workers=${WORKERS:-}
 PATH="$PATH:/usr/games"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/threefold-bench.XXXXXX")
-cleanup() {
-  git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-echo "building threefold at HEAD ($(git rev-parse --short HEAD)) and at BASE ($base)..." >&2
-go build -o "$tmp/threefold-head" ./cmd/threefold
-git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
-(cd "$tmp/base" && go build -o "$tmp/threefold-base" ./cmd/threefold)
-gzip -dc "$gz" >"$tmp/corpus.pgn"
+bench_setup
 
 # measure NAME CMD...: runs CMD (stdout discarded, stderr kept) $runs times
 # and prints "NAME<TAB>wall<TAB>cpu" of the median run.

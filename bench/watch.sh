@@ -15,28 +15,18 @@
 #   RUNS=3 BASE=<git ref, default 56949bf: main before issue 18's second round> SIZES="2000 8000 all"
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
-corpus_dir=${1:-${THREEFOLD_CORPUS:-../shared/data}}
-corpus_dir=$(cd "$corpus_dir" && pwd)
-gz="$corpus_dir/pgn/corpus.pgn.gz"
-[ -f "$gz" ] || { echo "bench/watch.sh: no $gz (give the corpus folder)" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+bench_corpus "${1:-}"
 runs=${RUNS:-3}
 base=${BASE:-56949bf}
 sizes=${SIZES:-2000 8000 all}
 command -v sqlite3 >/dev/null || { echo "bench/watch.sh: needs sqlite3 (apt-get install sqlite3)" >&2; exit 2; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/threefold-watchbench.XXXXXX")
-cleanup() {
-  git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-echo "building threefold at HEAD ($(git rev-parse --short HEAD)) and at BASE ($base)..." >&2
-go build -o "$tmp/HEAD" ./cmd/threefold
-git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
-(cd "$tmp/base" && go build -o "$tmp/BASE" ./cmd/threefold)
-gzip -dc "$gz" >"$tmp/all.pgn"
+bench_setup
+mv "$tmp/threefold-head" "$tmp/HEAD"
+mv "$tmp/threefold-base" "$tmp/BASE"
+mv "$tmp/corpus.pgn" "$tmp/all.pgn"
 
 # once BIN FILE: one watch --once into a fresh data_dir; appends
 # "cpu wall" to $tmp/BIN.times, fails if an alert written is not stored.
