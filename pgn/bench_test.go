@@ -93,6 +93,62 @@ func BenchmarkReadCorpus(b *testing.B) {
 		}
 		reportRate(b, len(plain), games, plies)
 	})
+	// What scan's reading goroutine does now (decompress, cut into chunks), and the same plus reading the
+	// chunks and putting them back together, on one goroutine: the work the reading is split into.
+	b.Run("split-gzip", func(b *testing.B) {
+		var chunks int
+		for b.Loop() {
+			chunks = 0
+			rc, err := NewDecompressingReader(bytes.NewReader(compressed))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp := NewSplitter(rc, Limits{}, 0)
+			for {
+				c, err := sp.Next()
+				if err == io.EOF {
+					break
+				}
+				chunks++
+				c.Release()
+			}
+			rc.Close()
+		}
+		b.ReportMetric(float64(chunks), "chunks")
+		reportRate(b, len(plain), 0, 0)
+	})
+	b.Run("split-read-gzip", func(b *testing.B) {
+		var games, plies, rereads int
+		for b.Loop() {
+			games, plies, rereads = 0, 0, 0
+			rc, err := NewDecompressingReader(bytes.NewReader(compressed))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp, cr, st := NewSplitter(rc, Limits{}, 0), NewChunkReader(Limits{}), NewStitcher(Limits{})
+			for {
+				c, err := sp.Next()
+				if err == io.EOF {
+					break
+				}
+				gs, reread, err := st.Stitch(cr.Read(c))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if reread {
+					rereads++
+				}
+				for _, g := range gs {
+					games++
+					plies += len(g.Moves)
+				}
+				c.Release()
+			}
+			rc.Close()
+		}
+		b.ReportMetric(float64(rereads), "rereads")
+		reportRate(b, len(plain), games, plies)
+	})
 	// notnil/chess reads about 0.3 MB/s: a whole pass over the corpus would take minutes, so both readers
 	// are also measured on the same first games of the corpus and the ratio is taken there.
 	prefix := plain[:prefixEnd(plain, 1000)]

@@ -195,6 +195,16 @@ type Reader struct {
 	done       bool // the game ended in the line being scanned
 	gameBytes  int  // bytes of text of the game so far
 	overSize   bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
+
+	// A Reader of chunks (see Splitter) reads its lines from memory: src holds the lines not read yet and
+	// srcEnd is what readLine returns after them (errChunkEnd, io.EOF, or the read error that cut the
+	// input). resets counts the times the game state was reset, and firstResetBytes is gameBytes at the
+	// first of them (see Stitcher).
+	inMemory        bool
+	src             []byte
+	srcEnd          error
+	resets          int
+	firstResetBytes int
 }
 
 // NewReader returns a Reader of the PGN text in r (uncompressed; see NewDecompressingReader), within the
@@ -252,6 +262,9 @@ func (r *Reader) Next() (*Game, error) {
 				return nil, r.err
 			}
 			b, err := r.readLine()
+			if err == errChunkEnd {
+				return nil, err // the chunk is read; the reader goes on with the next one, or not
+			}
 			if err == io.EOF {
 				r.err = io.EOF
 				continue
@@ -276,6 +289,9 @@ func (r *Reader) Next() (*Game, error) {
 // readLine returns the next line without its line end; the slice is valid until the next call. A line
 // longer than MaxLineBytes is cut there (the rest is read and dropped) and its game gets an error.
 func (r *Reader) readLine() ([]byte, error) {
+	if r.inMemory {
+		return r.memoryLine()
+	}
 	maxLine := r.lim.MaxLineBytes
 	b, err := r.br.ReadSlice('\n')
 	cut := false
@@ -304,6 +320,32 @@ func (r *Reader) readLine() ([]byte, error) {
 		b = b[:n-1]
 	}
 	if cut || len(b) > maxLine {
+		b = b[:maxLine]
+		r.broken = true
+		r.setLimitErr(r.line+1, "max_line_bytes", fmt.Sprintf("line longer than %d bytes", maxLine))
+	}
+	return b, nil
+}
+
+// memoryLine is readLine for the lines of a chunk, in memory: the same lines, cut the same way.
+func (r *Reader) memoryLine() ([]byte, error) {
+	if len(r.src) == 0 {
+		return nil, r.srcEnd
+	}
+	var b []byte
+	if i := bytes.IndexByte(r.src, '\n'); i >= 0 {
+		b, r.src = r.src[:i], r.src[i+1:]
+	} else if r.srcEnd != io.EOF {
+		// A line cut short by a read error is not read (as bufio.Reader.ReadSlice gives it).
+		r.src = nil
+		return nil, r.srcEnd
+	} else {
+		b, r.src = r.src, nil
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	if maxLine := r.lim.MaxLineBytes; len(b) > maxLine {
 		b = b[:maxLine]
 		r.broken = true
 		r.setLimitErr(r.line+1, "max_line_bytes", fmt.Sprintf("line longer than %d bytes", maxLine))
@@ -371,6 +413,10 @@ func (r *Reader) nonEmpty() bool {
 }
 
 func (r *Reader) reset() {
+	if r.resets == 0 {
+		r.firstResetBytes = r.gameBytes
+	}
+	r.resets++
 	r.text = r.text[:0]
 	r.tagOff = r.tagOff[:0]
 	r.moveOff = r.moveOff[:0]

@@ -79,6 +79,12 @@ func (g *Game) ReplayOn(tracker *rules.Game, visit func(ply int, san string, tra
 	if err != nil {
 		return err
 	}
+	return g.PlayFrom(tracker, start, visit)
+}
+
+// PlayFrom is ReplayOn from start, the position Start returned for the game: a caller that needs Start's
+// notes too reads the [FEN] and [Variant] tags once.
+func (g *Game) PlayFrom(tracker *rules.Game, start rules.Position, visit func(ply int, san string, tracker *rules.Game)) error {
 	tracker.Reset(start)
 	for i, san := range g.Moves {
 		if _, err := tracker.PlaySAN(san); err != nil {

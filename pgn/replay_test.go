@@ -255,3 +255,29 @@ func replayAgainstOracle(t *testing.T, games []*Game, oracle []refgames.Annotati
 		}
 	}
 }
+
+// TestPlayFrom: playing from the position Start returned is ReplayOn, game by game on the reference games
+// (the same moves played, the same error), and the moves are played from the position given, not read
+// again from the tags.
+func TestPlayFrom(t *testing.T) {
+	games, err := ParseGames(refgames.ReferencePGN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b rules.Game
+	for _, g := range games {
+		start, _, err := g.Start()
+		if err != nil {
+			continue
+		}
+		errA, errB := g.ReplayOn(&a, nil), g.PlayFrom(&b, start, nil)
+		pa, pb := a.Position(), b.Position()
+		if fmt.Sprint(errA) != fmt.Sprint(errB) || a.Ply() != b.Ply() || pa.FEN() != pb.FEN() {
+			t.Fatalf("game %d: ReplayOn %v at %s, PlayFrom %v at %s", g.Index, errA, pa.FEN(), errB, pb.FEN())
+		}
+	}
+	g := &Game{Tags: []Tag{{"FEN", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}}, Moves: []string{"O-O"}}
+	if err := g.PlayFrom(&a, rules.StartPosition(), nil); err == nil {
+		t.Fatalf("castled from the standard start, where it is illegal: PlayFrom read the [FEN] tag")
+	}
+}

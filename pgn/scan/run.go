@@ -32,43 +32,63 @@ type Options struct {
 // A report's File is "" when there is one file. When emit returns an
 // error, Run stops reading and analysing and returns it. readFailed says
 // whether some file could not be read whole.
+//
+// One goroutine decompresses and cuts the text into chunks of whole lines
+// (pgn.Splitter); the workers read the games of a chunk and analyse them;
+// the chunks are put back in order (pgn.Stitcher), and a chunk read wrong
+// on its own (a comment open over the cut) is read and analysed again
+// there. At most a few chunks per worker are held at once, whatever the
+// size of the files.
 func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFailed bool, err error) {
 	type job struct {
-		seq  int
-		game *pgn.Game
-		file string
+		seq     int
+		file    int
+		chunk   *pgn.Chunk
+		failure string // instead of a chunk: why the file cannot be read
 	}
 	type result struct {
-		seq    int
-		report *Report
+		job
+		part    *pgn.Part
+		reports []*Report
 	}
 	workers := max(opts.Workers, 1)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan job, 4*workers)
-	results := make(chan result, 4*workers)
+	// held bounds the chunks read and not yet emitted: sending a job or a
+	// result never blocks.
+	held := make(chan struct{}, 3*workers+2)
+	jobs := make(chan job, cap(held))
+	results := make(chan result, cap(held))
 	var (
 		wg        sync.WaitGroup
 		readFails atomic.Int64
 	)
+	fileName := func(i int) string {
+		if len(opts.Files) == 1 {
+			return ""
+		}
+		return opts.Files[i]
+	}
 	// The reader: one goroutine, files in order.
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
 		seq := 0
-		for _, name := range opts.Files {
-			if !readFile(ctx, name, opts, func(g *pgn.Game) bool {
+		for i, name := range opts.Files {
+			splitFile(ctx, name, opts, func(c *pgn.Chunk, failure string) bool {
 				select {
-				case jobs <- job{seq, g, name}:
-					seq++
-					return true
+				case held <- struct{}{}:
 				case <-ctx.Done():
+					if c != nil {
+						c.Release()
+					}
 					return false
 				}
-			}) {
-				readFails.Add(1)
-			}
+				jobs <- job{seq, i, c, failure}
+				seq++
+				return true
+			})
 		}
 	}()
 	// The workers.
@@ -78,16 +98,20 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 		go func() {
 			defer analysts.Done()
 			var a Analyser
+			cr := pgn.NewChunkReader(opts.Limits)
 			for j := range jobs {
-				r := a.Analyse(j.game, j.file)
-				if len(opts.Files) == 1 {
-					r.File = ""
+				if j.chunk == nil {
+					results <- result{job: j}
+					continue
 				}
-				select {
-				case results <- result{j.seq, r}:
-				case <-ctx.Done():
-					return
+				res := result{job: j, part: cr.Read(j.chunk)}
+				for _, g := range res.part.Games {
+					if ctx.Err() != nil {
+						break
+					}
+					res.reports = append(res.reports, a.Analyse(g, fileName(j.file)))
 				}
+				results <- res
 			}
 		}()
 	}
@@ -98,20 +122,53 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 		close(results)
 	}()
 
-	pending := map[int]*Report{}
+	pending := map[int]result{}
 	next := 0
-	var emitErr error
+	var (
+		emitErr  error
+		stitcher *pgn.Stitcher
+		file     = -1
+		a        Analyser
+	)
 	for res := range results {
-		pending[res.seq] = res.report
+		pending[res.seq] = res
 		for r, ok := pending[next]; ok; r, ok = pending[next] {
 			delete(pending, next)
 			next++
-			if emitErr == nil {
-				emitErr = emit(r)
+			if r.chunk == nil {
+				readFails.Add(1)
+				if opts.ReadError != nil {
+					opts.ReadError(r.failure)
+				}
+			} else if emitErr == nil && ctx.Err() == nil {
+				if r.file != file {
+					file, stitcher = r.file, pgn.NewStitcher(opts.Limits)
+				}
+				games, reread, err := stitcher.Stitch(r.part)
+				if reread {
+					r.reports = r.reports[:0]
+					for _, g := range games {
+						r.reports = append(r.reports, a.Analyse(g, fileName(r.file)))
+					}
+				}
+				for i, rep := range r.reports {
+					rep.ID = games[i].Index
+					if emitErr = emit(rep); emitErr != nil {
+						cancel()
+						break
+					}
+				}
+				if err != nil {
+					readFails.Add(1)
+					if opts.ReadError != nil {
+						opts.ReadError(fmt.Sprintf("%s: %v", displayName(opts.Files[r.file]), err))
+					}
+				}
 			}
-			if emitErr != nil {
-				cancel()
+			if r.chunk != nil {
+				r.chunk.Release()
 			}
+			<-held
 		}
 	}
 	wg.Wait()
@@ -124,40 +181,27 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 	return readFails.Load() > 0, nil
 }
 
-// readFile feeds every game of one file to emit and reports whether the
-// whole file could be read. A read error goes to opts.ReadError with the
-// file name; the games read before it have been emitted.
-func readFile(ctx context.Context, name string, opts Options, emit func(*pgn.Game) bool) bool {
-	report := func(format string, args ...any) {
-		if opts.ReadError != nil {
-			opts.ReadError(fmt.Sprintf(format, args...))
-		}
-	}
+// splitFile hands the chunks of one file to emit, in order, until emit
+// returns false; a read error inside the file is in its last chunk. A file
+// that cannot be opened is handed over as a failure message instead.
+func splitFile(ctx context.Context, name string, opts Options, emit func(c *pgn.Chunk, failure string) bool) {
 	f, err := pgn.Open(name, opts.Stdin)
 	if err != nil {
+		msg := err.Error()
 		if errors.Is(err, fs.ErrNotExist) && opts.Lang != "" && opts.Lang != i18n.English {
-			report("%s", i18n.For(opts.Lang).Sprintf(i18n.ErrNoSuchFile, name))
-			return false
+			msg = i18n.For(opts.Lang).Sprintf(i18n.ErrNoSuchFile, name)
 		}
-		report("%v", err)
-		return false
+		emit(nil, msg)
+		return
 	}
 	defer f.Close()
-	rd := pgn.NewReaderLimits(f, opts.Limits)
+	sp := pgn.NewSplitter(f, opts.Limits, 0)
 	for ctx.Err() == nil {
-		g, err := rd.Next()
-		if err == io.EOF {
-			return true
-		}
-		if err != nil {
-			report("%s: %v", displayName(name), err)
-			return false
-		}
-		if !emit(g) {
-			return false
+		c, err := sp.Next()
+		if err != nil || !emit(c, "") { // Next returns no error but io.EOF
+			return
 		}
 	}
-	return false
 }
 
 func displayName(name string) string {

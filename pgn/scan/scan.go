@@ -115,9 +115,10 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 		r.StartFEN = &fen
 	}
 	r.Variant = rules.Standard.String()
-	if start, notes, err := g.Start(); err == nil {
+	start, notes, startErr := g.Start()
+	if startErr == nil {
 		r.Variant, r.Notes = start.Variant().String(), notes
-	} else if ve := (*rules.VariantError)(nil); errors.As(err, &ve) {
+	} else if ve := (*rules.VariantError)(nil); errors.As(startErr, &ve) {
 		r.Variant = ve.Name
 	}
 	check := func(ply int, t *rules.Game) {
@@ -158,7 +159,13 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 		}
 	}
 	tracker := &a.tracker
-	err := g.ReplayOn(tracker, func(ply int, _ string, t *rules.Game) { check(ply, t) })
+	visit := func(ply int, _ string, t *rules.Game) { check(ply, t) }
+	var err error
+	if startErr == nil {
+		err = g.PlayFrom(tracker, start, visit)
+	} else {
+		err = g.ReplayOn(tracker, visit) // the error as ReplayOn words it
+	}
 	var moveErr *pgn.MoveError
 	if err == nil || errors.As(err, &moveErr) {
 		// Ply 0 too: a [FEN] may start with the 50-move count already run

@@ -1,0 +1,333 @@
+package pgn
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+)
+
+// Reading one PGN input on several goroutines, with the games exactly as Reader gives them:
+//
+//   - a Splitter cuts the text into chunks of whole lines, each cut made before a line that looks like
+//     the first tag pair of a game (a tag pair after a blank line) — cheap, it looks at a few bytes around
+//     the cut;
+//   - ReadChunk reads the games of one chunk as if the chunk started the input, on any goroutine: a guess,
+//     right when the text before the cut left the reader between two games, as it does in real files;
+//   - a Stitcher takes the chunks read, in input order, and checks each guess against how the previous
+//     chunk ended. When the guess is wrong (a comment, a variation or a tag section open across the cut, a
+//     game over a limit), it reads the chunk again on from where the previous one stopped, with the
+//     reader that read it, as one Reader of the whole input would have.
+
+// errChunkEnd is what a Reader of chunks returns when it has read every line of a chunk that is not the
+// input's last.
+var errChunkEnd = errors.New("pgn: end of chunk")
+
+// A Chunk is a run of whole lines of a PGN input.
+type Chunk struct {
+	data []byte
+	buf  *[]byte // data's buffer, from chunkBuffers
+	line int     // lines of the input before the chunk
+	// nextLen is the length of the first line of the next chunk, which looks like a tag pair; -1 when the
+	// next chunk does not start with such a line (a chunk cut where none was found).
+	nextLen int
+	last    bool  // the input's last chunk
+	err     error // last: the read error that ended the input early, or nil
+}
+
+// Release gives the chunk's memory back for later chunks; the chunk must not be used after it.
+func (c *Chunk) Release() {
+	if c.buf != nil {
+		*c.buf = c.data[:0]
+		chunkBuffers.Put(c.buf)
+		c.buf, c.data = nil, nil
+	}
+}
+
+var chunkBuffers sync.Pool
+
+// DefaultChunkBytes is the size a Splitter aims at for its chunks: some tens of games.
+const DefaultChunkBytes = 64 << 10
+
+// A Splitter cuts a PGN input (decompressed) into Chunks. It is not safe for concurrent use.
+type Splitter struct {
+	r    io.Reader
+	lim  Limits
+	size int    // the chunk size aimed at
+	rest []byte // what was read after the last cut
+	line int    // lines before rest
+	// skipping: the line being read at the end of rest went over MaxLineBytes+2 bytes and the bytes after
+	// those are dropped up to the line's end (a Reader reads no more of such a line).
+	skipping bool
+	err      error // the error that ended the input (io.EOF at its end)
+	done     bool
+}
+
+// NewSplitter returns a Splitter of the text of r into chunks of about size bytes (0: DefaultChunkBytes),
+// for Readers within the limits lim.
+func NewSplitter(r io.Reader, lim Limits, size int) *Splitter {
+	if size <= 0 {
+		size = DefaultChunkBytes
+	}
+	return &Splitter{r: r, lim: lim.WithDefaults(), size: size}
+}
+
+// Next returns the next chunk, or io.EOF after the last one. The last chunk holds the read error that cut
+// the input short, if any (ReadChunk and Stitcher report it where a Reader would).
+func (s *Splitter) Next() (*Chunk, error) {
+	if s.done {
+		return nil, io.EOF
+	}
+	buf, _ := chunkBuffers.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	data := append((*buf)[:0], s.rest...)
+	s.rest = nil
+	lineStart := bytes.LastIndexByte(data, '\n') + 1 // of the line at the end of data
+	from, from2 := s.size, s.size                    // where to look for a cut, of each kind
+	for {
+		if len(data) >= s.size {
+			// Before the first tag pair of a game after a blank line; failing that, after a line that is
+			// not a tag pair; failing that, anywhere (the Stitcher reads on over such a cut).
+			cut, atTag, resume := s.cut(data, from, true)
+			from = resume
+			if !atTag && len(data) >= 2*s.size {
+				cut, atTag, from2 = s.cut(data, from2, false)
+			}
+			if atTag {
+				return s.emit(buf, data, cut, true), nil
+			}
+			if len(data) >= 4*s.size {
+				if i := bytes.IndexByte(data[s.size:], '\n'); i >= 0 {
+					return s.emit(buf, data, s.size+i+1, false), nil
+				}
+			}
+		}
+		if s.err != nil {
+			s.done = true
+			c := &Chunk{data: data, buf: buf, line: s.line, nextLen: -1, last: true}
+			if s.err != io.EOF {
+				c.err = s.err
+			}
+			return c, nil
+		}
+		data = slices.Grow(data, s.size)
+		n, err := s.r.Read(data[len(data):cap(data)])
+		if err != nil {
+			s.err = err
+		}
+		data, lineStart = s.capLine(data, len(data)+n, lineStart)
+	}
+}
+
+// capLine takes data[:n] (data the bytes before what was just read) and keeps at most MaxLineBytes+2
+// bytes of a line: a Reader cuts a line at MaxLineBytes and reads no more of it. lineStart is where the
+// line at the end of data starts, before and after.
+func (s *Splitter) capLine(data []byte, n, lineStart int) ([]byte, int) {
+	start := len(data)
+	data = data[:n]
+	if s.skipping {
+		i := bytes.IndexByte(data[start:], '\n')
+		if i < 0 {
+			return data[:start], lineStart
+		}
+		s.skipping = false
+		data = append(data[:start], data[start+i:]...)
+	}
+	if i := bytes.LastIndexByte(data[start:], '\n'); i >= 0 {
+		lineStart = start + i + 1
+	}
+	if keep := s.lim.MaxLineBytes + 2; len(data)-lineStart > keep {
+		s.skipping = true
+		data = data[:lineStart+keep]
+	}
+	return data, lineStart
+}
+
+// cut looks in data, from from on, for a line that looks like a tag pair, is complete in data and no
+// longer than MaxLineBytes, and follows a blank line (afterBlank) or a line that does not start with "["
+// (else). It returns the line's start, or, when there is none, where to look again once more is read.
+func (s *Splitter) cut(data []byte, from int, afterBlank bool) (at int, ok bool, resume int) {
+	for from < len(data) {
+		i := bytes.Index(data[from:], []byte("\n["))
+		if i < 0 {
+			return 0, false, max(from, len(data)-1)
+		}
+		at = from + i + 1 // the line's start
+		from = at
+		prev := trimCR(data[:at-1])
+		prev = prev[bytes.LastIndexByte(prev, '\n')+1:]
+		if afterBlank && len(prev) > 0 || !afterBlank && len(prev) > 0 && prev[0] == '[' {
+			continue
+		}
+		end := bytes.IndexByte(data[at:], '\n')
+		if end < 0 {
+			return 0, false, at - 1 // the line is not complete yet
+		}
+		if line := trimCR(data[at : at+end]); len(line) <= s.lim.MaxLineBytes && looksLikeTag(line) {
+			return at, true, 0
+		}
+	}
+	return 0, false, from
+}
+
+func trimCR(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		return b[:n-1]
+	}
+	return b
+}
+
+// emit returns data[:cut] as a chunk and keeps the rest for the next one; atTag says whether the next
+// chunk starts with a line that looks like a tag pair.
+func (s *Splitter) emit(buf *[]byte, data []byte, cut int, atTag bool) *Chunk {
+	c := &Chunk{data: data[:cut], buf: buf, line: s.line, nextLen: -1}
+	s.line += bytes.Count(c.data, []byte("\n"))
+	s.rest = append([]byte(nil), data[cut:]...)
+	if atTag {
+		end := bytes.IndexByte(s.rest, '\n')
+		c.nextLen = len(trimCR(s.rest[:end]))
+	}
+	return c
+}
+
+// A Part is the games of one chunk, read by ReadChunk, and how the chunk ended.
+type Part struct {
+	Games []*Game // Index is not set: Stitcher numbers the games
+	chunk *Chunk
+	err   error // the input's read error at the end of the last chunk
+	// How the reader was left at the end of the chunk: between games (clean), with carry bytes counted
+	// towards the next game (the blank lines since the last one), or else (reader, to read on with).
+	clean  bool
+	carry  int
+	reader *Reader
+	// The resets of the game state in the chunk, and the game bytes counted before the first of them.
+	resets          int
+	firstResetBytes int
+}
+
+// A ChunkReader reads chunks, one after the other, each as if it started the input (ReadChunk). One per
+// goroutine; the zero value is not ready: use NewChunkReader.
+type ChunkReader struct {
+	lim Limits
+	r   *Reader
+}
+
+// NewChunkReader returns a ChunkReader within the limits lim.
+func NewChunkReader(lim Limits) *ChunkReader { return &ChunkReader{lim: lim.WithDefaults()} }
+
+// Read reads the games of c as if c started the input. The result is right when the Stitcher says so.
+func (cr *ChunkReader) Read(c *Chunk) *Part {
+	r := &Reader{lim: cr.lim, inMemory: true, line: c.line}
+	if old := cr.r; old != nil { // its memory is reused
+		r.text, r.tagOff, r.moveOff = old.text[:0], old.tagOff[:0], old.moveOff[:0]
+		r.rec, r.recEnds, r.replay, r.replayEnd = old.rec[:0], old.recEnds[:0], old.replay[:0], old.replayEnd[:0]
+		*old = *r
+		r = old
+	}
+	p := readChunk(r, c)
+	cr.r = r
+	if p.reader != nil {
+		cr.r = nil // the Part has it now
+	}
+	return p
+}
+
+// readChunk reads the games of c with r, which holds the state at the chunk's start.
+func readChunk(r *Reader, c *Chunk) *Part {
+	r.src, r.srcEnd = c.data, errChunkEnd
+	if c.last {
+		r.srcEnd = io.EOF
+		if c.err != nil {
+			r.srcEnd = c.err
+		}
+	}
+	p := &Part{chunk: c}
+	for {
+		g, err := r.Next()
+		if err != nil {
+			if err != errChunkEnd && err != io.EOF {
+				p.err = err
+			}
+			break
+		}
+		p.Games = append(p.Games, g)
+	}
+	r.src = nil
+	if !c.last {
+		p.clean, p.carry = r.endsClean(c.nextLen)
+		if p.clean && p.carry < 0 {
+			// The next line ends the game (as the Reader of the whole input does when it reads that line).
+			if r.nonEmpty() {
+				p.Games = append(p.Games, r.finish())
+			} else {
+				r.reset()
+			}
+			p.carry = 0
+		}
+		if !p.clean {
+			p.reader = r
+		}
+	}
+	p.resets, p.firstResetBytes = r.resets, r.firstResetBytes
+	return p
+}
+
+// endsClean says whether the reader, having read every line of a chunk, reads the next chunk's first line
+// (nextLen bytes long, looking like a tag pair; nextLen -1 when it may not) as the start of a new game,
+// from a state as new but for the game bytes counted so far: carry >= 0, those bytes, when the line is
+// read as part of the game being read (there is none yet: blank lines, % lines), carry -1 when the line
+// ends the game being read.
+func (r *Reader) endsClean(nextLen int) (clean bool, carry int) {
+	if nextLen < 0 || r.recording || r.inBrace || r.depth > 0 || r.hasPending || r.replayAt < len(r.replayEnd) {
+		return false, 0
+	}
+	if r.overSize {
+		return r.state == stateMovetext || r.blankAfter, -1
+	}
+	if r.gameBytes+nextLen+1 > r.lim.MaxGameBytes {
+		return false, 0
+	}
+	switch {
+	case r.state == stateMovetext, r.state == stateTags && r.blankAfter:
+		return true, -1
+	case r.state == stateNone && !r.nonEmpty() && !r.broken:
+		return true, r.gameBytes
+	}
+	return false, 0
+}
+
+// A Stitcher puts the Parts of one input back together, in input order (see Splitter). It is not safe
+// for concurrent use.
+type Stitcher struct {
+	lim    Limits
+	index  int     // games so far
+	carry  int     // game bytes the previous chunk left counted (see Reader.endsClean)
+	reader *Reader // the reader to read on with, when the previous chunk did not end clean
+}
+
+// NewStitcher returns a Stitcher of one input read within the limits lim.
+func NewStitcher(lim Limits) *Stitcher { return &Stitcher{lim: lim.WithDefaults()} }
+
+// Stitch takes the next Part of the input and returns its games, numbered in the input: p's own, or, when
+// reading p's chunk on its own gave other games than reading the input from its start would have, the
+// games read again (reread: anything computed from p.Games is wrong). err is the input's read error, after
+// the last chunk's games, as Reader.Next returns it. The chunk may be released after Stitch.
+func (s *Stitcher) Stitch(p *Part) (games []*Game, reread bool, err error) {
+	if s.reader != nil || s.carry > 0 && (p.resets == 0 || p.firstResetBytes+s.carry > s.lim.MaxGameBytes) {
+		r := s.reader
+		if r == nil {
+			r = &Reader{lim: s.lim, inMemory: true, line: p.chunk.line, gameBytes: s.carry}
+		}
+		p = readChunk(r, p.chunk)
+		reread = true
+	}
+	s.reader, s.carry = p.reader, p.carry
+	for _, g := range p.Games {
+		g.Index = s.index
+		s.index++
+	}
+	return p.Games, reread, p.err
+}

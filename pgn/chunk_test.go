@@ -1,0 +1,272 @@
+package pgn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/threefold-chess/threefold/internal/refgames"
+)
+
+// readWhole reads data with one Reader: the games and the error that stopped it (nil at the end).
+func readWhole(data io.Reader, lim Limits) ([]*Game, error) {
+	r := NewReaderLimits(data, lim)
+	var games []*Game
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			return games, nil
+		}
+		if err != nil {
+			return games, err
+		}
+		games = append(games, g)
+	}
+}
+
+// readChunked reads data as scan does: a Splitter's chunks read each on its own by one of readers
+// ChunkReaders in turn, stitched back in order. It returns the games, the error, and how many chunks there
+// were and were read again.
+func readChunked(t testing.TB, data io.Reader, lim Limits, size, readers int) (games []*Game, err error, chunks, rereads int) {
+	t.Helper()
+	sp := NewSplitter(data, lim, size)
+	crs := make([]*ChunkReader, readers)
+	for i := range crs {
+		crs[i] = NewChunkReader(lim)
+	}
+	st := NewStitcher(lim)
+	line := 0
+	for {
+		c, err := sp.Next()
+		if err == io.EOF {
+			return games, nil, chunks, rereads
+		}
+		if err != nil {
+			t.Fatalf("Splitter.Next: %v", err)
+		}
+		if c.line != line {
+			t.Fatalf("chunk %d starts after %d lines, want %d", chunks, c.line, line)
+		}
+		line += bytes.Count(c.data, []byte("\n"))
+		if !c.last && (len(c.data) == 0 || c.data[len(c.data)-1] != '\n') {
+			t.Fatalf("chunk %d does not end at a line end: %q", chunks, c.data)
+		}
+		p := crs[chunks%readers].Read(c)
+		chunks++
+		gs, reread, err := st.Stitch(p)
+		c.Release()
+		if reread {
+			rereads++
+		}
+		games = append(games, gs...)
+		if err != nil {
+			return games, err, chunks, rereads
+		}
+	}
+}
+
+// checkChunked fails when reading data in chunks of size bytes gives other games or another error than
+// reading it whole.
+func checkChunked(t *testing.T, data []byte, lim Limits, size int) (chunks, rereads int) {
+	t.Helper()
+	want, wantErr := readWhole(bytes.NewReader(data), lim)
+	for _, readers := range []int{1, 3} {
+		var src io.Reader = bytes.NewReader(data)
+		if readers == 3 { // cuts where reads end
+			src = iotest.OneByteReader(src)
+		}
+		got, err, n, re := readChunked(t, src, lim, size, readers)
+		chunks, rereads = n, re
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("size %d, %d readers: error %v, want %v", size, readers, err, wantErr)
+		}
+		if !sameGames(got, want) {
+			t.Fatalf("size %d, %d readers (%d chunks, %d read again): %s", size, readers, chunks, rereads, firstDifference(got, want))
+		}
+	}
+	return chunks, rereads
+}
+
+func firstDifference(got, want []*Game) string {
+	for i := range min(len(got), len(want)) {
+		if !sameGames(got[i:i+1], want[i:i+1]) {
+			return fmt.Sprintf("game %d: got %+v, want %+v", i, *got[i], *want[i])
+		}
+	}
+	return fmt.Sprintf("%d games, want %d", len(got), len(want))
+}
+
+// hostile are texts whose game boundaries a cut in the wrong place would move: every way a game reaches
+// past a line that looks like the start of the next one.
+var hostile = []struct{ name, text string }{
+	{"plain games", "[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"c\"]\n\n1. d4 d5 0-1\n\n[Event \"d\"]\n\n1. c4 *\n"},
+	{"no blank lines", "[Event \"a\"]\n1. e4 e5 1-0\n[Event \"b\"]\n1. d4 0-1\n[Event \"c\"]\n1. c4 *\n"},
+	{"CRLF and BOM", "\uFEFF[Event \"a\"]\r\n\r\n1. e4 e5 1-0\r\n\r\n\uFEFF[Event \"b\"]\r\n\r\n1. d4 *\r\n"},
+	{"comment open over tag pairs, closed", "[Event \"a\"]\n\n1. e4 {open\n\n[Event \"x\"]\n\n[Site \"y\"]\n} e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n"},
+	{"comment never closed", "[Event \"a\"]\n\n1. e4 {open\n\n[Event \"x\"]\n\n1. d4 d5\n\n[Event \"y\"]\n\n1. c4 *\n"},
+	{"variation never closed", "[Event \"a\"]\n\n1. e4 (1. d4 d5\n\n[Event \"b\"]\n\n1. c4 c5 *\n\n[Event \"c\"]\n\n1. Nf3 *\n"},
+	{"tag section with blank lines inside", "[Event \"a\"]\n\n[Site \"b\"]\n\n[Date \"c\"]\n\n1. e4 *\n\n[Event \"d\"]\n\n1. d4 *\n"},
+	{"movetext without a result", "[Event \"a\"]\n\n1. e4 e5\n\n[Event \"b\"]\n\n1. d4\n\n[Event \"c\"]\n\n1. c4\n"},
+	{"results mid-line", "1. e4 1-0 1. d4 0-1 [Event \"x\"] 1. c4 *\n\n[Event \"a\"]\n\n1. e4 * 1. d4 *\n"},
+	{"semicolon comments", "[Event \"a\"]\n\n1. e4 ; {not a comment\n\n[Event \"b\"]\n\n1. d4 ; [Event \"q\"]\n*\n"},
+	{"escape lines", "% [Event \"no\"]\n[Event \"a\"]\n\n1. e4 *\n\n%{\n\n[Event \"b\"]\n\n1. d4 *\n"},
+	{"braces and quotes in tags", "[Event \"{\"]\n[Site \"a\\\"b}\"]\n\n1. e4 *\n\n[Event \"(\"]\n\n1. d4 *\n"},
+	{"malformed tag pairs", "[Event \"a\n\n[Event \"b\"] {c\n\n[Event \"c\"] junk ]\n\n1. e4 *\n\n[Event\n\n[E \"d\"]\n\n1. d4 *\n"},
+	{"comments between games", "{a comment}\n\n[Event \"a\"]\n\n1. e4 *\n\n{another\n\n[Event \"b\"]\n}\n\n[Event \"c\"]\n\n1. d4 *\n"},
+	{"blank lines before a game", "\n\n\n\n[Event \"a\"]\n\n1. e4 *\n\n\n\n\n\n[Event \"b\"]\n\n1. d4 *\n\n\n\n"},
+	{"spaces before tag pairs", "  [Event \"a\"]\n\n1. e4 *\n\n\t[Event \"b\"]\n\n1. d4 *\n"},
+	{"no final line end", "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4"},
+	{"garbage", "\x00\xff[[[ \"\n\n[\n\n[A\"\n\n]]]}}}((\n\n[B \"\"]\n\n)))"},
+	{"long lines", "[Event \"a\"]\n\n1. e4 {" + strings.Repeat("x", 90) + "} e5 *\n\n[Event \"" + strings.Repeat("y", 90) + "\"]\n\n1. d4 *\n\n" + strings.Repeat("z", 300) + "\n\n[Event \"c\"]\n\n1. c4 *\n"},
+	{"tag section cut where no blank line is", "  [Event \"a\"]\n[Site \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n% x\n[Site \"d\"]\n\n1. d4 *\n"},
+	{"tag section over the byte limit", "[Event \"a\"]\n" + strings.Repeat(" [Xy \"yyyyyyyyyyyyyyyyyyyyyyyyyyy\"]\n", 5) + "[D \"d\"]\n\n1. e4 *\n\n[Event \"e\"]\n\n1. d4 *\n"},
+	{"blank lines count towards the next game", "[Event \"a\"]\n\n1. e4 1-0" + strings.Repeat("\n", 40) + "[Event \"b\"]\n\n1. d4 {aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}\n{bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb}\nd5 *\n\n[Event \"c\"]\n\n1. c4 *\n"},
+	{"many plies", "[Event \"a\"]\n\n" + strings.Repeat("1. Nf3 Nf6 2. Ng1 Ng8 ", 4) + "*\n\n[Event \"b\"]\n\n1. d4 *\n"},
+}
+
+// TestChunkedMatchesReader reads texts that move game boundaries around, in chunks of every small size,
+// within the default limits and within tiny ones: the games and errors must be the Reader's.
+func TestChunkedMatchesReader(t *testing.T) {
+	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
+	for _, tt := range hostile {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, lim := range []Limits{{}, tiny} {
+				for size := 1; size <= len(tt.text)+1; size++ {
+					checkChunked(t, []byte(tt.text), lim, size)
+				}
+			}
+		})
+	}
+}
+
+// TestChunkedFiles reads this module's PGN files in chunks of several sizes.
+func TestChunkedFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "bad", "*.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join("..", "examples", "lichess-repetitions.pgn"), filepath.Join("..", "internal", "refgames", "testdata", "games.pgn"))
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, size := range []int{1, 10, 100, 1000, 4096, 1 << 20} {
+				checkChunked(t, data, Limits{}, size)
+				checkChunked(t, data, Limits{MaxLineBytes: 60, MaxGameBytes: 1000, MaxPlies: 40, MaxTagBytes: 10}, size)
+			}
+		})
+	}
+}
+
+// TestChunkedCutsBetweenGames: in a well-formed file every cut falls between two games, so no chunk is
+// read twice (the parallel reading is not serial in disguise) — with and without blank lines between the
+// games.
+func TestChunkedCutsBetweenGames(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "internal", "refgames", "testdata", "games.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string][]byte{
+		"blank lines":    data,
+		"no blank lines": bytes.ReplaceAll(data, []byte("\n\n"), []byte("\n")),
+		"CRLF":           bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			chunks, rereads := checkChunked(t, text, Limits{}, 4096)
+			if chunks < 10 || rereads != 0 {
+				t.Errorf("%d chunks, %d read again; want some chunks, none read again", chunks, rereads)
+			}
+		})
+	}
+}
+
+// TestChunkedCorpus reads the shared corpus in chunks: the same games as one Reader, none read again.
+func TestChunkedCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus is long to read")
+	}
+	f, err := os.Open(refgames.Corpus(t).PGNPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rc, err := NewDecompressingReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, rereads := checkChunked(t, data, Limits{}, DefaultChunkBytes)
+	if rereads != 0 {
+		t.Errorf("%d of %d chunks read again", rereads, chunks)
+	}
+}
+
+// TestChunkedReadError: a read error ends the input where a Reader ends it, with the same error naming
+// the same line, after the same games.
+func TestChunkedReadError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, text := range []string{
+		"[Event \"A\"]\n\n1. e4 *\n\n1. d4",
+		"[Event \"A\"]\n\n1. e4 *\n\n[Event \"B\"]\n\n1. d4 *\n",
+		"[Event \"A\"]\n\n1. e4 {\n\n[Event \"B\"]\n\n1. d4 *\n\n",
+		"",
+	} {
+		for size := 1; size < len(text)+2; size++ {
+			for _, oneByte := range []bool{false, true} {
+				src := func() io.Reader {
+					var r io.Reader = strings.NewReader(text)
+					if oneByte {
+						r = iotest.OneByteReader(r)
+					}
+					return io.MultiReader(r, iotest.ErrReader(boom))
+				}
+				want, wantErr := readWhole(src(), Limits{})
+				got, err, _, _ := readChunked(t, src(), Limits{}, size, 2)
+				if !errors.Is(err, boom) || err.Error() != wantErr.Error() || !sameGames(got, want) {
+					t.Fatalf("%q size %d: error %v, want %v; %s", text, size, err, wantErr, firstDifference(got, want))
+				}
+			}
+		}
+	}
+}
+
+// TestSplitterCapsLongLines: a line far over MaxLineBytes is not held whole in a chunk, and is read as
+// the Reader reads it.
+func TestSplitterCapsLongLines(t *testing.T) {
+	lim := Limits{MaxLineBytes: 100}
+	text := "[Event \"a\"]\n\n1. e4 {" + strings.Repeat("x", 1<<20) + "} e5 *\n\n[Event \"b\"]\n\n1. d4 *\n"
+	sp := NewSplitter(iotest.HalfReader(strings.NewReader(text)), lim, 64)
+	for {
+		c, err := sp.Next()
+		if err == io.EOF {
+			break
+		}
+		if len(c.data) > 4*64+lim.MaxLineBytes+3 {
+			t.Fatalf("a chunk of %d bytes", len(c.data))
+		}
+	}
+	checkChunked(t, []byte(text), lim, 64)
+}
+
+// FuzzChunked reads arbitrary text in chunks of an arbitrary size: the games and the error must be the
+// Reader's, within the default limits and tiny ones.
+func FuzzChunked(f *testing.F) {
+	for _, tt := range hostile {
+		f.Add([]byte(tt.text), uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
+		checkChunked(t, data, Limits{}, int(size)+1)
+		checkChunked(t, data, Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}, int(size)+1)
+	})
+}
