@@ -206,7 +206,11 @@ func TestChunkedCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, rereads := checkChunked(t, data, Limits{}, DefaultChunkBytes)
+	want, _ := readWhole(bytes.NewReader(data), Limits{})
+	got, err, chunks, rereads := readChunked(t, bytes.NewReader(data), Limits{}, DefaultChunkBytes, 2)
+	if err != nil || !sameGames(got, want) {
+		t.Fatalf("error %v; %s", err, firstDifference(got, want))
+	}
 	if rereads != 0 {
 		t.Errorf("%d of %d chunks read again", rereads, chunks)
 	}
