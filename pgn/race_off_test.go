@@ -1,0 +1,5 @@
+//go:build !race
+
+package pgn
+
+const raceEnabled = false
