@@ -47,8 +47,8 @@ func (c *Chunk) Release() {
 
 var chunkBuffers sync.Pool
 
-// DefaultChunkBytes is the size a Splitter aims at for its chunks: some tens of games.
-const DefaultChunkBytes = 64 << 10
+// DefaultChunkBytes is the size a Splitter aims at for its chunks: about twenty games.
+const DefaultChunkBytes = 16 << 10
 
 // A Splitter cuts a PGN input (decompressed) into Chunks. It is not safe for concurrent use.
 type Splitter struct {

@@ -56,7 +56,7 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 	defer cancel()
 	// held bounds the chunks read and not yet emitted: sending a job or a
 	// result never blocks.
-	held := make(chan struct{}, 3*workers+2)
+	held := make(chan struct{}, 2*workers+2)
 	jobs := make(chan job, cap(held))
 	results := make(chan result, cap(held))
 	var (
