@@ -61,6 +61,7 @@ type Splitter struct {
 	// those are dropped up to the line's end (a Reader reads no more of such a line).
 	skipping bool
 	err      error // the error that ended the input (io.EOF at its end)
+	empty    int   // reads in a row that returned nothing
 	done     bool
 }
 
@@ -117,6 +118,12 @@ func (s *Splitter) Next() (*Chunk, error) {
 		n, err := s.r.Read(data[len(data):cap(data)])
 		if err != nil {
 			s.err = err
+		} else if n == 0 {
+			if s.empty++; s.empty >= 100 { // as bufio.Reader gives up on a reader that returns nothing
+				s.err = io.ErrNoProgress
+			}
+		} else {
+			s.empty = 0
 		}
 		data, lineStart = s.capLine(data, len(data)+n, lineStart)
 	}

@@ -245,6 +245,24 @@ func TestChunkedReadError(t *testing.T) {
 	}
 }
 
+// emptyReader returns nothing, forever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestChunkedNoProgress: a reader that returns nothing and no error ends the input with an error, as it
+// does a Reader's, instead of being read forever.
+func TestChunkedNoProgress(t *testing.T) {
+	src := func() io.Reader {
+		return io.MultiReader(strings.NewReader("[Event \"a\"]\n\n1. e4 *\n"), emptyReader{})
+	}
+	want, wantErr := readWhole(src(), Limits{})
+	got, err, _, _ := readChunked(t, src(), Limits{}, 4, 1)
+	if !errors.Is(err, io.ErrNoProgress) || err.Error() != wantErr.Error() || !sameGames(got, want) {
+		t.Fatalf("error %v, want %v; %s", err, wantErr, firstDifference(got, want))
+	}
+}
+
 // TestSplitterCapsLongLines: a line far over MaxLineBytes is not held whole in a chunk, and is read as
 // the Reader reads it.
 func TestSplitterCapsLongLines(t *testing.T) {
