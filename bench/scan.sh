@@ -49,8 +49,8 @@ measure() {
 wflag=()
 [ -n "$workers" ] && wflag=(--workers "$workers")
 "$tmp/threefold-head" scan "$gz" 2>"$tmp/summary" >/dev/null
-# The totals group digits ("59,915 games, 5,146,645 plies"): drop the commas.
-read -r games plies < <(tr -d , <"$tmp/summary" | sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies.*/\1 \2/p')
+# The totals group digits ("59,915 games, 5,146,645 plies"): drop the commas between digits.
+read -r games plies < <(sed -e 's/\([0-9]\),\([0-9]\)/\1\2/g' "$tmp/summary" | sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies.*/\1 \2/p')
 
 {
   measure "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" scan --json "${wflag[@]}" "$gz"
@@ -90,7 +90,7 @@ fi
 if python3 -c 'import chess.pgn' 2>/dev/null; then
   awk -v n="$pygames" '/^\[Event /{g++} g > n {exit} {print}' "$tmp/corpus.pgn" >"$tmp/sample.pgn"
   "$tmp/threefold-head" scan "$tmp/sample.pgn" 2>"$tmp/sample-summary" >/dev/null
-  splies=$(tr -d , <"$tmp/sample-summary" | sed -n 's/^[0-9]* games, \([0-9]*\) plies.*/\1/p')
+  splies=$(sed -e 's/\([0-9]\),\([0-9]\)/\1\2/g' "$tmp/sample-summary" | sed -n 's/^[0-9]* games, \([0-9]*\) plies.*/\1/p')
   row=$(measure "python-chess, first $pygames games" python3 bench/pychess.py "$tmp/sample.pgn")
   tf=$(measure "threefold, same games" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/sample.pgn")
   printf '%s\n%s\n' "$row" "$tf" | awk -F'\t' -v plies="$splies" 'NR == 1 {pw = $2} NR == 2 {tw = $2} {r[NR] = $0; w[NR] = $2; c[NR] = $3; name[NR] = $1}
