@@ -20,8 +20,9 @@ type Options struct {
 	Workers int       // games analysed at once; at least 1
 	Limits  pgn.Limits
 	// ReadError is told about a file that could not be read, whole or from
-	// some game on (the games before it were analysed); message names the
-	// file and the problem.
+	// some game on (the games before it were emitted); message names the
+	// file and the problem. It is called on Run's goroutine, as emit is, in
+	// input order.
 	ReadError func(message string)
 	// Lang is the language of a file that is not there ("" is English).
 	Lang i18n.Lang
