@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -166,6 +167,50 @@ func TestAnalyserReuse(t *testing.T) {
 		got, want := reused.Analyse(g, "f.pgn"), Analyse(g, "f.pgn")
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("game %d: the reused analyser reports\n%+v\nwant\n%+v", g.Index, got, want)
+		}
+	}
+}
+
+// TestRunMatchesOneReader: Run, reading a file in chunks on several
+// workers, reports what analysing the games of one pgn.Reader reports, also
+// where a comment stays open over many chunks (those are read and analysed
+// again, in order) and with a file's games numbered across chunks.
+func TestRunMatchesOneReader(t *testing.T) {
+	var text strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&text, "[Event \"g%d\"]\n[Site \"s\"]\n\n", i)
+		if i == 200 {
+			text.WriteString("1. e4 { a comment open over many games:\n\n")
+			for j := range 400 {
+				fmt.Fprintf(&text, "[Event \"inside %d\"]\n\n1. d4 d5 *\n\n", j)
+			}
+			text.WriteString("} e5 2. Nf3 *\n\n")
+			continue
+		}
+		text.WriteString(shuffle + "*\n\n")
+	}
+	name := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(name, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	games, err := pgn.ParseGames(text.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []*Report
+	if _, err := Run(context.Background(), Options{Files: []string{name}, Workers: 3}, func(r *Report) error {
+		got = append(got, r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(games) {
+		t.Fatalf("%d reports, want %d", len(got), len(games))
+	}
+	for i, g := range games {
+		want := Analyse(g, "")
+		if !reflect.DeepEqual(got[i], want) {
+			t.Fatalf("report %d:\n%+v\nwant\n%+v", i, got[i], want)
 		}
 	}
 }
