@@ -76,7 +76,7 @@ threefold bot challenge USER challenges an account from the bot's account
 // the repetition alerts of its games in the store, and the dashboard when
 // http.addr is set.
 func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) error {
-	r := &botRun{cfg: cfg, bc: bc, log: newBotLogger(cfg, env.stderr)}
+	r := &botRun{cfg: cfg, bc: bc, log: cfg.logger(env.stderr)}
 	return r.run(ctx)
 }
 
@@ -238,18 +238,6 @@ func (r *botRun) recordSinks() bot.RecordSinks {
 	return append(records, r.records...)
 }
 
-func newBotLogger(cfg *config, w io.Writer) *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.Log.Level)); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.Log.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
 func newBotUpgradeCmd(env *environment) *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
@@ -310,6 +298,6 @@ func botClient(env *environment, op string) (*lichess.Client, error) {
 	if token == "" {
 		return nil, usageError{say(i18n.ErrNoToken, op)}
 	}
-	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Logger: newBotLogger(cfg, env.stderr),
+	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Logger: cfg.logger(env.stderr),
 		Version: programVersion()}), nil
 }

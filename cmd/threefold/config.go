@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,6 +20,7 @@ import (
 	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
+	"github.com/threefold-chess/threefold/web"
 )
 
 // config is every setting threefold reads. The mapstructure tags are the
@@ -168,6 +171,7 @@ func (env *environment) loadConfig() (*config, error) {
 	}
 	env.sayLang = c.lang
 	c.HTTP.lang = c.lang
+	c.HTTP.games = web.HubOptions{MaxPlies: c.PGN.MaxPlies, FinishedGrace: c.Watch.FinishedGrace}
 	c.Bot.chatLang = c.lang
 	if c.Bot.Chat.Lang != "" {
 		l, err := i18n.Parse(c.Bot.Chat.Lang)
@@ -176,7 +180,11 @@ func (env *environment) loadConfig() (*config, error) {
 		}
 		c.Bot.chatLang = l
 	}
-	if err := checkRanges(&c); err != nil {
+	err = checkRanges(&c)
+	if err == nil {
+		err = c.checkLog()
+	}
+	if err != nil {
 		if file != "" {
 			return nil, usagef("config %s: %w", file, err)
 		}
@@ -275,4 +283,31 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	}
 	v.Set("watch.webhooks", list)
 	return nil
+}
+
+// checkLog checks the log keys: an unknown level or format is an error,
+// not a silent fall back to text at info.
+func (c *config) checkLog() error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.Log.Level)); err != nil {
+		return fmt.Errorf("log.level = %q: it must be debug, info, warn or error", c.Log.Level)
+	}
+	if f := strings.ToLower(c.Log.Format); f != "text" && f != "json" {
+		return fmt.Errorf("log.format = %q: it must be text or json", c.Log.Format)
+	}
+	return nil
+}
+
+// logger is the log of watch and bot, as the log keys (checked at load)
+// say: its level, text or JSON lines, to w.
+func (c *config) logger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.Log.Level)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(c.Log.Format, "json") {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

@@ -157,3 +157,21 @@ func TestConfigWebhooks(t *testing.T) {
 		})
 	}
 }
+
+// TestDashboardLimitsFromConfig: the dashboard keeps what pgn.max_plies
+// and watch.finished_grace allow whichever command serves it (bot's
+// dashboard used the hub's own defaults).
+func TestDashboardLimitsFromConfig(t *testing.T) {
+	isolateConfig(t)
+	path := filepath.Join(t.TempDir(), "threefold.yaml")
+	if err := os.WriteFile(path, []byte("pgn:\n  max_plies: 600\nwatch:\n  finished_grace: 3m\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := (&environment{configFile: path}).loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := cfg.HTTP.games; g.MaxPlies != 600 || g.FinishedGrace != 3*time.Minute {
+		t.Errorf("dashboard limits %+v, want 600 plies and 3m", g)
+	}
+}

@@ -68,3 +68,45 @@ func TestConfigRanges(t *testing.T) {
 		})
 	}
 }
+
+// TestLogKeys: log.level and log.format are checked at start like the
+// numeric keys (an unknown value used to fall back to text at info level
+// in silence), and watch and bot read them the same way ("JSON" gave JSON
+// logs in watch but text in bot).
+func TestLogKeys(t *testing.T) {
+	isolateConfig(t)
+	for _, tc := range []struct {
+		name, yaml, wantErr string
+		wantJSON            bool
+	}{
+		{"defaults", "", "", false},
+		{"json", "log:\n  format: json\n", "", true},
+		{"JSON in capitals", "log:\n  format: JSON\n", "", true},
+		{"unknown format", "log:\n  format: xml\n", `log.format = "xml": it must be text or json`, false},
+		{"unknown level", "log:\n  level: loud\n", `log.level = "loud": it must be debug, info, warn or error`, false},
+		{"level in capitals", "log:\n  level: DEBUG\n", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := (&environment{configFile: path}).loadConfig()
+			if tc.wantErr != "" {
+				var ue usageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want a usage error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			cfg.logger(&out).Info("hello")
+			if got := strings.HasPrefix(out.String(), "{"); got != tc.wantJSON {
+				t.Errorf("log line %q: JSON %v, want %v", out.String(), got, tc.wantJSON)
+			}
+		})
+	}
+}

@@ -80,18 +80,6 @@ SOURCE is one of:
 	return cmd
 }
 
-func newWatchLogger(cfg *config, w io.Writer) *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.Log.Level)); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if strings.EqualFold(cfg.Log.Format, "json") {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
 // runWatch is `threefold watch`: the config, the targets, then the run.
 func runWatch(ctx context.Context, env *environment, args []string, jsonOut, once, grouped bool) error {
 	cfg, err := env.loadConfig()
@@ -112,7 +100,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if err != nil {
 		return usagef("watch: %w", err)
 	}
-	r := &watchRun{cfg: cfg, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout, log: newWatchLogger(cfg, env.stderr)}
+	r := &watchRun{cfg: cfg, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout, log: cfg.logger(env.stderr)}
 	return r.run(ctx)
 }
 
@@ -205,7 +193,6 @@ func (r *watchRun) startDashboard(ctx context.Context) error {
 	if r.dash != nil {
 		return nil
 	}
-	r.cfg.HTTP.games = web.HubOptions{MaxPlies: r.cfg.PGN.MaxPlies, FinishedGrace: r.cfg.Watch.FinishedGrace}
 	d, stop, err := serveDashboard(ctx, r.cfg.HTTP, r.log)
 	if err != nil {
 		return err
