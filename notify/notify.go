@@ -105,7 +105,7 @@ func headline(p *i18n.Printer, a threefold.Alert) string {
 	var what string
 	switch a.Kind {
 	case threefold.KindThreefold:
-		what = p.Sprintf(i18n.AlertThreefold, a.Count, side(p, a.Claimant))
+		what = p.Sprintf(i18n.AlertThreefold, a.Count, p.SideAsStored(a.Claimant))
 	case threefold.KindClaimByMove:
 		mv := a.MoveSAN
 		if mv == "" {
@@ -114,11 +114,11 @@ func headline(p *i18n.Printer, a threefold.Alert) string {
 		for _, o := range a.OtherMovesSAN {
 			mv += p.Sprintf(i18n.AlertOr) + o
 		}
-		what = p.Sprintf(i18n.AlertClaimByMove, side(p, a.Claimant), mv)
+		what = p.Sprintf(i18n.AlertClaimByMove, p.SideAsStored(a.Claimant), mv)
 	case threefold.KindFivefold:
 		what = p.Sprintf(i18n.AlertFivefold)
 	case threefold.KindFiftyMoves:
-		what = p.Sprintf(i18n.AlertFiftyMoves, side(p, a.Claimant))
+		what = p.Sprintf(i18n.AlertFiftyMoves, p.SideAsStored(a.Claimant))
 	case threefold.KindSeventyFiveMoves:
 		what = p.Sprintf(i18n.AlertSeventyFive)
 	case threefold.KindWithdrawn:
@@ -133,21 +133,6 @@ func headline(p *i18n.Printer, a threefold.Alert) string {
 		return players(p, a) + " (Chess960): " + what
 	}
 	return players(p, a) + ": " + what
-}
-
-// side names the claimant: as the alert JSON has it ("white") in English,
-// as the language names the side otherwise.
-func side(p *i18n.Printer, claimant string) string {
-	if p.Lang() == i18n.English {
-		return claimant
-	}
-	switch claimant {
-	case "white":
-		return p.Sprintf(i18n.White)
-	case "black":
-		return p.Sprintf(i18n.Black)
-	}
-	return claimant
 }
 
 // withdrawnWhat names the kind of the alert a withdrawal is about.

@@ -304,3 +304,41 @@ func TestLanguageSettings(t *testing.T) {
 		t.Errorf("Dir: fa %q, ru %q", Persian.Dir(), Russian.Dir())
 	}
 }
+
+func TestEnglishOrdinal(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{1, "1st"}, {2, "2nd"}, {3, "3rd"}, {4, "4th"}, {5, "5th"}, {11, "11th"}, {12, "12th"}, {13, "13th"},
+		{21, "21st"}, {22, "22nd"}, {23, "23rd"}, {101, "101st"}, {103, "103rd"}, {111, "111th"}, {112, "112th"},
+	} {
+		if got := EnglishOrdinal(tc.n); got != tc.want {
+			t.Errorf("EnglishOrdinal(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestSide(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		lang           Lang
+		color          string
+		side, asStored string
+	}{
+		{"english white", English, "white", "White", "white"},
+		{"english black", English, "black", "Black", "black"},
+		{"russian white", Russian, "white", "Белые", "Белые"},
+		{"unknown kept", Turkish, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := For(tc.lang)
+			if got := p.Side(tc.color); got != tc.side {
+				t.Errorf("Side(%q) = %q, want %q", tc.color, got, tc.side)
+			}
+			if got := p.SideAsStored(tc.color); got != tc.asStored {
+				t.Errorf("SideAsStored(%q) = %q, want %q", tc.color, got, tc.asStored)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"strconv"
 	"time"
 )
 
@@ -114,4 +115,41 @@ func (p *Printer) Duration(d time.Duration) string {
 		out = "-" + out
 	}
 	return out
+}
+
+// Side names a side ("white", "black", as the alert JSON writes it) as a
+// subject in the printer's language: "White", "Белые"; anything else is
+// returned as it is.
+func (p *Printer) Side(color string) string {
+	switch color {
+	case "white":
+		return p.Sprintf(White)
+	case "black":
+		return p.Sprintf(Black)
+	}
+	return color
+}
+
+// SideAsStored is Side, except that English keeps the word as the alert
+// JSON has it ("white"): for tables and texts that show stored values.
+func (p *Printer) SideAsStored(color string) string {
+	if p.lang == English || p.lang == "" {
+		return color
+	}
+	return p.Side(color)
+}
+
+// EnglishOrdinal writes n as an English ordinal: 1st, 2nd, 3rd, 11th, 22nd.
+func EnglishOrdinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

@@ -125,7 +125,7 @@ func textLine(r *Report) string { return textLineIn(i18n.For(i18n.English), r) }
 func textLineIn(p *i18n.Printer, r *Report) string {
 	var parts []string
 	if t := r.FirstThreefold; t != nil {
-		s := p.Sprintf(i18n.ScanThreefold, strconv.Itoa(t.Ply), r.moveLabel(p, t.Ply), joinInts(t.Occurrences), side(p, t.Claimant))
+		s := p.Sprintf(i18n.ScanThreefold, strconv.Itoa(t.Ply), r.moveLabel(p, t.Ply), joinInts(t.Occurrences), p.Side(t.Claimant))
 		if n := len(r.ThreefoldPlies); n > 1 {
 			s += p.Sprintf(i18n.ScanAgain, n-1)
 		}
@@ -136,7 +136,7 @@ func textLineIn(p *i18n.Printer, r *Report) string {
 		for i, m := range c.Moves {
 			moves[i] = r.numbered(c.Ply+1, m)
 		}
-		parts = append(parts, p.Sprintf(i18n.ScanClaimByMove, strconv.Itoa(c.Ply), side(p, c.Claimant), strings.Join(moves, p.Sprintf(i18n.AlertOr))))
+		parts = append(parts, p.Sprintf(i18n.ScanClaimByMove, strconv.Itoa(c.Ply), p.Side(c.Claimant), strings.Join(moves, p.Sprintf(i18n.AlertOr))))
 	}
 	if r.FivefoldPly != nil {
 		s := p.Sprintf(i18n.ScanFivefold, strconv.Itoa(*r.FivefoldPly), r.moveLabel(p, *r.FivefoldPly))
@@ -161,18 +161,6 @@ func textLineIn(p *i18n.Printer, r *Report) string {
 		parts = append(parts, p.Sprintf(i18n.ScanError, p.GameError(r.Error)))
 	}
 	return strings.Join(parts, p.Sprintf(i18n.ScanPartSep))
-}
-
-// side names the player who may claim: "White" or "Black" in the
-// language.
-func side(p *i18n.Printer, color string) string {
-	switch color {
-	case "white":
-		return p.Sprintf(i18n.White)
-	case "black":
-		return p.Sprintf(i18n.Black)
-	}
-	return color
 }
 
 // nearWords names each kind of difference of a near repetition.

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/rules"
 	"github.com/threefold-chess/threefold/store"
 )
@@ -164,9 +165,9 @@ func replay(g store.Game, start string) ([]ply, *MoveError) {
 		}
 		switch {
 		case v.Count >= 5:
-			cs = append(cs, fmt.Sprintf("%s occurrence: plies %s; drawn (9.6.1)", ordinal(v.Count), joinInts(v.Occurrences)))
+			cs = append(cs, fmt.Sprintf("%s occurrence: plies %s; drawn (9.6.1)", i18n.EnglishOrdinal(v.Count), joinInts(v.Occurrences)))
 		case v.Count >= 3:
-			cs = append(cs, fmt.Sprintf("%s occurrence: plies %s; %s may claim (9.2.2)", ordinal(v.Count), joinInts(v.Occurrences), claimant))
+			cs = append(cs, fmt.Sprintf("%s occurrence: plies %s; %s may claim (9.2.2)", i18n.EnglishOrdinal(v.Count), joinInts(v.Occurrences), claimant))
 		case v.Count == 2:
 			cs = append(cs, fmt.Sprintf("2nd occurrence: plies %s", joinInts(v.Occurrences)))
 		case len(repeatsAt[i]) > 0:
@@ -203,20 +204,6 @@ func moveText(p *rules.Position, m rules.Move) string {
 func comment(text string) []string {
 	text = strings.NewReplacer("{", "(", "}", ")").Replace(text)
 	return strings.Fields("{" + text + "}")
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 func joinInts(xs []int) string {

@@ -285,14 +285,6 @@ func TestWriteBadFEN(t *testing.T) {
 	}
 }
 
-func TestOrdinal(t *testing.T) {
-	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 103: "103rd", 111: "111th"} {
-		if got := ordinal(n); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // TestWriteKeepsTheGamesTags: a game read from PGN is written with its own
 // tags in their order and threefold's after them; Result is the
 // movetext's, SetUp and FEN the start replayed, a roster tag missing from

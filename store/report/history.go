@@ -159,13 +159,13 @@ func alertSummary(p *i18n.Printer, a threefold.Alert) string {
 	plies := joinPlies(a.Occurrences)
 	switch a.Kind {
 	case threefold.KindThreefold:
-		return p.Sprintf(i18n.HistThreefold, ordinal(p, a.Count), plies, side(p, a.Claimant))
+		return p.Sprintf(i18n.HistThreefold, ordinal(p, a.Count), plies, p.SideAsStored(a.Claimant))
 	case threefold.KindFivefold:
 		return p.Sprintf(i18n.HistFivefold, ordinal(p, a.Count), plies)
 	case threefold.KindClaimByMove:
-		return p.Sprintf(i18n.HistClaimByMove, side(p, a.Claimant), first(a.MoveSAN, a.Move), plies)
+		return p.Sprintf(i18n.HistClaimByMove, p.SideAsStored(a.Claimant), first(a.MoveSAN, a.Move), plies)
 	case threefold.KindFiftyMoves:
-		return p.Sprintf(i18n.HistFifty, side(p, a.Claimant))
+		return p.Sprintf(i18n.HistFifty, p.SideAsStored(a.Claimant))
 	case threefold.KindSeventyFiveMoves:
 		return p.Sprintf(i18n.HistSeventyFive)
 	case threefold.KindWithdrawn:
@@ -174,41 +174,12 @@ func alertSummary(p *i18n.Printer, a threefold.Alert) string {
 	return string(a.Kind)
 }
 
-// side names the side that may claim: as the alert JSON has it ("white")
-// in English, as the language names it otherwise.
-func side(p *i18n.Printer, color string) string {
-	if p.Lang() == i18n.English {
-		return color
-	}
-	switch color {
-	case "white":
-		return p.Sprintf(i18n.White)
-	case "black":
-		return p.Sprintf(i18n.Black)
-	}
-	return color
-}
-
 // ordinal writes the nth occurrence: 3rd, 3-е, 3., سوم («بار سوم»).
 func ordinal(p *i18n.Printer, n int) string {
 	if p.Lang() == i18n.English {
-		return englishOrdinal(n)
+		return i18n.EnglishOrdinal(n)
 	}
 	return p.Sprintf(i18n.WebOrdinal, n)
-}
-
-func englishOrdinal(n int) string {
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-		return strconv.Itoa(n) + "th"
-	case n%10 == 1:
-		return strconv.Itoa(n) + "st"
-	case n%10 == 2:
-		return strconv.Itoa(n) + "nd"
-	case n%10 == 3:
-		return strconv.Itoa(n) + "rd"
-	}
-	return strconv.Itoa(n) + "th"
 }
 
 // kindNames are the keys of the alert kinds' names.

@@ -106,17 +106,3 @@ func TestHistoryJSONHasNoNulls(t *testing.T) {
 		t.Errorf("JSON %s", out)
 	}
 }
-
-func TestEnglishOrdinal(t *testing.T) {
-	for _, tc := range []struct {
-		n    int
-		want string
-	}{
-		{1, "1st"}, {2, "2nd"}, {3, "3rd"}, {4, "4th"}, {11, "11th"}, {12, "12th"}, {13, "13th"},
-		{21, "21st"}, {22, "22nd"}, {23, "23rd"}, {101, "101st"}, {111, "111th"}, {112, "112th"},
-	} {
-		if got := englishOrdinal(tc.n); got != tc.want {
-			t.Errorf("englishOrdinal(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-}
