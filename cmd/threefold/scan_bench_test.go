@@ -87,9 +87,31 @@ func firstGames(text string, n int) string {
 func countPlies(summary string) int {
 	var games, plies int
 	for _, line := range strings.Split(summary, "\n") {
-		if n, _ := fmt.Sscanf(line, "%d games, %d plies", &games, &plies); n == 2 {
+		// The totals group their digits ("59,915 games, 5,136,052 plies").
+		line = strings.ReplaceAll(line, ",", "")
+		if n, _ := fmt.Sscanf(line, "%d games %d plies", &games, &plies); n == 2 {
 			return plies
 		}
 	}
 	return 0
+}
+
+// TestCountPlies: the benchmarks' plies figure is read from the summary as
+// scan writes it today (it read "25,744 plies" as 25).
+func TestCountPlies(t *testing.T) {
+	for _, tc := range []struct {
+		name, summary string
+		want          int
+	}{
+		{"grouped", "done\n300 games, 25,744 plies, 3 threefold\n", 25744},
+		{"large", "59,915 games, 5,136,052 plies\n", 5136052},
+		{"small", "2 games, 85 plies\n", 85},
+		{"none", "nothing here\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := countPlies(tc.summary); got != tc.want {
+				t.Errorf("countPlies = %d, want %d", got, tc.want)
+			}
+		})
+	}
 }
