@@ -64,6 +64,7 @@ func (s *FileSource) Run(ctx context.Context, emit Emit) error {
 	}
 	feed := newPGNFeed("file", s.Name(), 0, threefold.AudienceArbiters, clk, s.Limits)
 	feed.grace = s.FinishedGrace
+	feed.forgetSent = s.Once
 	seen := map[string]fileStamp{}
 	for {
 		files, err := s.list()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -266,5 +267,46 @@ func TestOneBadFileDoesNotStopTheOthers(t *testing.T) {
 	}
 	if st, ok := byID["long.pgn#1"]; !ok || st.Attention == nil || !strings.Contains(st.Attention.Reason, "max_line_bytes") {
 		t.Fatalf("the long game: %+v (%v)", st, ok)
+	}
+}
+
+// TestFileSourceOnceForgetsWhatItSent: a file read once is not read
+// again, so its finished games are forgotten as soon as they were
+// emitted (watch --once of a month of games kept every one); a game still
+// going is kept, and a file followed keeps every game, to emit only what
+// changed at the next reading.
+func TestFileSourceOnceForgetsWhatItSent(t *testing.T) {
+	game := func(id, moves, result string) string {
+		return "[GameURL \"https://x/" + id + "\"]\n[Result \"" + result + "\"]\n\n" + moves + " " + result + "\n\n"
+	}
+	text := game("a", "1. e4 e5", "1-0") + game("b", "1. d4", "*") + game("c", "1. c4", "0-1")
+	for _, tc := range []struct {
+		name string
+		once bool
+		kept []string
+	}{
+		{"read once", true, []string{"https://x/b"}},
+		{"followed", false, []string{"https://x/a", "https://x/b", "https://x/c"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			feed := newPGNFeed("file", "test", 0, "", newFakeClock(), pgn.Limits{})
+			feed.forgetSent = tc.once
+			var emitted []string
+			emit := func(s threefold.GameState) error { emitted = append(emitted, s.Game.ID); return nil }
+			if _, err := feed.feedReader(pgn.NewReader(strings.NewReader(text)), func(int) string { return "" }, emit); err != nil {
+				t.Fatal(err)
+			}
+			if len(emitted) != 3 {
+				t.Errorf("emitted %v, want the 3 games", emitted)
+			}
+			var kept []string
+			for id := range feed.games {
+				kept = append(kept, id)
+			}
+			slices.Sort(kept)
+			if !slices.Equal(kept, tc.kept) {
+				t.Errorf("kept %v, want %v", kept, tc.kept)
+			}
+		})
 	}
 }

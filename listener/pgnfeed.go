@@ -54,6 +54,10 @@ type pgnFeed struct {
 	// (without): the last state of a file says that no more follow.
 	hold bool
 	held *feedGame
+	// forgetSent: a finished game is forgotten once it was emitted (a file
+	// read once names it no more), so that watch --once of a file of
+	// millions of games does not keep them all.
+	forgetSent bool
 	// counters, for tests and benchmarks
 	fullParses, tailParses int
 	at                     time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
@@ -416,6 +420,9 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 	})
 	if err != nil {
 		return stopError{err}
+	}
+	if f.forgetSent && fg.result != "" && fg.result != "*" && f.games[fg.id] == fg {
+		delete(f.games, fg.id)
 	}
 	return nil
 }
