@@ -134,22 +134,6 @@ func (g *Game) armTimer() {
 	}()
 }
 
-// takebackProposed (mu held) reports whether side c proposes a takeback.
-func (g *Game) takebackProposed(c rules.Color) bool {
-	if c == rules.White {
-		return g.wtakeback
-	}
-	return g.btakeback
-}
-
-func (g *Game) setTakeback(c rules.Color, v bool) {
-	if c == rules.White {
-		g.wtakeback = v
-	} else {
-		g.btakeback = v
-	}
-}
-
 // proposeTakeback (mu held) is a takeback/yes of side c: it accepts the
 // other side's proposal (taking back to the proposer's turn), or proposes
 // one.
@@ -157,7 +141,7 @@ func (g *Game) proposeTakeback(c rules.Color) error {
 	switch {
 	case g.over():
 		return fmt.Errorf("game over")
-	case g.takebackProposed(c.Other()):
+	case g.takeback[c.Other()]:
 		proposer := c.Other()
 		n := 1
 		if g.turn() == proposer {
@@ -166,10 +150,10 @@ func (g *Game) proposeTakeback(c rules.Color) error {
 		if n > len(g.ucis) {
 			return fmt.Errorf("nothing to take back")
 		}
-		g.wtakeback, g.btakeback = false, false
+		g.takeback = [2]bool{}
 		return g.takeBack(n)
 	case len(g.ucis) > 0:
-		g.setTakeback(c, true)
+		g.takeback[c] = true
 	}
 	return nil
 }
@@ -184,7 +168,7 @@ func (g *Game) takeBack(n int) error {
 			return err
 		}
 	}
-	g.wdraw, g.bdraw = false, false
+	g.drawOffer = [2]bool{}
 	g.moved()
 	return nil
 }
@@ -204,7 +188,7 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	case "no", "false":
-		g.setTakeback(c.Other(), false)
+		g.takeback[c.Other()] = false
 	default:
 		writeError(w, http.StatusBadRequest, "accept must be yes or no")
 		return

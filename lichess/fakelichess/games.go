@@ -106,10 +106,9 @@ type Game struct {
 	ucis         []string
 	status       string
 	winner       string
-	wdraw, bdraw bool
-	wtakeback    bool
-	btakeback    bool
-	drawOfferPly [2]int // last ply each side offered, -100 if never
+	drawOffer    [2]bool // by color: an offer stands
+	takeback     [2]bool // by color: a takeback proposal stands
+	drawOfferPly [2]int  // last ply each side offered, -100 if never
 	wtime, btime int64
 	winc, binc   int64
 	clockInitial int64
@@ -245,7 +244,7 @@ func (g *Game) State() GameState {
 	defer g.s.mu.Unlock()
 	pos := g.rg.Position()
 	return GameState{ID: g.id, Moves: append([]string(nil), g.ucis...), Status: g.status, Winner: g.winner,
-		WDraw: g.wdraw, BDraw: g.bdraw, WTakeback: g.wtakeback, BTakeback: g.btakeback, WTime: g.wtime, BTime: g.btime,
+		WDraw: g.drawOffer[rules.White], BDraw: g.drawOffer[rules.Black], WTakeback: g.takeback[rules.White], BTakeback: g.takeback[rules.Black], WTime: g.wtime, BTime: g.btime,
 		Ply: g.rg.Ply(), Count: g.rg.Count(), FEN: pos.FEN()}
 }
 
@@ -313,8 +312,8 @@ func (g *Game) finish(status, winner string) {
 		return
 	}
 	g.status, g.winner = status, winner
-	g.wdraw, g.bdraw = false, false
-	g.wtakeback, g.btakeback = false, false
+	g.drawOffer = [2]bool{}
+	g.takeback = [2]bool{}
 	g.disarm()
 }
 
@@ -377,7 +376,7 @@ func (g *Game) stateJSON() stateOut {
 		return nil
 	}
 	out := stateOut{Type: "gameState", Moves: strings.Join(g.ucis, " "), WTime: g.wtime, BTime: g.btime, WInc: g.winc, BInc: g.binc,
-		WDraw: flag(g.wdraw), BDraw: flag(g.bdraw), WTakeback: flag(g.wtakeback), BTakeback: flag(g.btakeback), Status: g.status, Winner: g.winner}
+		WDraw: flag(g.drawOffer[rules.White]), BDraw: flag(g.drawOffer[rules.Black]), WTakeback: flag(g.takeback[rules.White]), BTakeback: flag(g.takeback[rules.Black]), Status: g.status, Winner: g.winner}
 	if !g.over() && g.rg.Ply() < 2 && g.clockInitial > 0 {
 		out.Expiration = &expirationJSON{IdleMillis: g.s.clk.Now().Sub(g.lastMoveAt).Milliseconds(), MillisToMove: g.firstMove.Milliseconds()}
 	}
@@ -528,7 +527,7 @@ func (s *Server) runScript(g *Game) {
 			g.offerDraw(opp)
 			g.push()
 		}
-		if st.AcceptDraw && g.offering(g.bot) {
+		if st.AcceptDraw && g.drawOffer[g.bot] {
 			g.finish(lichess.StatusDraw, "")
 			g.push()
 		}
@@ -555,21 +554,6 @@ func (g *Game) player(c rules.Color) string {
 	return g.black
 }
 
-func (g *Game) offering(c rules.Color) bool {
-	if c == rules.White {
-		return g.wdraw
-	}
-	return g.bdraw
-}
-
-func (g *Game) setOffer(c rules.Color, v bool) {
-	if c == rules.White {
-		g.wdraw = v
-	} else {
-		g.bdraw = v
-	}
-}
-
 // offerDraw (mu held) is lila's Drawer.yes for side c: a threefold on the
 // board ends the game, an offer of the other side is accepted, otherwise
 // the offer is recorded (at most once per 20 plies, from ply 2).
@@ -578,10 +562,10 @@ func (g *Game) offerDraw(c rules.Color) {
 	case g.over():
 	case g.rg.Count() >= 3:
 		g.finish(lichess.StatusDraw, "")
-	case g.offering(c.Other()):
+	case g.drawOffer[c.Other()]:
 		g.finish(lichess.StatusDraw, "")
-	case g.rg.Ply() >= 2 && !g.offering(c) && g.drawOfferPly[c] < g.rg.Ply()-20:
-		g.setOffer(c, true)
+	case g.rg.Ply() >= 2 && !g.drawOffer[c] && g.drawOfferPly[c] < g.rg.Ply()-20:
+		g.drawOffer[c] = true
 		g.drawOfferPly[c] = g.rg.Ply()
 		g.addChat("lichess", lichess.RoomPlayer, c.String()+" offers draw")
 	}
@@ -606,8 +590,8 @@ func (g *Game) opponentPlay(u string) error {
 	if err := g.play(u); err != nil {
 		return err
 	}
-	g.setOffer(g.bot, false)
-	g.wtakeback, g.btakeback = false, false
+	g.drawOffer[g.bot] = false
+	g.takeback = [2]bool{}
 	g.moved()
 	g.afterMove()
 	g.push()
@@ -782,8 +766,8 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	case "true":
 		g.offerDraw(c)
 	case "false":
-		if g.offering(c.Other()) {
-			g.setOffer(c.Other(), false)
+		if g.drawOffer[c.Other()] {
+			g.drawOffer[c.Other()] = false
 		}
 	}
 	if g.over() { // the offer drew the game (a threefold on the board)
@@ -804,8 +788,8 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("Piece on %s cannot move to %s", u[:2], u[2:4]))
 		return
 	}
-	g.setOffer(c.Other(), false)
-	g.wtakeback, g.btakeback = false, false
+	g.drawOffer[c.Other()] = false
+	g.takeback = [2]bool{}
 	g.moved()
 	g.afterMove()
 	g.push()
@@ -874,8 +858,8 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 	case "yes", "true", "True", "1", "on":
 		g.offerDraw(c)
 	default:
-		if g.offering(c.Other()) {
-			g.setOffer(c.Other(), false)
+		if g.drawOffer[c.Other()] {
+			g.drawOffer[c.Other()] = false
 		}
 	}
 	g.push()
