@@ -34,35 +34,20 @@ func instanceTable(p *i18n.Printer, w io.Writer, now time.Time, instances []stor
 			alive++
 		}
 	}
-	fmt.Fprintln(w, p.Sprintf(i18n.StInstancesTitle, len(instances), alive))
-	if len(instances) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, p.Sprintf(i18n.StInstancesHeader))
-	for _, i := range instances {
+	title := p.Sprintf(i18n.StInstancesTitle, len(instances), alive)
+	table(p, w, title, p.Sprintf(i18n.StInstancesHeader), instances, 0, func(i store.InstanceStatus) string {
 		state := p.Sprintf(i18n.StAlive)
 		if !i.Alive {
 			state = p.Sprintf(i18n.StDead)
 		}
-		fmt.Fprint(tw, Row("%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(p, now, i.LastSeen),
-			i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(p, i)))
-	}
-	tw.Flush()
+		return Row("%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Host, state, ago(p, now, i.LastSeen),
+			i.StartedAt.UTC().Format("2006-01-02 15:04:05"), holdings(p, i))
+	})
 }
 
 func leaseTable(p *i18n.Printer, w io.Writer, now time.Time, leases []store.LeaseStatus, limit int) {
-	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StLeasesTitle, len(leases)))
-	if len(leases) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, p.Sprintf(i18n.StLeasesHeader))
-	for k, l := range leases {
-		if limit > 0 && k == limit {
-			fmt.Fprint(tw, Row("…\t%s\t\t\t\n", p.Sprintf(i18n.StMore, len(leases)-limit)))
-			break
-		}
+	title := "\n" + p.Sprintf(i18n.StLeasesTitle, len(leases))
+	table(p, w, title, p.Sprintf(i18n.StLeasesHeader), leases, limit, func(l store.LeaseStatus) string {
 		holder, expires := l.Holder, ago(p, now, l.ExpiresAt)
 		switch {
 		case l.Holder == "":
@@ -74,62 +59,61 @@ func leaseTable(p *i18n.Printer, w io.Writer, now time.Time, leases []store.Leas
 		if l.Kind == store.LeaseSource {
 			name = p.SourceName(name)
 		}
-		fmt.Fprint(tw, Row("%s\t%s\t%s\t%d\t%s\n", l.Kind, name, holder, l.Epoch, expires))
-	}
-	tw.Flush()
+		return Row("%s\t%s\t%s\t%d\t%s\n", l.Kind, name, holder, l.Epoch, expires)
+	})
 }
 
 func sourceTable(p *i18n.Printer, w io.Writer, now time.Time, sources []store.SourceStatus) {
-	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StSourcesTitle, len(sources)))
-	if len(sources) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, p.Sprintf(i18n.StSourcesHeader))
-	for _, s := range sources {
+	title := "\n" + p.Sprintf(i18n.StSourcesTitle, len(sources))
+	table(p, w, title, p.Sprintf(i18n.StSourcesHeader), sources, 0, func(s store.SourceStatus) string {
 		saved := p.Sprintf(i18n.StNever)
 		if s.HasState {
 			saved = ago(p, now, s.StateUpdatedAt)
 		}
-		fmt.Fprint(tw, Row("%s\t%s\t%s\t%s\n", p.SourceName(s.Name), first(s.Holder, p.Sprintf(i18n.StNobody)), saved, connection(p, now, s.Health)))
-	}
-	tw.Flush()
+		return Row("%s\t%s\t%s\t%s\n", p.SourceName(s.Name), first(s.Holder, p.Sprintf(i18n.StNobody)), saved, connection(p, now, s.Health))
+	})
 }
 
 func outboxTable(p *i18n.Printer, w io.Writer, now time.Time, outbox []store.SinkLag) {
-	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StOutboxTitle, len(outbox)))
-	if len(outbox) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, p.Sprintf(i18n.StOutboxHeader))
-	for _, o := range outbox {
+	title := "\n" + p.Sprintf(i18n.StOutboxTitle, len(outbox))
+	table(p, w, title, p.Sprintf(i18n.StOutboxHeader), outbox, 0, func(o store.SinkLag) string {
 		oldest := "-"
 		if o.Pending > 0 {
 			oldest = ago(p, now, o.Oldest)
 		}
-		fmt.Fprint(tw, Row("%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, first(oneLine(o.LastError), "-")))
-	}
-	tw.Flush()
+		return Row("%s\t%d\t%d\t%d\t%s\t%d\t%s\n", o.Sink, o.Pending, o.Claimed, o.Sent, oldest, o.MaxAttempts, first(oneLine(o.LastError), "-"))
+	})
 }
 
 func gameLagTable(p *i18n.Printer, w io.Writer, now time.Time, games []store.GameLag, limit int) {
-	fmt.Fprintln(w, "\n"+p.Sprintf(i18n.StGamesTitle, len(games)))
-	if len(games) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, p.Sprintf(i18n.StGamesHeader))
-	for k, g := range games {
-		if limit > 0 && k == limit {
-			fmt.Fprint(tw, Row("…\t%s\t\t\t\t\n", p.Sprintf(i18n.StMore, len(games)-limit)))
-			break
-		}
+	title := "\n" + p.Sprintf(i18n.StGamesTitle, len(games))
+	table(p, w, title, p.Sprintf(i18n.StGamesHeader), games, limit, func(g store.GameLag) string {
 		processed, behind := fmt.Sprint(g.Processed), fmt.Sprint(g.Seen-g.Processed)
 		if g.Processed < 0 {
 			processed, behind = "-", fmt.Sprint(g.Seen)
 		}
-		fmt.Fprint(tw, Row("%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, first(g.Holder, p.Sprintf(i18n.StNobody)), ago(p, now, g.UpdatedAt)))
+		return Row("%s/%s\t%s\t%d\t%s\t%s\t%s\n", g.Site, g.ID, processed, g.Seen, behind, first(g.Holder, p.Sprintf(i18n.StNobody)), ago(p, now, g.UpdatedAt))
+	})
+}
+
+// table writes one table of status: its title line, then, when there are
+// rows, the tab-separated header and a line per row (row returns it with
+// its newline), at most limit of them (0: all) and then a line saying how
+// many more there are.
+func table[T any](p *i18n.Printer, w io.Writer, title, header string, rows []T, limit int, row func(T) string) {
+	fmt.Fprintln(w, title)
+	if len(rows) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for k, r := range rows {
+		if limit > 0 && k == limit {
+			blanks := strings.Repeat("\t", strings.Count(header, "\t")-1)
+			fmt.Fprint(tw, Row("…\t%s"+blanks+"\n", p.Sprintf(i18n.StMore, len(rows)-limit)))
+			break
+		}
+		fmt.Fprint(tw, row(r))
 	}
 	tw.Flush()
 }
