@@ -38,7 +38,7 @@ var layers = map[string]int{
 	// 5: group mode (listener, store, delivery).
 	"group": 5,
 	// 6: the binary, the only place that reads configuration and wires.
-	"cmd/threefold": 6,
+	"cmd/threefold": 6, "cmd/threefold/internal/help": 0,
 	// Test support: imported by tests only (testOnly).
 	"internal/testenv": 0, "internal/testlog": 0, "internal/randgame": 1, "internal/refgames": 1,
 }

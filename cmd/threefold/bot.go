@@ -26,29 +26,7 @@ import (
 
 func newBotCmd(env *environment) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "bot",
-		Short: "Run the Lichess BOT account of the config file (stop with Ctrl-C or SIGTERM)",
-		Long: `threefold bot runs a Lichess BOT account: it accepts the challenges the bot:
-section of the config allows, plays every game with the configured UCI engine
-(or a built-in mover), never lets a won game end in a repetition draw, seeks
-one in a lost game, claims the win (or the draw) when the opponent left,
-answers takeback proposals by bot.takebacks (decline by default), writes
-repetition notices in the game chat, and records
-every game with the true reason it ended in <data_dir>/games.jsonl and in the
-store (store.dsn; by default <data_dir>/threefold.db). The repetition alerts
-of its games take the routes of watch's: the store (threefold history), the
-webhooks of watch.webhooks and, with http.addr set, the dashboard, which shows
-its games live, its ratings and its record.
-
-With bot.matchmaking.enabled it challenges online BOT accounts itself when it
-has room for a game (bot.matchmaking in the config file). With bot.book.path
-it plays its openings from a Polyglot opening book.
-
-On SIGTERM or Ctrl-C it accepts no new challenge and finishes (or, with
-bot.on_stop: resign, resigns) the games it is playing, then exits.
-
-threefold bot challenge USER challenges an account from the bot's account
-(threefold bot challenge --help).`,
+		Use:  "bot",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := env.loadConfig()
@@ -241,11 +219,7 @@ func (r *botRun) recordSinks() bot.RecordSinks {
 func newBotUpgradeCmd(env *environment) *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
-		Use:   "upgrade",
-		Short: "Turn the token's Lichess account into a BOT account (irreversible)",
-		Long: `threefold bot upgrade turns the Lichess account of the configured token into a
-BOT account. Lichess allows it only for an account that has never played a
-game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
+		Use:  "upgrade",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			client, err := botClient(env, "bot upgrade")
@@ -280,7 +254,7 @@ game, and it cannot be undone. It asks for confirmation unless --yes is given.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	cmd.Flags().BoolVar(&yes, "yes", false, "")
 	return cmd
 }
 

@@ -23,41 +23,20 @@ type broadcastsOptions struct {
 func newBroadcastsCmd(env *environment) *cobra.Command {
 	var opts broadcastsOptions
 	cmd := &cobra.Command{
-		Use:   "broadcasts [TOURNAMENT]",
-		Short: "Find Lichess broadcasts to watch: official, top, a search, a user's, a tournament's rounds",
-		Long: `broadcasts lists Lichess broadcasts and their rounds, with the address to give
-threefold watch:
-
-  (no flag)      the official broadcasts: those under way or scheduled first
-                 (by tier), then finished ones; each with its rounds and
-                 their state (on now, finished, starts at …)
-  --live         only official broadcasts with a round on now
-  --top          Lichess's top broadcasts: under way, then a page of past ones
-  --search TEXT  the broadcasts whose name matches TEXT
-  --user USER    the broadcasts USER created (Lichess asks a token with
-                 study:read for this one: threefold login --for watch)
-  TOURNAMENT     a tournament's address (or id, or one of its rounds'
-                 addresses): its rounds and their state
-
-The listings need no token; with the watch token (threefold login --for watch)
-Lichess limits them less.`,
-		Example: `  threefold broadcasts --live
-  threefold broadcasts --search "world cup"
-  threefold broadcasts https://lichess.org/broadcast/some-event/AbCdEfGh
-  threefold watch https://lichess.org/broadcast/some-event/round-1/IjKlMnOp`,
+		Use:  "broadcasts [TOURNAMENT]",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBroadcasts(cmd.Context(), env, opts, args)
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&opts.live, "live", false, "only official broadcasts with a round on now")
-	f.BoolVar(&opts.top, "top", false, "Lichess's top broadcasts")
-	f.StringVar(&opts.search, "search", "", "broadcasts whose name matches this text")
-	f.StringVar(&opts.user, "user", "", "broadcasts this Lichess user created (token with study:read)")
-	f.IntVar(&opts.page, "page", 1, "page of --top, --search and --user (from 1)")
-	f.IntVar(&opts.nb, "limit", 20, "at most this many official broadcasts (1 to 100)")
-	f.BoolVar(&opts.json, "json", false, "what Lichess answered, as JSON")
+	f.BoolVar(&opts.live, "live", false, "")
+	f.BoolVar(&opts.top, "top", false, "")
+	f.StringVar(&opts.search, "search", "", "")
+	f.StringVar(&opts.user, "user", "", "")
+	f.IntVar(&opts.page, "page", 1, "")
+	f.IntVar(&opts.nb, "limit", 20, "")
+	f.BoolVar(&opts.json, "json", false, "")
 	return cmd
 }
 

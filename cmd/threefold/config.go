@@ -101,15 +101,6 @@ func defaultConfigFile() string {
 	return filepath.Join(dir, "threefold", "threefold.yaml")
 }
 
-// configFlagHelp is the help of --config: the default file where it is
-// on this machine.
-func configFlagHelp() string {
-	if f := defaultConfigFile(); f != "" {
-		return "config file (default " + f + ", read when it exists)"
-	}
-	return "config file (no default: this machine has no user config directory)"
-}
-
 // loadConfig reads the config file (the --config flag, or the default file
 // if present), then the environment, over the defaults. An unknown key in
 // the file is an error that names it: a typo must not silently fall back to

@@ -26,15 +26,7 @@ type demoOptions struct {
 func newDemoCmd(env *environment) *cobra.Command {
 	o := demoOptions{}
 	cmd := &cobra.Command{
-		Use:   "demo",
-		Short: "Run the whole system offline: a simulated Lichess, the bot, the watcher and the dashboard",
-		Long: `demo runs threefold with no account and no network. It starts a simulated
-Lichess on localhost that replays recorded real games: a broadcast round of five
-boards, a blitz game that reaches a fifth occurrence, and games against the
-threefold bot (which plays with its built-in mover against a scripted opponent).
-The watcher follows them all; the dashboard shows them live. The dashboard's
-address and every alert are printed as they happen. The demo ends by itself
-after --duration, or on Ctrl-C.`,
+		Use: "demo",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef("demo takes no arguments (got %q)", args)
@@ -48,12 +40,12 @@ after --duration, or on Ctrl-C.`,
 			return runDemo(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().DurationVar(&o.duration, "duration", 3*time.Minute, "how long the demo runs")
-	cmd.Flags().DurationVar(&o.pace, "pace", time.Second, "time between two moves of a game")
-	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "dashboard address (port 0: a free port)")
-	cmd.Flags().StringVar(&o.token, "token", "", "dashboard access token (required with an --addr beyond localhost)")
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "write alerts as JSON lines")
-	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "log what every component does (stderr)")
+	cmd.Flags().DurationVar(&o.duration, "duration", 3*time.Minute, "")
+	cmd.Flags().DurationVar(&o.pace, "pace", time.Second, "")
+	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "")
+	cmd.Flags().StringVar(&o.token, "token", "", "")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "")
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "")
 	return cmd
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold/explain"
-	"github.com/threefold-chess/threefold/listener"
 )
 
 // explainOptions are the flags of explain.
@@ -25,40 +24,17 @@ type explainOptions struct {
 func newExplainCmd(env *environment) *cobra.Command {
 	var o explainOptions
 	cmd := &cobra.Command{
-		Use:   "explain [--json] [--svg FILE] (SOURCE --plies A,B [--game N] | --fen FEN1 --fen FEN2)",
-		Short: "Say why two moments of a game are, or are not, the same position (FIDE 9.2.3)",
-		Long: `explain compares two positions, the plies A and B of a game (ply 0 is the
-start, ply n the position after the n-th half-move) or two FENs, and says
-whether they are the same position in the sense of FIDE 9.2.3: the same
-player to move, the same pieces on the same squares, the same castling
-rights (a right lost never returns, a right held counts even while castling
-is blocked) and the same en passant captures (only a capture that is legal
-counts). When they are not, it gives every reason, each in a sentence: the
-side to move, every square whose occupant differs, every castling right held
-in one and not the other (with the ply and move that lost it), every en
-passant capture possible in one and not the other. Move numbers and clocks
-are never a reason.
-
-The text output shows the two boards side by side. --json writes one JSON
-object: {"same", "plies", "fens", "differences": [{"kind": "side_to_move" |
-"placement" | "castling" | "en_passant", "explanation", ...details}], ...};
-see README, "explain". --svg FILE also writes both diagrams with the
-differences marked.
-
-SOURCE is one of:
-` + listener.GameSourceForms + `
-
-Exit status: 0 when the comparison was made (same or not), 2 for bad input.`,
+		Use:  "explain [--json] [--svg FILE] (SOURCE --plies A,B [--game N] | --fen FEN1 --fen FEN2)",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExplain(cmd.Context(), env, args, o)
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "write the comparison as one JSON object")
-	cmd.Flags().IntVar(&o.game, "game", 1, "the game of SOURCE, counted from 1")
-	cmd.Flags().StringVar(&o.plies, "plies", "", "the two plies to compare, A,B (0 is the start position)")
-	cmd.Flags().StringArrayVar(&o.fens, "fen", nil, "a position to compare (twice)")
-	cmd.Flags().StringVar(&o.svgFile, "svg", "", "also write the two diagrams, differences marked, to this SVG file")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "")
+	cmd.Flags().IntVar(&o.game, "game", 1, "")
+	cmd.Flags().StringVar(&o.plies, "plies", "", "")
+	cmd.Flags().StringArrayVar(&o.fens, "fen", nil, "")
+	cmd.Flags().StringVar(&o.svgFile, "svg", "", "")
 	return cmd
 }
 

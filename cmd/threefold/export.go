@@ -24,34 +24,18 @@ type exportOptions struct {
 func newExportCmd(env *environment) *cobra.Command {
 	var opts exportOptions
 	cmd := &cobra.Command{
-		Use:   "export [GAME...]",
-		Short: "Write stored games as PGN annotated with the proof of every repetition",
-		Long: `export writes stored games as PGN. Each occurrence of a position that repeats
-is commented with its number and the plies of every occurrence so far, who may
-claim at the third (FIDE 9.2.2), the draw at the fifth (9.6.1); a position
-where a player may claim by declaring a move says which move (9.2.1); the 50-
-and 75-move rules are marked where they start to apply. The comments come from
-replaying the game with the rules, so they hold for any stored game. Any PGN
-viewer shows them.
-
-GAME is a game's id (abcdefgh), site/id (lichess/abcdefgh) or URL
-(https://lichess.org/abcdefgh). Without GAME, --source, --event or --player
-(or --all) selects the games, oldest update first.
-
-Exit status: 0 when every game was written, 3 when some game's moves could
-not all be replayed (written up to there, with a comment, and reported), 2 for
-bad usage.`,
+		Use: "export [GAME...]",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExport(cmd.Context(), env, args, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.source, "source", "", "every game of a site, or of sources whose name contains this")
-	f.StringVar(&opts.event, "event", "", "every game of events whose name contains this")
-	f.StringVar(&opts.player, "player", "", "every game of a player (either side, any case)")
-	f.StringVar(&opts.since, "since", "", "only games updated since: a duration back from now (2h, 3d) or a date/time")
-	f.BoolVar(&opts.all, "all", false, "every stored game")
-	f.StringVarP(&opts.output, "output", "o", "", "write to this file instead of stdout")
+	f.StringVar(&opts.source, "source", "", "")
+	f.StringVar(&opts.event, "event", "", "")
+	f.StringVar(&opts.player, "player", "", "")
+	f.StringVar(&opts.since, "since", "", "")
+	f.BoolVar(&opts.all, "all", false, "")
+	f.StringVarP(&opts.output, "output", "o", "", "")
 	return cmd
 }
 

@@ -22,14 +22,7 @@ func newHealthcheckCmd(env *environment) *cobra.Command {
 		timeout time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "healthcheck",
-		Short: "Exit 0 if the /healthz of a running watch or bot says every source is connected, 1 if not, 2 if there is none to ask",
-		Long: `healthcheck asks http://<http.addr>/healthz (or --url) with the access token
-http.token (THREEFOLD_HTTP_TOKEN), prints the answer, and exits 0 when it is 200
-(every source connected), 1 otherwise (a source down, no answer, a refused
-token), and 2 when there is nothing to ask (http.addr is not set and --url is
-not given) or for bad usage. An http.addr that binds every interface (":8080",
-"0.0.0.0:8080") is asked on 127.0.0.1. It is the HEALTHCHECK of the Docker image.`,
+		Use:  "healthcheck",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := env.loadConfig()
@@ -50,8 +43,8 @@ not given) or for bad usage. An http.addr that binds every interface (":8080",
 			return healthcheck(ctx, u, cfg.HTTP.Token, cfg.printer(), env.stdout)
 		},
 	}
-	cmd.Flags().StringVar(&u, "url", "", "the /healthz URL to ask (default: http://<http.addr>/healthz)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "how long to wait for the answer")
+	cmd.Flags().StringVar(&u, "url", "", "")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "")
 	return cmd
 }
 

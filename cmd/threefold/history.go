@@ -24,34 +24,21 @@ type historyOptions struct {
 func newHistoryCmd(env *environment) *cobra.Command {
 	var opts historyOptions
 	cmd := &cobra.Command{
-		Use:   "history",
-		Short: "List the stored alerts and games, newest first",
-		Long: `history lists what threefold watch and threefold bot stored: the alerts,
-most recently observed first, and the games followed or played, most recently
-updated first. The store is the one of the config file (store.dsn, or the
-SQLite file threefold.db in data_dir).
-
---source matches a site exactly (lichess, chess.com, dgt, file) or a part of a
-source's name ("broadcast round 4Yuk2i2H"); --player either player's name;
---kind an alert kind (threefold, claim_by_move, fivefold, fifty_moves,
-seventy_five_moves, withdrawn; it selects alerts only); --since a duration back from now
-(90m, 2h, 3d) or a date or time (2026-11-29, 2026-11-29T14:00:00Z).
-With --json it writes one JSON object {"alerts": […], "games": […]}, the
-alerts in the alert JSON of the README.`,
+		Use:  "history",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runHistory(cmd.Context(), env, opts, histNow())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.source, "source", "", "a site, or a part of a source's name")
-	f.StringVar(&opts.kind, "kind", "", "alert kind: threefold, claim_by_move, fivefold, fifty_moves, seventy_five_moves, withdrawn")
-	f.StringVar(&opts.player, "player", "", "a player's name (either side, any case)")
-	f.StringVar(&opts.since, "since", "", "only since: a duration back from now (2h, 3d) or a date/time (2026-11-29, RFC 3339)")
-	f.IntVar(&opts.limit, "limit", 20, "at most this many alerts and this many games (0: all)")
-	f.BoolVar(&opts.json, "json", false, `one JSON object: {"alerts": [...], "games": [...]}`)
-	f.BoolVar(&opts.alertsOnly, "alerts", false, "list alerts only")
-	f.BoolVar(&opts.gamesOnly, "games", false, "list games only")
+	f.StringVar(&opts.source, "source", "", "")
+	f.StringVar(&opts.kind, "kind", "", "")
+	f.StringVar(&opts.player, "player", "", "")
+	f.StringVar(&opts.since, "since", "", "")
+	f.IntVar(&opts.limit, "limit", 20, "")
+	f.BoolVar(&opts.json, "json", false, "")
+	f.BoolVar(&opts.alertsOnly, "alerts", false, "")
+	f.BoolVar(&opts.gamesOnly, "games", false, "")
 	return cmd
 }
 

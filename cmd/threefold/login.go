@@ -37,8 +37,8 @@ type loginFlags struct {
 }
 
 func (f *loginFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "where the token is kept (default: <user config dir>/threefold/token)")
-	cmd.Flags().StringVar(&f.lichessURL, "lichess-url", "", "Lichess base URL (default: lichess.url from the config, THREEFOLD_LICHESS_URL, or https://lichess.org)")
+	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "")
+	cmd.Flags().StringVar(&f.lichessURL, "lichess-url", "", "")
 }
 
 // resolve returns the token file of the role and the Lichess URL to use.
@@ -68,19 +68,7 @@ func newLoginCmd(env *environment) *cobra.Command {
 	var mode string
 	var noBrowser bool
 	cmd := &cobra.Command{
-		Use:   "login",
-		Short: "Log in to Lichess (OAuth2 with PKCE) and keep the token for threefold",
-		Long: `threefold login asks Lichess for a token through the OAuth2 authorisation-code
-flow with PKCE: it opens the Lichess authorisation page in a browser (or prints
-its address), waits for the answer on a local 127.0.0.1 address, and saves the
-token with mode 0600 in the user's config directory.
-
-Each role keeps its own token, with the scopes it needs and no more:
---for bot asks for bot:play and challenge:read (threefold bot and bot
-challenge; saved as token-bot); --for watch asks for study:read (threefold
-watch on broadcasts and threefold broadcasts; saved as token-watch). lichess.token
-(or THREEFOLD_LICHESS_TOKEN), when set, is used by every command instead. The
-token is never printed.`,
+		Use:  "login",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			scopes, ok := lichess.RoleScopes(mode)
@@ -108,8 +96,8 @@ token is never printed.`,
 		},
 	}
 	flags.add(cmd)
-	cmd.Flags().StringVar(&mode, "for", lichess.RoleBot, "what the token is for: bot (bot:play, challenge:read) or watch (study:read)")
-	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "do not try to open a browser; print the address only")
+	cmd.Flags().StringVar(&mode, "for", lichess.RoleBot, "")
+	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "")
 	return cmd
 }
 
@@ -117,17 +105,7 @@ func newLogoutCmd(env *environment) *cobra.Command {
 	var flags loginFlags
 	var mode string
 	cmd := &cobra.Command{
-		Use:   "logout",
-		Short: "Revoke the token saved by `threefold login --for ROLE` and delete it",
-		Long: `logout revokes at Lichess the token that threefold login --for ROLE saved
-(in <user config dir>/threefold/token-ROLE, or --token-file) and deletes the
-file. A token Lichess no longer knows (revoked or expired) is deleted all the
-same; a token Lichess could not be asked about is kept, and the error says why.
-A token given as lichess.token or THREEFOLD_LICHESS_TOKEN is not touched:
-revoke it on lichess.org (Preferences, API access tokens).
-
-Exit status: 0 logged out, 2 no saved token or bad usage, 1 Lichess could not
-be asked.`,
+		Use:  "logout",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, ok := lichess.RoleScopes(mode); !ok {
@@ -152,6 +130,6 @@ be asked.`,
 		},
 	}
 	flags.add(cmd)
-	cmd.Flags().StringVar(&mode, "for", lichess.RoleBot, "whose token: bot or watch")
+	cmd.Flags().StringVar(&mode, "for", lichess.RoleBot, "")
 	return cmd
 }

@@ -140,16 +140,12 @@ func (env *environment) exitCode(err error) int {
 
 func newRootCmd(env *environment) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "threefold",
-		Short: "Follow chess games and know exactly when a position repeats (FIDE 9.2, 9.6)",
-		Long: `threefold follows chess games and knows, exactly as the FIDE Laws define it,
-when the same position has appeared a third time (a draw may be claimed,
-9.2) and a fifth time (the game is drawn, 9.6.1).`,
+		Use:           "threefold",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&env.configFile, "config", "", configFlagHelp())
-	root.PersistentFlags().StringVar(&env.lang, "lang", "", "language of alerts, chat notices, tables and messages: en, ru, tr or fa (default: the lang key, THREEFOLD_LANG, then LC_ALL, LC_MESSAGES, LANG, then en)")
+	root.PersistentFlags().StringVar(&env.configFile, "config", "", "")
+	root.PersistentFlags().StringVar(&env.lang, "lang", "", "")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newVersionCmd(env),
@@ -181,6 +177,7 @@ when the same position has appeared a third time (a draw may be claimed,
 	root.SuggestionsMinimumDistance = 2
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	argsAreUsage(root)
+	env.sayHelpIn(root)
 	return root
 }
 

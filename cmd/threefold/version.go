@@ -29,12 +29,7 @@ func versionString() string {
 
 func newVersionCmd(env *environment) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Long: `version prints threefold's version, the Go release it was built with and the
-platform, such as "threefold v1.2.3 (go1.26.8, linux/amd64)". The version is
-the release of "go install github.com/threefold-chess/threefold/cmd/threefold@v1.2.3",
-or the one given at build time (-ldflags "-X main.version=v1.2.3"), else "devel".`,
+		Use:  "version",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintln(env.stdout, versionString())

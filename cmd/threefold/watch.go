@@ -30,53 +30,14 @@ func newWatchCmd(env *environment) *cobra.Command {
 		grouped bool
 	)
 	cmd := &cobra.Command{
-		Use:   "watch SOURCE...",
-		Short: "Follow live games (Lichess, chess.com, DGT boards, relay PGN files) and alert on repetitions",
-		Long: `watch follows every game of the given sources and says the moment a position
-occurs the third time (a draw may be claimed, FIDE 9.2.2), the moment a claim by
-declaring a move becomes possible (9.2.1), and the moment the fifth occurrence
-(9.6.1), the 50-move rule (9.3) or the 75-move rule (9.6.2) applies. Each alert
-carries its proof: the plies and moves of every occurrence, the position, who
-may claim, a link to the game, the source and how far behind the board it is.
-Alerts about over-the-board games (broadcasts, DGT boards, relay files) are for
-arbiters and spectators: telling a player about a claim breaks the Laws.
-
-Alerts go to stdout as text lines, or as JSON lines with --json, and to every
-webhook of watch.webhooks in the config file. Logs go to stderr. A source that
-fails is reported and the others keep running; one that keeps failing to
-connect is logged at WARN with the reason (at its 2nd, 4th, 8th, … failed
-attempt in a row) and shown on the dashboard and by threefold status. With
---once, a source that failed 5 times in a row without ever connecting is given
-up, and watch exits 1. Sources from watch.sources in the config file are
-followed as well.
-
-Every alert is stored (store.dsn; by default <data_dir>/threefold.db) before it
-is reported, once by its stable id: after a restart, an alert raised before is
-not reported again, and what a webhook had not accepted is sent to it first
-(each request carries the alert id as Idempotency-Key). The games followed and
-how far each was processed are stored too. With http.addr set, the dashboard,
-/metrics and /healthz are served.
-
-With --group (or watch.group: true), this process is one instance of a group
-sharing store.dsn (PostgreSQL, for instances on several machines): each source
-is followed by the one instance holding its lease (at most watch.stream_budget
-sources and watch.game_budget single Lichess games per instance, within
-Lichess's per-address stream limits); leases are renewed every lease_ttl/3, and
-the sources of an instance that died are taken over by the others within about
-watch.lease_ttl, resumed without sending again what was sent. Alerts reach the
-webhooks through the store's outbox, each once, sent by whichever instance is
-up. A source that ended is not started again; an instance ends when all its
-sources have ended. threefold status shows the group.
-
-SOURCE is one of:
-` + listener.SourceForms,
+		Use: "watch SOURCE...",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWatch(cmd.Context(), env, args, jsonOut, once, grouped)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "write alerts as JSON lines (the alert JSON of the README)")
-	cmd.Flags().BoolVar(&once, "once", false, "read PGN files and folders once and stop, instead of following them")
-	cmd.Flags().BoolVar(&grouped, "group", false, "be one instance of a group sharing store.dsn (watch.group)")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "")
+	cmd.Flags().BoolVar(&once, "once", false, "")
+	cmd.Flags().BoolVar(&grouped, "group", false, "")
 	return cmd
 }
 

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/threefold-chess/threefold/cmd/threefold/internal/help"
+	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/listener"
+)
+
+// sayHelpIn makes --help of root speak the language of the command: its
+// texts are set in the locale's language as the tree is built (for shell
+// completion), and again in the command's language (--lang, THREEFOLD_LANG,
+// the config file's lang, the locale) when help is printed.
+func (env *environment) sayHelpIn(root *cobra.Command) {
+	sayHelp(root, earlyLang("", ""))
+	printHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		sayHelp(root, earlyLang(env.lang, env.configLang()))
+		printHelp(c, args)
+	})
+}
+
+// configLang is the lang key of the config file, "" when there is none
+// or it cannot be read (help is printed all the same).
+func (env *environment) configLang() string {
+	if env.lang != "" || os.Getenv("THREEFOLD_LANG") != "" {
+		return ""
+	}
+	file := cmp.Or(env.configFile, defaultConfigFile())
+	if _, err := os.Stat(file); file == "" || err != nil {
+		return ""
+	}
+	v := viper.New()
+	v.SetConfigFile(file)
+	if filepath.Ext(file) == "" {
+		v.SetConfigType("yaml")
+	}
+	if v.ReadInConfig() != nil {
+		return ""
+	}
+	return v.GetString("lang")
+}
+
+// sayHelp sets the help of root and of every command under it (what they
+// do, their flags, cobra's words around them) in language l, from the
+// files of package help; a text missing in l is said in English.
+func sayHelp(root *cobra.Command, l i18n.Lang) {
+	vars := help.Vars{"config_file": defaultConfigFile(), "source_forms": listener.SourceForms,
+		"game_source_forms": listener.GameSourceForms, "command": root.DisplayName()}
+	load := func(command string) help.File {
+		f, err := help.Load(string(l), command)
+		if err != nil {
+			f, _ = help.Load(help.English, command)
+		}
+		return f
+	}
+	words := load(help.Cobra)
+	if t, err := help.UsageTemplate((&cobra.Command{}).UsageTemplate(), string(l)); err == nil {
+		root.SetUsageTemplate(t)
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		key := strings.ReplaceAll(strings.TrimPrefix(c.CommandPath(), root.Name()+" "), " ", "-")
+		f := load(key)
+		switch {
+		case f != nil:
+			c.Short, c.Long, c.Example = f.Say(help.Short, vars), f.Say(help.Long, vars), f.Say(help.Example, vars)
+		case key == "help" || key == "completion":
+			c.Short, c.Long = words.Say(key+" command short", vars), words.Say(key+" command long", vars)
+		case c.HasParent() && c.Parent().Name() == "completion":
+			f = words
+			c.Short = words.Say("completion shell short", help.Vars{"shell": c.Name()})
+		}
+		c.LocalFlags().VisitAll(func(flag *pflag.Flag) {
+			switch {
+			case flag.Name == "help":
+				flag.Usage = words.Say("help flag", help.Vars{"command": c.DisplayName()})
+			case f != nil:
+				flag.Usage = f.Say(help.Flag(flag.Name), vars)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
