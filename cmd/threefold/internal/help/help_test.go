@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 func TestParse(t *testing.T) {
@@ -83,6 +85,9 @@ func TestSay(t *testing.T) {
 // placeholders of its English text; a flag's text is one line without a
 // backquote (pflag would read a `word` in it as the flag's value name).
 func TestEveryHelpHasEveryLanguage(t *testing.T) {
+	if got, want := slices.Sorted(slices.Values(Langs())), slices.Sorted(slices.Values(langs())); !slices.Equal(got, want) {
+		t.Errorf("help in %q, want the languages threefold speaks, %q", got, want)
+	}
 	english := Commands(English)
 	if len(english) < 10 || !slices.Contains(english, Cobra) {
 		t.Fatalf("English help files %q: want every command and %s", english, Cobra)
@@ -124,6 +129,15 @@ func TestEveryHelpHasEveryLanguage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// langs are the languages threefold speaks, English first.
+func langs() []string {
+	var out []string
+	for _, l := range i18n.Langs {
+		out = append(out, string(l))
+	}
+	return out
 }
 
 // TestUsageTemplate: in English the template is cobra's own; in every
