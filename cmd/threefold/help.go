@@ -15,6 +15,10 @@ import (
 	"github.com/threefold-chess/threefold/listener"
 )
 
+// The usage template of a language other than English says pflag's
+// "(default X)" in that language.
+func init() { cobra.AddTemplateFunc(help.DefaultsFunc, help.Defaults) }
+
 // sayHelpIn makes --help of root speak the language of the command: its
 // texts are set in the locale's language as the tree is built (for shell
 // completion), and again in the command's language (--lang, THREEFOLD_LANG,

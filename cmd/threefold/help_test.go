@@ -187,7 +187,7 @@ func TestHelpSpeaksTheLanguage(t *testing.T) {
 							t.Errorf("no %q in\n%s", want, out)
 						}
 					}
-					for _, english := range []string{firstLine(en[help.Long]), "Usage:", "Flags:", "help for"} {
+					for _, english := range []string{firstLine(en[help.Long]), "Usage:", "Flags:", "help for", "(default"} {
 						if strings.Contains(out, english) {
 							t.Errorf("English %q in\n%s", english, out)
 						}

@@ -183,3 +183,28 @@ func TestUsageTemplate(t *testing.T) {
 		t.Error("Load of a language without help: no error")
 	}
 }
+
+func TestDefaults(t *testing.T) {
+	usages := "      --color string   the bot's colour (default \"random\")\n      --days int       days per move (default 3)\n"
+	for _, tc := range []struct{ name, lang, want string }{
+		{"English as pflag writes it", English, usages},
+		{"Russian", "ru", "      --color string   the bot's colour (по умолчанию \"random\")\n      --days int       days per move (по умолчанию 3)\n"},
+		{"Persian", "fa", "      --color string   the bot's colour (پیش‌فرض \"random\")\n      --days int       days per move (پیش‌فرض 3)\n"},
+		{"a language without help", "xx", usages},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Defaults(tc.lang, usages); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	for _, lang := range Langs()[1:] {
+		got, err := UsageTemplate((&cobra.Command{}).UsageTemplate(), lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(got, ".FlagUsages | "+DefaultsFunc+` "`+lang+`"`); n != 2 {
+			t.Errorf("%s: the local and the inherited flags pass through %s %d times, want 2", lang, DefaultsFunc, n)
+		}
+	}
+}
