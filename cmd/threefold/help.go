@@ -82,6 +82,7 @@ func sayHelp(root *cobra.Command, l i18n.Lang) {
 		case c.HasParent() && c.Parent().Name() == "completion":
 			f = words
 			c.Short = words.Say("completion shell short", help.Vars{"shell": c.Name()})
+			c.Long = words.Say("completion "+c.Name()+" long", vars)
 		}
 		c.LocalFlags().VisitAll(func(flag *pflag.Flag) {
 			switch {

@@ -91,7 +91,9 @@ func TestHelpGolden(t *testing.T) {
 // TestEveryCommandHasItsHelp: every command of threefold has a help file,
 // with a line, a text and each of its flags (English: the other languages
 // have the sections of English, see package help), and every help file is
-// of a command.
+// of a command; in every language every command, cobra's help and
+// completion included, has its line and text, not the English ones, and
+// every flag its text.
 func TestEveryCommandHasItsHelp(t *testing.T) {
 	root := newRootCmd(&environment{})
 	var commands []string
@@ -124,12 +126,18 @@ func TestEveryCommandHasItsHelp(t *testing.T) {
 			t.Errorf("help file %s.txt: no such command", file)
 		}
 	}
+	english := map[string]string{}
 	for _, l := range i18n.Langs {
 		root := helpTree()
 		sayHelp(root, l)
 		eachCommand(root, func(c *cobra.Command) {
-			if c.Short == "" {
-				t.Errorf("%s: %s has no line in the list of commands", l, c.CommandPath())
+			if c.Short == "" || c.Long == "" {
+				t.Errorf("%s: %s has no line in the list of commands or no text", l, c.CommandPath())
+			}
+			if l == i18n.English {
+				english[c.CommandPath()] = c.Short + c.Long
+			} else if english[c.CommandPath()] == c.Short+c.Long {
+				t.Errorf("%s: %s is said in English", l, c.CommandPath())
 			}
 			c.InitDefaultHelpFlag()
 			c.LocalFlags().VisitAll(func(flag *pflag.Flag) {
