@@ -57,14 +57,17 @@ func (env *environment) configLang() string {
 // do, their flags, cobra's words around them) in language l, from the
 // files of package help; a text missing in l is said in English.
 func sayHelp(root *cobra.Command, l i18n.Lang) {
-	vars := help.Vars{"config_file": defaultConfigFile(), "source_forms": listener.SourceForms,
-		"game_source_forms": listener.GameSourceForms, "command": root.DisplayName()}
 	load := func(command string) help.File {
 		f, err := help.Load(string(l), command)
 		if err != nil {
 			f, _ = help.Load(help.English, command)
 		}
 		return f
+	}
+	vars := help.Vars{"config_file": defaultConfigFile(), "source_forms": listener.SourceForms,
+		"game_source_forms": listener.GameSourceForms, "command": root.DisplayName()}
+	if sources := load(help.Sources); l != i18n.English {
+		vars["source_forms"], vars["game_source_forms"] = sources["source forms"], sources["game source forms"]
 	}
 	words := load(help.Cobra)
 	if t, err := help.UsageTemplate((&cobra.Command{}).UsageTemplate(), string(l)); err == nil {

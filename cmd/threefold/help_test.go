@@ -15,6 +15,7 @@ import (
 
 	"github.com/threefold-chess/threefold/cmd/threefold/internal/help"
 	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/listener"
 )
 
 // helpTree is the command tree with cobra's own commands (help,
@@ -122,7 +123,7 @@ func TestEveryCommandHasItsHelp(t *testing.T) {
 		}
 	})
 	for _, file := range help.Commands(help.English) {
-		if file != help.Cobra && !slices.Contains(commands, file) {
+		if file != help.Cobra && file != help.Sources && !slices.Contains(commands, file) {
 			t.Errorf("help file %s.txt: no such command", file)
 		}
 	}
@@ -146,6 +147,21 @@ func TestEveryCommandHasItsHelp(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestSourcesAreListenersInEnglish: the English lists of sources.txt,
+// which translators translate, are listener's lists that --help and the
+// errors show in English.
+func TestSourcesAreListenersInEnglish(t *testing.T) {
+	f, err := help.Load(help.English, help.Sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"source forms": listener.SourceForms, "game source forms": listener.GameSourceForms} {
+		if f[name] != want {
+			t.Errorf("en/sources.txt [%s] is\n%s\nlistener's list is\n%s", name, f[name], want)
+		}
 	}
 }
 

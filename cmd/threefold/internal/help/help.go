@@ -4,7 +4,8 @@
 // named by the command's path without "threefold" ("watch.txt",
 // "bot-challenge.txt"; "threefold.txt" for threefold itself), and
 // cobra.txt, the words of the command-line library around them ("Usage:",
-// "Flags:"). A file is a list of sections: a line "[name]" opens one, and
+// "Flags:"), and sources.txt, the lists of the sources threefold reads
+// (the placeholders {{source_forms}} and {{game_source_forms}}). A file is a list of sections: a line "[name]" opens one, and
 // its text is every line up to the next such line, blank lines at its end
 // left out:
 //
@@ -48,6 +49,11 @@ func Flag(name string) string { return "flag " + name }
 
 // Cobra is the file of the command-line library's own words.
 const Cobra = "cobra"
+
+// Sources is the file of the lists of the sources threefold reads, [source
+// forms] and [game source forms]: the program's own English lists
+// (listener's), said in another language.
+const Sources = "sources"
 
 // Vars are the values of the placeholders, by name.
 type Vars map[string]string

@@ -2,6 +2,7 @@ package help
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -205,6 +206,33 @@ func TestDefaults(t *testing.T) {
 		}
 		if n := strings.Count(got, ".FlagUsages | "+DefaultsFunc+` "`+lang+`"`); n != 2 {
 			t.Errorf("%s: the local and the inherited flags pass through %s %d times, want 2", lang, DefaultsFunc, n)
+		}
+	}
+}
+
+// code are the words of a help text that are typed or read as they are in
+// every language: flags, addresses, config keys and file names, the names
+// in capitals that stand for a value (SOURCE, USER), source forms.
+var code = regexp.MustCompile(`--[a-z][a-z0-9-]*|(?:https?|ws)://[^\s,;)"]+|chesscom:[A-Za-z:/]+|\b[a-z_]{2,}(?:\.[a-z_]+)+\b|\b[A-Z][A-Z_]{2,}\b`)
+
+// words are capitals that are English words, not code: a translation may
+// say them in its language.
+var words = map[string]bool{"OTB": true, "URL": true}
+
+// TestCodeIsKept: a translation keeps every flag, address, key, file name
+// and value name of the English text.
+func TestCodeIsKept(t *testing.T) {
+	for _, lang := range Langs()[1:] {
+		for _, command := range Commands(English) {
+			en, _ := Load(English, command)
+			said, _ := Load(lang, command)
+			for name, text := range en {
+				for _, c := range code.FindAllString(text, -1) {
+					if !words[c] && !strings.Contains(said[name], c) {
+						t.Errorf("%s/%s.txt [%s]: no %s", lang, command, name, c)
+					}
+				}
+			}
 		}
 	}
 }
