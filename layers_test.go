@@ -21,6 +21,7 @@ const module = "github.com/threefold-chess/threefold"
 var layers = map[string]int{
 	// 0: the law and the small tools with no vocabulary of ours.
 	"rules": 0, "clock": 0, "backoff": 0, "internal/safetext": 0, "internal/i18n": 0, "internal/configkeys": 0,
+	"internal/help": 0,
 	// 1: the shared vocabulary, and the formats and clients of the outside
 	// world, which speak only rules.
 	"": 1, "pgn": 1, "lichess": 1, "chesscom": 1,
@@ -38,7 +39,7 @@ var layers = map[string]int{
 	// 5: group mode (listener, store, delivery).
 	"group": 5,
 	// 6: the binary, the only place that reads configuration and wires.
-	"cmd/threefold": 6, "cmd/threefold/internal/help": 0,
+	"cmd/threefold": 6,
 	// Test support: imported by tests only (testOnly).
 	"internal/testenv": 0, "internal/testlog": 0, "internal/randgame": 1, "internal/refgames": 1,
 }

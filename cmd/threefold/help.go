@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/threefold-chess/threefold/cmd/threefold/internal/help"
+	"github.com/threefold-chess/threefold/internal/help"
 	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/listener"
 )
