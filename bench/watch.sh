@@ -3,16 +3,17 @@
 # file into the default store (SQLite in a fresh data_dir, every alert
 # stored before it is written), at HEAD and at another commit (BASE, built
 # in a temporary worktree), on the first 2,000 and 8,000 games of the
-# shared corpus and on all of it. The two binaries run alternately, RUNS
-# times each; the table gives the median CPU time (user + system), the
-# wall time of that run, plies per CPU-second and HEAD's CPU time over
-# BASE's. Each run's alerts on stdout are counted against the alerts
-# table, so a run that lost one fails. The machine's load is printed: on
-# a shared machine the wall times mean little and the CPU times more.
+# shared corpus, on all of it and on all of it gzip-compressed (gz). The
+# two binaries run alternately, RUNS times each; the table gives the
+# median CPU time (user + system), the wall time of that run, plies per
+# CPU-second and per second of wall time, and HEAD's CPU time over BASE's.
+# Each run's alerts on stdout are counted against the alerts table, so a
+# run that lost one fails. The machine's load is printed: on a shared
+# machine the wall times mean little and the CPU times more.
 #
 # Usage: bench/watch.sh [CORPUS_DIR]
 #   CORPUS_DIR holds pgn/corpus.pgn.gz (default $THREEFOLD_CORPUS, else ../shared/data)
-#   RUNS=3 BASE=<git ref, default 56949bf: main before issue 18's second round> SIZES="2000 8000 all"
+#   RUNS=3 BASE=<git ref, default 56949bf: main before issue 18's second round> SIZES="2000 8000 all gz"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 bench_corpus "${1:-}"
 runs=${RUNS:-3}
 base=${BASE:-56949bf}
-sizes=${SIZES:-2000 8000 all}
+sizes=${SIZES:-2000 8000 all gz}
 command -v sqlite3 >/dev/null || { echo "bench/watch.sh: needs sqlite3 (apt-get install sqlite3)" >&2; exit 2; }
 
 bench_setup
@@ -52,10 +53,12 @@ median() {
   sort -n "$tmp/$1.times" | awk -v n="$runs" 'NR == int((n + 1) / 2)'
 }
 
-printf '%-12s %9s %8s %7s %9s %9s %13s %12s\n' games plies alerts binary "cpu s" "wall s" "plies/cpu-s" "HEAD/BASE"
+printf '%-6s %-8s %9s %8s %7s %7s %7s %12s %13s %10s\n' input games plies alerts binary "cpu s" "wall s" "plies/cpu-s" "plies/wall-s" "HEAD/BASE"
 for size in $sizes; do
   file="$tmp/all.pgn"
-  if [ "$size" != all ]; then
+  if [ "$size" = gz ]; then
+    file=$gz
+  elif [ "$size" != all ]; then
     file="$tmp/first$size.pgn"
     awk -v n="$size" '/^\[Event /{c++} c > n {exit} {print}' "$tmp/all.pgn" >"$file"
   fi
@@ -69,8 +72,8 @@ for size in $sizes; do
   read -r head_cpu head_wall < <(median HEAD)
   for row in "BASE $base_cpu $base_wall" "HEAD $head_cpu $head_wall"; do
     read -r bin cpu wall <<<"$row"
-    printf '%-12s %9s %8s %7s %9s %9s %13.0f %12s\n' "$games" "$plies" "$(cat "$tmp/alerts")" "$bin" "$cpu" "$wall" \
-      "$(echo "$plies / $cpu" | bc -l)" "$([ "$bin" = HEAD ] && printf '%.2f' "$(echo "$head_cpu / $base_cpu" | bc -l)")"
+    printf '%-6s %-8s %9s %8s %7s %7s %7s %12.0f %13.0f %10s\n' "$size" "$games" "$plies" "$(cat "$tmp/alerts")" "$bin" "$cpu" "$wall" \
+      "$(echo "$plies / $cpu" | bc -l)" "$(echo "$plies / $wall" | bc -l)" "$([ "$bin" = HEAD ] && printf '%.2f' "$(echo "$head_cpu / $base_cpu" | bc -l)")"
   done
 done
 echo "BASE $base, HEAD $(git rev-parse --short HEAD); $runs runs each, the median by CPU time; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"

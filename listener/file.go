@@ -128,14 +128,18 @@ func (s *FileSource) list() ([]string, error) {
 	return out, nil
 }
 
-// readFile feeds every game of one file, streaming it.
+// readFile feeds every game of one file, streaming it: the file is read
+// (and decompressed) in a goroutine of its own, a few blocks ahead.
 func (s *FileSource) readFile(feed *pgnFeed, name string, emit Emit) error {
 	rc, err := pgn.Open(name, nil)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
+	// Decompressing on its own core, ahead of the games' reading.
+	ahead := newReadAhead(rc, name)
+	defer ahead.Close()
 	fallback := func(i int) string { return name + "#" + strconv.Itoa(i+1) }
-	_, err = feed.feedReader(pgn.NewReaderLimits(rc, s.Limits), fallback, emit)
+	_, err = feed.feedReader(pgn.NewReaderLimits(ahead, s.Limits), fallback, emit)
 	return err
 }
