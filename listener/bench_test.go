@@ -209,6 +209,17 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 	}
 }
 
+// liveUpdate is one timed update of BenchmarkLiveUpdate, a function of
+// its own so that an instruction count can be limited to it, whatever the
+// machine's load:
+//
+//	valgrind --tool=callgrind --toggle-collect='*liveUpdate' listener.test -test.run X -test.bench LiveUpdate/boards=10/plies=500 -test.benchtime 3000x
+//
+//go:noinline
+func liveUpdate(feed *pgnFeed, text string, fallback func(int) string, emit Emit) error {
+	return feed.feedText(text, fallback, emit)
+}
+
 // BenchmarkLiveUpdate is the cost of one broadcast update — a board's
 // whole PGN resent with one more move, through the broadcast path (PGN
 // parse of the new tail, per-game feed, watcher) — with 10 and 1,000
@@ -280,7 +291,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 						c1, _ := threadCPU()
 						untimed += c1 - c0
 					}
-					if err := feed.feedText(texts[i][next[i]], fallback, emit); err != nil {
+					if err := liveUpdate(feed, texts[i][next[i]], fallback, emit); err != nil {
 						b.Fatal(err)
 					}
 					next[i]++

@@ -3,8 +3,8 @@ package listener
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,8 +28,13 @@ import (
 //
 // A broadcast resends a game's whole PGN on every move. When the resent
 // text has the same tags and its movetext starts with the movetext seen
-// last (checked with 64-bit hashes, no copy of the text is kept), only the
-// new tail is parsed: the cost of an update does not grow with the game.
+// last, only the new tail is parsed. The feed keeps a copy of that tag
+// section and movetext (about the size of the game's text, grown in place
+// as the game goes on) and compares the resent text with it byte for byte:
+// a memory comparison, many bytes a cycle, where hashing or parsing the
+// text took a few nanoseconds a byte, so that the cost of an update hardly
+// grows with the game, while a change anywhere (a takeback, a corrected
+// move in the middle, a changed tag) is still seen and parsed whole.
 type pgnFeed struct {
 	site     string
 	source   string
@@ -48,7 +53,6 @@ type pgnFeed struct {
 	// slice of its game's whole PGN text, and keeping it would keep that
 	// text (resent on every move) alive.
 	intern map[string]string
-	seed   maphash.Seed
 	// While hold is set (a file is being read), the game to emit is held
 	// until the next one is emitted (with More) or the reading ends
 	// (without): the last state of a file says that no more follow.
@@ -75,17 +79,16 @@ type feedGame struct {
 	unsupported  bool   // a variant threefold does not follow: no moves
 	emitted      bool
 	seenAt       time.Time // when a text of it was last fed
-	// The text last seen, for the incremental path: hashes of its tag
-	// section and of its movetext up to the result.
-	cached     bool
-	headerHash uint64
-	prefixLen  int
-	prefixHash uint64
+	// The text last seen, for the incremental path: its tag section and
+	// its movetext up to the result (copies: a resent text is not kept).
+	cached bool
+	header string
+	prefix []byte
 }
 
 func newPGNFeed(site, source string, delay time.Duration, audience string, clk clock.Clock, lim pgn.Limits) *pgnFeed {
 	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock.Or(clk), limits: lim,
-		games: make(map[string]*feedGame), intern: make(map[string]string), seed: maphash.MakeSeed()}
+		games: make(map[string]*feedGame), intern: make(map[string]string)}
 }
 
 // feedText parses text (one or more games) and emits a snapshot for every
@@ -175,7 +178,7 @@ func (f *pgnFeed) gameID(url string) string {
 }
 
 // splitPGNText cuts the text of one game into its tag section and its
-// movetext.
+// movetext. It does not look into the movetext: oneGame does.
 func splitPGNText(text string) (header, movetext string, ok bool) {
 	text = strings.TrimLeft(text, " \t\r\n\uFEFF")
 	if !strings.HasPrefix(text, "[") {
@@ -186,11 +189,15 @@ func splitPGNText(text string) (header, movetext string, ok bool) {
 		return "", "", false
 	}
 	header, movetext = text[:i], text[i+2:]
-	if strings.Contains(movetext, "\n[") || strings.ContainsRune(header, '\r') {
-		return "", "", false // more than one game, or line ends this path does not handle
+	if strings.ContainsRune(header, '\r') {
+		return "", "", false // line ends this path does not handle
 	}
 	return header, movetext, true
 }
+
+// oneGame reports whether a movetext (or a part of one, from the start of
+// a line or from a blank) is that of one game: no tag line begins in it.
+func oneGame(movetext string) bool { return !strings.Contains(movetext, "\n[") }
 
 // movetextPrefix is the movetext without its trailing result: what a
 // longer version of the game starts with. It must end at a token boundary.
@@ -221,11 +228,12 @@ func tagValue(header, name string) string {
 	return strings.TrimSpace(rest[:j])
 }
 
-// remember records the hashes of a game's text for the incremental path.
+// remember keeps a copy of a game's tag section and of its movetext up to
+// the result, for the incremental path.
 func (f *pgnFeed) remember(fg *feedGame, text string) {
 	fg.cached = false
 	header, movetext, ok := splitPGNText(text)
-	if !ok {
+	if !ok || !oneGame(movetext) {
 		return
 	}
 	prefix, ok := movetextPrefix(movetext)
@@ -233,10 +241,17 @@ func (f *pgnFeed) remember(fg *feedGame, text string) {
 		return
 	}
 	fg.cached = true
-	fg.headerHash = maphash.String(f.seed, header)
-	fg.prefixLen = len(prefix)
-	fg.prefixHash = maphash.String(f.seed, prefix)
+	if fg.header != header {
+		fg.header = strings.Clone(header)
+	}
+	// Room for the moves to come, so that the next few are appended in
+	// place.
+	fg.prefix = append(slices.Grow(fg.prefix[:0], len(prefix)+prefixRoom), prefix...)
 }
+
+// prefixRoom is the room left after the copy of a movetext for the
+// moves that follow (about 50 plies with clock comments).
+const prefixRoom = 1 << 10
 
 // feedIncremental handles a resent PGN that extends the one seen before by
 // parsing only its new tail. It reports false when the text must be parsed
@@ -252,12 +267,16 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	fg.seenAt = f.clock.Now()
-	if len(movetext) < fg.prefixLen || maphash.String(f.seed, header) != fg.headerHash ||
-		maphash.String(f.seed, movetext[:fg.prefixLen]) != fg.prefixHash {
+	known := len(fg.prefix)
+	// The part of the text seen before is compared with its copy; only
+	// what follows it is looked into (from the blank it ends with, where a
+	// tag line of a second game could begin).
+	if len(movetext) < known || header != fg.header || movetext[:known] != string(fg.prefix) ||
+		!oneGame(movetext[max(known-1, 0):]) {
 		return false, nil
 	}
 	f.tailParses++
-	tail, err := pgn.ParseGamesLimits(movetext[fg.prefixLen:], f.limits)
+	tail, err := pgn.ParseGamesLimits(movetext[known:], f.limits)
 	if err != nil || len(tail) != 1 || tail[0].Err != nil || len(tail[0].Tags) > 0 ||
 		len(fg.moves)+len(tail[0].Moves) > f.limits.WithDefaults().MaxPlies {
 		return false, nil
@@ -266,7 +285,12 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	fg.prefixLen, fg.prefixHash = len(prefix), maphash.String(f.seed, prefix)
+	// Both are prefixes of movetext: the copy grows (or shrinks) in place.
+	if len(prefix) >= known {
+		fg.prefix = append(fg.prefix, prefix[known:]...)
+	} else {
+		fg.prefix = fg.prefix[:len(prefix)]
+	}
 	g := tail[0]
 	result := g.Result
 	if result == "" {

@@ -69,3 +69,74 @@ func TestPGNFeedResentGames(t *testing.T) {
 		t.Error("a game with result 1-0 is not finished")
 	}
 }
+
+// A long game resent with one more move is parsed from the end of the
+// text seen before; a change anywhere before it — a takeback, a move
+// corrected in the middle, a tag, a comment — is seen and the text parsed
+// whole, and so is a second game after the first.
+func TestPGNFeedResentLongGame(t *testing.T) {
+	const url = "https://lichess.org/broadcast/e/r/round001/game0001"
+	head := func(white string) string {
+		return "[Event \"E\"]\n[White \"" + white + "\"]\n[Black \"B\"]\n[GameURL \"" + url + "\"]\n"
+	}
+	line := randomGame(t, 7, 161)
+	corrected := slices.Clone(line[:151])
+	corrected[60] = "Qh5" // a token the random line does not have there
+	if corrected[60] == line[60] {
+		t.Fatal("the correction changes nothing")
+	}
+	commented := strings.Replace(pgnOf(head("W"), line[:151], "*"), " 31. ", " {a comment} 31. ", 1)
+	second := "[Event \"E\"]\n[GameURL \"https://lichess.org/broadcast/e/r/round001/game0002\"]\n\n1. d4 *\n"
+	steps := []struct {
+		name      string
+		text      string
+		want      []string // the moves emitted, nil: nothing emitted
+		white     string
+		tailParse bool
+	}{
+		{"first", pgnOf(head("W"), line[:150], "*"), line[:150], "W", false},
+		{"one more", pgnOf(head("W"), line[:151], "*"), line[:151], "W", true},
+		{"resent as it was", pgnOf(head("W"), line[:151], "*"), nil, "", true},
+		{"a move in the middle corrected", pgnOf(head("W"), corrected, "*"), corrected, "W", false},
+		{"one more after it", pgnOf(head("W"), append(slices.Clone(corrected), "Kf1"), "*"), append(slices.Clone(corrected), "Kf1"), "W", true},
+		{"back to the line", pgnOf(head("W"), line[:151], "*"), line[:151], "W", false},
+		{"a takeback", pgnOf(head("W"), line[:149], "*"), line[:149], "W", false},
+		{"a tag changed", pgnOf(head("W2"), line[:149], "*"), nil, "", false},
+		{"one more with the new tag", pgnOf(head("W2"), line[:151], "*"), line[:151], "W2", true},
+		{"a comment in the middle", strings.Replace(commented, "[White \"W\"]", "[White \"W2\"]", 1), nil, "", false},
+		{"one more after the comment", strings.Replace(pgnOf(head("W2"), line[:152], "*"), " 31. ", " {a comment} 31. ", 1), line[:152], "W2", true},
+		{"a second game after it", strings.Replace(pgnOf(head("W2"), line[:153], "*"), " 31. ", " {a comment} 31. ", 1) + second, line[:153], "W2", false},
+	}
+	var got []threefold.GameState
+	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil, pgn.Limits{})
+	for _, st := range steps {
+		n, tails, fulls := len(got), f.tailParses, f.fullParses
+		if err := f.feedText(st.text, func(int) string { return "?" }, func(s threefold.GameState) error { got = append(got, s); return nil }); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if tail := f.tailParses > tails; tail != st.tailParse || (f.fullParses > fulls) == st.tailParse {
+			t.Errorf("%s: tail parse %v, full parse %v; want tail parse %v", st.name, tail, f.fullParses > fulls, st.tailParse)
+		}
+		var mine []threefold.GameState
+		for _, s := range got[n:] {
+			if s.Game.ID == url {
+				mine = append(mine, s)
+			}
+		}
+		if st.want == nil {
+			if len(mine) != 0 {
+				t.Errorf("%s: emitted %d plies, want nothing", st.name, len(mine[0].Moves))
+			}
+			continue
+		}
+		if len(mine) != 1 {
+			t.Fatalf("%s: emitted %d snapshots of the game, want 1", st.name, len(mine))
+		}
+		if s := mine[0]; !slices.Equal(s.Moves, st.want) || s.Game.White != st.white {
+			t.Errorf("%s: emitted %d plies by %q, want %d by %q", st.name, len(s.Moves), s.Game.White, len(st.want), st.white)
+		}
+	}
+	if last := got[len(got)-1]; last.Game.ID != "https://lichess.org/broadcast/e/r/round001/game0002" || !slices.Equal(last.Moves, []string{"d4"}) {
+		t.Errorf("the second game: %+v", last)
+	}
+}
