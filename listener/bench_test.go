@@ -11,6 +11,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/refgames"
+	"github.com/threefold-chess/threefold/internal/testcpu"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -209,17 +210,6 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 	}
 }
 
-// liveUpdate is one timed update of BenchmarkLiveUpdate, a function of
-// its own so that an instruction count can be limited to it, whatever the
-// machine's load:
-//
-//	valgrind --tool=callgrind --toggle-collect='*liveUpdate' listener.test -test.run X -test.bench LiveUpdate/boards=10/plies=500 -test.benchtime 3000x
-//
-//go:noinline
-func liveUpdate(feed *pgnFeed, text string, fallback func(int) string, emit Emit) error {
-	return feed.feedText(text, fallback, emit)
-}
-
 // BenchmarkLiveUpdate is the cost of one broadcast update — a board's
 // whole PGN resent with one more move, through the broadcast path (PGN
 // parse of the new tail, per-game feed, watcher) — with 10 and 1,000
@@ -278,25 +268,25 @@ func BenchmarkLiveUpdate(b *testing.B) {
 				runtime.GC()
 				b.ReportAllocs() // allocations per update do not depend on the machine's load
 				b.ResetTimer()
-				cpuStart, cpuOK := threadCPU()
+				cpuStart, cpuOK := testcpu.Now()
 				var untimed time.Duration
 				for n := 0; n < b.N; n++ {
 					i := n % boards
 					if next[i] >= len(texts[i]) {
-						c0, _ := threadCPU()
+						c0, _ := testcpu.Now()
 						b.StopTimer()
 						reset()
 						runtime.GC()
 						b.StartTimer()
-						c1, _ := threadCPU()
+						c1, _ := testcpu.Now()
 						untimed += c1 - c0
 					}
-					if err := liveUpdate(feed, texts[i][next[i]], fallback, emit); err != nil {
+					if err := feed.feedText(texts[i][next[i]], fallback, emit); err != nil {
 						b.Fatal(err)
 					}
 					next[i]++
 				}
-				if cpuEnd, ok := threadCPU(); ok && cpuOK {
+				if cpuEnd, ok := testcpu.Now(); ok && cpuOK {
 					b.ReportMetric(float64(cpuEnd-cpuStart-untimed)/float64(b.N), "cpu-ns/op")
 				}
 				if w.Games() != boards {

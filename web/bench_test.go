@@ -1,9 +1,15 @@
 package web
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testcpu"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -81,6 +87,123 @@ func BenchmarkHubPush(b *testing.B) {
 			for len(c.send) > 0 {
 				<-c.send
 			}
+		}
+	}
+}
+
+// randomLine plays random legal moves (a fixed seed) for n plies, in SAN,
+// starting over when the game ends early.
+func randomLine(b *testing.B, seed uint64, n int) []string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	for range 1000 {
+		g := rules.NewGame(rules.StartPosition())
+		var moves []string
+		for len(moves) < n {
+			pos := g.Position()
+			legal := pos.LegalMoves(nil)
+			if len(legal) == 0 {
+				break
+			}
+			m := legal[r.IntN(len(legal))]
+			moves = append(moves, pos.SAN(m))
+			if err := g.Play(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if len(moves) == n {
+			return moves
+		}
+	}
+	b.Fatal("no random game long enough")
+	return nil
+}
+
+// BenchmarkHubBroadcast is the dashboard's side of one live update: a
+// board's state with one more ply taken in (Hub.Update: its replay and its
+// view), then pushed to the pages — 10 index pages, and a game page on
+// every board — with 10 and 1,000 boards followed, each at 10 and 500
+// plies. The rows are to be compared with each other: the cost should
+// depend on neither. Beside ns/op it reports cpu-ns/op, the updating
+// thread's CPU time (Linux), which a busy machine does not inflate, and
+// sent-B/op, the bytes pushed to the pages.
+func BenchmarkHubBroadcast(b *testing.B) {
+	const lines = 20 // distinct random games; board i plays line i%lines
+	const extra = 10 // updates per board before the boards start over
+	moves := make([][]string, lines)
+	for i := range moves {
+		moves[i] = randomLine(b, uint64(i), 500+extra)
+	}
+	for _, boards := range []int{10, 1000} {
+		for _, length := range []int{10, 500} {
+			b.Run(fmt.Sprintf("boards=%d/plies=%d", boards, length), func(b *testing.B) {
+				state := func(i, plies int) threefold.GameState {
+					return threefold.GameState{Game: threefold.GameRef{Site: "lichess", ID: strconv.Itoa(i)}, Source: "bench",
+						Notation: rules.SAN, Moves: moves[i%lines][:plies], ObservedAt: time.Unix(1, 0)}
+				}
+				var h *Hub
+				var index, pages []*client
+				var next []int
+				reset := func() {
+					h = NewHub(HubOptions{})
+					index, pages, next = nil, nil, make([]int, boards)
+					for i := range boards {
+						h.Update(state(i, length))
+						next[i] = length + 1
+					}
+					h.push()
+					for i := range 10 + boards {
+						c := &client{send: make(chan []byte, clientBuffer), quit: make(chan struct{})}
+						if i < 10 {
+							index = append(index, c)
+						} else {
+							c.focus = GameKey(state(i-10, 0).Game)
+							pages = append(pages, c)
+						}
+						h.register(c)
+						<-c.send // the hello
+					}
+				}
+				sent := 0
+				drain := func(c *client) {
+					for len(c.send) > 0 {
+						sent += len(<-c.send)
+					}
+				}
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				reset()
+				runtime.GC()
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpuStart, cpuOK := testcpu.Now()
+				var untimed time.Duration
+				for n := 0; n < b.N; n++ {
+					i := n % boards
+					if next[i] > length+extra {
+						c0, _ := testcpu.Now()
+						b.StopTimer()
+						reset()
+						runtime.GC()
+						b.StartTimer()
+						c1, _ := testcpu.Now()
+						untimed += c1 - c0
+					}
+					h.Update(state(i, next[i]))
+					h.push()
+					next[i]++
+					for _, c := range index {
+						drain(c)
+					}
+					drain(pages[i])
+				}
+				if cpuEnd, ok := testcpu.Now(); ok && cpuOK {
+					b.ReportMetric(float64(cpuEnd-cpuStart-untimed)/float64(b.N), "cpu-ns/op")
+				}
+				b.ReportMetric(float64(sent)/float64(b.N), "sent-B/op")
+				if h.Clients() != 10+boards {
+					b.Fatalf("%d pages connected, want %d: some were dropped", h.Clients(), 10+boards)
+				}
+			})
 		}
 	}
 }

@@ -61,9 +61,10 @@ type Hub struct {
 	lastPrune time.Time
 	alerts    []threefold.Alert
 	sources   map[string]*SourceState
-	clients   map[*client]struct{}
-	dirty     map[string]time.Time // game key -> when it first changed since the last push
-	pending   []threefold.Alert    // alerts not yet pushed
+	clients   int                             // pages connected
+	pages     map[string]map[*client]struct{} // the pages connected, by focus ("" for the index)
+	dirty     map[string]time.Time            // game key -> when it first changed since the last push
+	pending   []threefold.Alert               // alerts not yet pushed
 	srcDirt   bool
 	bot       *threefold.BotStatus // the bot's account, when the bot runs
 	botDirt   bool
@@ -83,7 +84,7 @@ type hubGame struct {
 func NewHub(opts HubOptions) *Hub {
 	h := &Hub{metrics: opts.Metrics, log: opts.Logger, now: opts.Now, maxPlies: opts.MaxPlies, grace: opts.FinishedGrace,
 		games: make(map[string]*hubGame), sources: make(map[string]*SourceState),
-		clients: make(map[*client]struct{}), dirty: make(map[string]time.Time), wake: make(chan struct{}, 1)}
+		pages: make(map[string]map[*client]struct{}), dirty: make(map[string]time.Time), wake: make(chan struct{}, 1)}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -352,21 +353,41 @@ func (h *Hub) register(c *client) bool {
 		return false
 	}
 	c.send <- encode(h.state(c.focus))
-	h.clients[c] = struct{}{}
+	set := h.pages[c.focus]
+	if set == nil {
+		set = make(map[*client]struct{})
+		h.pages[c.focus] = set
+	}
+	set[c] = struct{}{}
+	h.clients++
 	return true
 }
 
 func (h *Hub) unregister(c *client) {
 	h.mu.Lock()
-	delete(h.clients, c)
+	h.dropLocked(c)
 	h.mu.Unlock()
+}
+
+// dropLocked forgets a page (h.mu held); it reports whether it was there.
+func (h *Hub) dropLocked(c *client) bool {
+	set := h.pages[c.focus]
+	if _, ok := set[c]; !ok {
+		return false
+	}
+	delete(set, c)
+	if len(set) == 0 {
+		delete(h.pages, c.focus)
+	}
+	h.clients--
+	return true
 }
 
 // Clients returns how many pages are connected.
 func (h *Hub) Clients() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.clients)
+	return h.clients
 }
 
 // Run pushes changes to the connected pages until ctx is done, then
@@ -377,10 +398,13 @@ func (h *Hub) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			h.mu.Lock()
 			h.closed = true
-			for c := range h.clients {
-				delete(h.clients, c)
-				c.stop()
+			for _, set := range h.pages {
+				for c := range set {
+					c.stop()
+				}
 			}
+			clear(h.pages)
+			h.clients = 0
 			h.mu.Unlock()
 			return nil
 		case <-h.wake:
@@ -391,23 +415,14 @@ func (h *Hub) Run(ctx context.Context) error {
 
 // push sends what changed since the last push. Sending never blocks: a
 // page whose buffer is full is dropped (it reconnects and gets a hello).
+// Its cost is that of the games that changed and of the pages that get
+// them: a game's page gets its game, the index pages every game's summary;
+// the other pages are not looked at.
 func (h *Hub) push() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var msgs []struct {
-		focus string // "" for every index page
-		data  []byte
-	}
-	add := func(focus string, data []byte) {
-		msgs = append(msgs, struct {
-			focus string
-			data  []byte
-		}{focus, data})
-	}
-	focused := make(map[string]bool)
-	for c := range h.clients {
-		focused[c.focus] = true
-	}
+	var msgs []pageMessage
+	add := func(focus string, data []byte) { msgs = append(msgs, pageMessage{focus, data}) }
 	now := h.now()
 	keys := make([]string, 0, len(h.dirty))
 	for k := range h.dirty {
@@ -419,7 +434,7 @@ func (h *Hub) push() {
 		delete(h.dirty, k)
 		v := h.games[k].view
 		add("", encode(message{Type: "game", Game: v.Summary()}))
-		if focused[k] {
+		if len(h.pages[k]) > 0 {
 			add(k, encode(message{Type: "game", Game: v}))
 		}
 		if h.metrics != nil {
@@ -438,23 +453,43 @@ func (h *Hub) push() {
 		h.botDirt = false
 		add("", encode(message{Type: "bot", Bot: h.bot}))
 	}
-clients:
-	for c := range h.clients {
-		for _, m := range msgs {
-			if m.focus != "*" && m.focus != c.focus {
-				continue
+	// In order, page by page: a page gets its messages in the order they
+	// were added.
+	for _, m := range msgs {
+		if m.focus != "*" {
+			for c := range h.pages[m.focus] {
+				h.sendLocked(c, m.data)
 			}
-			select {
-			case c.send <- m.data:
-			default:
-				h.log.Warn("dashboard: page too slow, dropped", "remote", c.remote)
-				delete(h.clients, c)
-				c.stop()
-				if h.metrics != nil {
-					h.metrics.dropped.Inc()
-				}
-				continue clients
+			continue
+		}
+		for _, set := range h.pages {
+			for c := range set {
+				h.sendLocked(c, m.data)
 			}
+		}
+	}
+}
+
+// pageMessage is a message push sends to the pages of a focus: "" the
+// index pages, a game key that game's pages, "*" every page.
+type pageMessage struct {
+	focus string
+	data  []byte
+}
+
+// sendLocked sends data to a page without waiting (h.mu held): a page
+// whose buffer is full is dropped, and gets nothing more.
+func (h *Hub) sendLocked(c *client, data []byte) {
+	select {
+	case c.send <- data:
+	default:
+		if !h.dropLocked(c) {
+			return
+		}
+		h.log.Warn("dashboard: page too slow, dropped", "remote", c.remote)
+		c.stop()
+		if h.metrics != nil {
+			h.metrics.dropped.Inc()
 		}
 	}
 }
