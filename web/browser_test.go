@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -389,4 +391,71 @@ func TestGamePageNearAndClaimInBrowser(t *testing.T) {
 		t.Errorf("an illegal declared move: %q", got)
 	}
 	screenshot(t, bctx, "dashboard-claim.png")
+}
+
+// TestGamePageLiveInBrowser: a game page that follows a game live — sent
+// the new plies of each update, the whole game after a takeback or a
+// correction — shows what a page opened afterwards shows: the moves with
+// their marks, the repeated positions, the near repetitions, the state.
+func TestGamePageLiveInBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bctx := browser(t, ctx)
+	hub, url := startDashboard(t, ctx)
+	ref := threefold.GameRef{Site: "lichess", ID: "live", White: "Alice", Black: "Bob"}
+	state := func(moves []string, result string) threefold.GameState {
+		return threefold.GameState{Game: ref, StartFEN: kingsFEN, Moves: moves, Source: "test source", Result: result, Finished: result != ""}
+	}
+	page := url + "game?key=lichess%2Flive"
+	shows := func(plies int) {
+		t.Helper()
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll('#moves .mv').length === %d`, plies+1),
+			chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			t.Fatalf("the page does not show %d plies: %v", plies, err)
+		}
+	}
+	seen := func() string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`['moves', 'now', 'repeated', 'near', 'at'].map((id) => document.getElementById(id).innerHTML).join('\n')`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	corrected := append(slices.Clone(kingsShuffle[:5]), "Kd8", "Ke1", "Ke8")
+	rounds := []struct {
+		name    string
+		updates []threefold.GameState
+	}{
+		{"new plies", []threefold.GameState{state(kingsShuffle[:3], ""), state(kingsShuffle[:5], ""), state(kingsShuffle[:9], ""),
+			state(kingsShuffle[:12], ""), state(kingsShuffle[:12], "1/2-1/2")}},
+		{"a takeback, a correction", []threefold.GameState{state(kingsShuffle[:6], ""), state(corrected, ""), state(append(slices.Clone(corrected), "Kf1"), "")}},
+	}
+	hub.Update(state(kingsShuffle[:2], ""))
+	if err := chromedp.Do(bctx, chromedp.Navigate(page)); err != nil {
+		t.Fatal(err)
+	}
+	shows(2)
+	for _, r := range rounds {
+		for _, u := range r.updates {
+			hub.Update(u)
+			if u.Result == "" {
+				shows(len(u.Moves))
+			}
+		}
+		last := r.updates[len(r.updates)-1]
+		if last.Result != "" {
+			if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`!!document.querySelector('#now .st-finished')`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+				t.Fatalf("%s: the result does not show: %v", r.name, err)
+			}
+		}
+		live := seen()
+		if err := chromedp.Do(bctx, chromedp.Navigate(page)); err != nil {
+			t.Fatal(err)
+		}
+		shows(len(last.Moves))
+		if fresh := seen(); fresh != live {
+			t.Errorf("%s: the page that followed shows\n%s\nwhere a page opened now shows\n%s", r.name, live, fresh)
+		}
+	}
 }

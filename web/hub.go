@@ -73,9 +73,13 @@ type Hub struct {
 }
 
 type hubGame struct {
-	mu      sync.Mutex // serialises updates of one game
-	t       tracker
-	view    *GameView // immutable once published; guarded by Hub.mu
+	mu   sync.Mutex // serialises updates of one game
+	t    tracker
+	view *GameView // immutable once published; guarded by Hub.mu
+	// pushed is the view last pushed to the game's pages: every page of
+	// the game has it, or a later one (the hello of a page that came
+	// since). Guarded by Hub.mu.
+	pushed  *GameView
 	live    bool      // counted in Hub.live; guarded by Hub.mu
 	endedAt time.Time // when the hub saw it finished; guarded by Hub.mu
 }
@@ -313,13 +317,18 @@ func (h *Hub) Alerts() []threefold.Alert {
 
 // message is what the pages receive, one JSON object per websocket message.
 type message struct {
-	Type    string               `json:"type"` // "hello", "game", "alert", "sources", "bot"
-	Game    *GameView            `json:"game,omitempty"`
-	Games   []*GameView          `json:"games,omitempty"`
-	Alert   *threefold.Alert     `json:"alert,omitempty"`
-	Alerts  []threefold.Alert    `json:"alerts,omitempty"`
-	Sources []SourceState        `json:"sources,omitempty"`
-	Bot     *threefold.BotStatus `json:"bot,omitempty"`
+	Type string    `json:"type"` // "hello", "game", "alert", "sources", "bot"
+	Game *GameView `json:"game,omitempty"`
+	// From, in a game page's "game" message, says that Game holds the
+	// per-ply lists from ply From on, and Group from ply GroupFrom on: the
+	// page has the plies before (GameView.Since). 0: the whole view.
+	From      int                  `json:"from,omitempty"`
+	GroupFrom int                  `json:"group_from,omitempty"`
+	Games     []*GameView          `json:"games,omitempty"`
+	Alert     *threefold.Alert     `json:"alert,omitempty"`
+	Alerts    []threefold.Alert    `json:"alerts,omitempty"`
+	Sources   []SourceState        `json:"sources,omitempty"`
+	Bot       *threefold.BotStatus `json:"bot,omitempty"`
 }
 
 func encode(m message) []byte {
@@ -432,11 +441,14 @@ func (h *Hub) push() {
 	for _, k := range keys {
 		since := h.dirty[k]
 		delete(h.dirty, k)
-		v := h.games[k].view
+		g := h.games[k]
+		v := g.view
 		add("", encode(message{Type: "game", Game: v.Summary()}))
 		if len(h.pages[k]) > 0 {
-			add(k, encode(message{Type: "game", Game: v}))
+			part, from, groupFrom := v.Since(g.pushed)
+			add(k, encode(message{Type: "game", Game: part, From: from, GroupFrom: groupFrom}))
 		}
+		g.pushed = v
 		if h.metrics != nil {
 			h.metrics.ObserveUpdateLatency(now.Sub(since))
 		}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"sort"
 	"strconv"
 	"time"
 
@@ -76,6 +77,11 @@ type GameView struct {
 	// (castling rights, en passant): beside the occurrences, what does not
 	// count as one. Ascending by ply.
 	NearRepetitions []threefold.NearRepetition `json:"near_repetitions,omitempty"`
+
+	// gen and groupGen are the tracker's when it made the view: a view of
+	// the same gen extends one made before (its per-ply lists start with
+	// the earlier ones); of the same groupGen, its Group too.
+	gen, groupGen int
 }
 
 // Summary returns the view without its per-ply detail.
@@ -83,6 +89,29 @@ func (v *GameView) Summary() *GameView {
 	s := *v
 	s.UCI, s.SAN, s.FENs, s.Occ, s.Group, s.NearRepetitions = nil, nil, nil, nil, nil, nil
 	return &s
+}
+
+// Since returns the part of v that is new since prev, a view of the same
+// game made before it, with the ply from which its per-ply lists start and
+// the ply from which its Group starts (0 when an earlier ply's group
+// changed); from is 0, and the part the whole of v, when v does not extend
+// prev (the game started over). A page that has prev, or a later view,
+// puts the part after its lists' first from plies (groupFrom for Group)
+// and has v: a live update costs its new plies, not the whole game.
+func (v *GameView) Since(prev *GameView) (part *GameView, from, groupFrom int) {
+	if prev == nil || prev.Key != v.Key || prev.gen != v.gen || len(prev.FENs) == 0 || len(v.FENs) < len(prev.FENs) {
+		return v, 0, 0
+	}
+	from = len(prev.FENs)
+	d := *v
+	d.UCI, d.SAN, d.FENs, d.Occ = v.UCI[from:], v.SAN[from:], v.FENs[from:], v.Occ[from:]
+	if prev.groupGen == v.groupGen {
+		groupFrom = from
+	}
+	d.Group = v.Group[groupFrom:]
+	i := sort.Search(len(v.NearRepetitions), func(i int) bool { return v.NearRepetitions[i].Ply >= from })
+	d.NearRepetitions = v.NearRepetitions[i:]
+	return &d, from, groupFrom
 }
 
 // GameKey is the dashboard's key of a game.
@@ -103,6 +132,10 @@ type tracker struct {
 	maxCount int
 	near     []threefold.NearRepetition // by ply, ascending
 	attn     string
+	// gen counts the times the game started over (a correction): its
+	// per-ply lists are append-only between two; groupGen counts the times
+	// an earlier ply's group changed (a first occurrence joining a group).
+	gen, groupGen int
 }
 
 // record adds the ply a replay reached; ply 0 starts the game over.
@@ -112,6 +145,7 @@ func (t *tracker) record(s rules.Step) {
 		t.game = s.Game
 		t.uci, t.san, t.fens, t.occ, t.group, t.order = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, nil
 		t.byKey, t.maxCount, t.near = make(map[rules.Key][]int), 1, nil
+		t.gen++
 	} else {
 		t.uci = append(t.uci, s.Move.UCI())
 		t.san = append(t.san, s.Before.SAN(s.Move))
@@ -131,6 +165,7 @@ func (t *tracker) record(s rules.Step) {
 			t.order = append(t.order, k)
 			t.group = append(make([]int, 0, cap(t.group)), t.group...)
 			t.group[plies[0]] = len(t.order) - 1
+			t.groupGen++
 		}
 		g = t.group[plies[0]]
 	}
@@ -168,6 +203,7 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 		Result: u.Result, SiteResult: u.SiteResult, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), DelayPlies: u.DelayPlies,
 		Audience: u.Audience,
 		Status:   "playing", Occurrences: []int{}, ClaimMoves: []Claim{}, Repeated: [][]int{},
+		gen: t.gen, groupGen: t.groupGen,
 	}
 	switch {
 	case t.attn != "":

@@ -112,8 +112,23 @@
     });
   }
 
-  function update(v) {
-    if (!v || v.key !== key || !v.fens) return;
+  // complete puts the plies the page has before the part of the game a
+  // live update sends: its per-ply lists from ply from on, its groups from
+  // ply groupFrom on (from 0: the whole game). The hub sends a part only
+  // to pages that have the plies before it; null if this one has not.
+  function complete(v, from, groupFrom) {
+    if (!from) return v;
+    if (!g || g.key !== v.key || !g.fens || g.fens.length < from) return null;
+    for (const f of ['uci', 'san', 'fens', 'occ']) v[f] = g[f].slice(0, from).concat(v[f] || []);
+    v.group = g.group.slice(0, groupFrom).concat(v.group || []);
+    v.near_repetitions = (g.near_repetitions || []).filter((n) => n.ply < from).concat(v.near_repetitions || []);
+    return v;
+  }
+
+  function update(v, from, groupFrom) {
+    if (!v || v.key !== key) return;
+    v = complete(v, from, groupFrom);
+    if (!v || !v.fens) return;
     g = v;
     renderInfo();
     renderMoves();
@@ -163,7 +178,7 @@
         else if (!g) $('at').textContent = TF.T('web.waiting');
         (m.alerts || []).forEach((a) => addAlert(a, false));
         break;
-      case 'game': update(m.game); break;
+      case 'game': update(m.game, m.from || 0, m.group_from || 0); break;
       case 'alert': addAlert(m.alert, true); break;
     }
   }, TF.setConn);
