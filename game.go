@@ -47,7 +47,11 @@ type GameState struct {
 	ReadError string `json:"-"`
 	// More says that the source emits more states at once (it is reading
 	// a file): a consumer may hold its writes back until a state without it.
-	More       bool          `json:"-"`
+	More bool `json:"-"`
+	// Last says that the source emits no more states of this game (a file
+	// read once forgets each game it sent): a consumer may forget the
+	// game once it took this state in, without waiting for corrections.
+	Last       bool          `json:"-"`
 	ObservedAt time.Time     `json:"-"` // when the source received this state
 	Delay      time.Duration `json:"-"` // how far behind the board the source is known to be
 	// DelayPlies: how many plies the board may be ahead of this state

@@ -284,15 +284,22 @@ func TestFileSourceOnceForgetsWhatItSent(t *testing.T) {
 		name string
 		once bool
 		kept []string
+		last []string // the games whose state says Last
 	}{
-		{"read once", true, []string{"https://x/b"}},
-		{"followed", false, []string{"https://x/a", "https://x/b", "https://x/c"}},
+		{"read once", true, []string{"https://x/b"}, []string{"https://x/a", "https://x/c"}},
+		{"followed", false, []string{"https://x/a", "https://x/b", "https://x/c"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			feed := newPGNFeed("file", "test", 0, "", newFakeClock(), pgn.Limits{})
 			feed.forgetSent = tc.once
-			var emitted []string
-			emit := func(s threefold.GameState) error { emitted = append(emitted, s.Game.ID); return nil }
+			var emitted, last []string
+			emit := func(s threefold.GameState) error {
+				emitted = append(emitted, s.Game.ID)
+				if s.Last {
+					last = append(last, s.Game.ID)
+				}
+				return nil
+			}
 			if _, err := feed.feedReader(pgn.NewReader(strings.NewReader(text)), func(int) string { return "" }, emit); err != nil {
 				t.Fatal(err)
 			}
@@ -306,6 +313,9 @@ func TestFileSourceOnceForgetsWhatItSent(t *testing.T) {
 			slices.Sort(kept)
 			if !slices.Equal(kept, tc.kept) {
 				t.Errorf("kept %v, want %v", kept, tc.kept)
+			}
+			if !slices.Equal(last, tc.last) {
+				t.Errorf("the last states of %v, want those of %v", last, tc.last)
 			}
 		})
 	}

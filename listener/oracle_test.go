@@ -183,20 +183,27 @@ func (l *alertLog) check(t *testing.T, oracle []refgames.Annotation, idOf func(i
 }
 
 // TestOracleFileSource reads every reference game through the file source,
-// one snapshot per game, and compares every alert with the reference.
+// one snapshot per game, and compares every alert with the reference. The
+// file is read once: every game is followed, and forgotten once the next
+// comes (its state was the last).
 func TestOracleFileSource(t *testing.T) {
 	onReferenceSets(t, func(t *testing.T, set refgames.Set) {
 		oracle := set.Annotations(t)
 		log := newAlertLog()
 		w := NewWatcher(WatcherOptions{Alert: log.add})
-		src := &FileSource{Path: set.PGNPath, Once: true}
+		games := map[string]bool{}
+		src := AfterTaken(&FileSource{Path: set.PGNPath, Once: true}, func(_ context.Context, _ string, s threefold.GameState) {
+			games[s.Game.ID] = true
+		}, func() {})
 		if err := w.Run(context.Background(), src); err != nil {
 			t.Fatal(err)
 		}
 		log.check(t, oracle, func(i int) string { return set.PGNPath + "#" + strconv.Itoa(i+1) })
-		st := w.Status()
-		if len(st) != len(oracle) {
-			t.Errorf("watcher follows %d games, the set has %d", len(st), len(oracle))
+		if len(games) != len(oracle) {
+			t.Errorf("the watcher was given %d games, the set has %d", len(games), len(oracle))
+		}
+		if n := w.Games(); n > 1 {
+			t.Errorf("the watcher holds %d games after the file, want at most the last", n)
 		}
 	})
 }

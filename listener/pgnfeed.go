@@ -426,6 +426,7 @@ func (f *pgnFeed) emitGame(fg *feedGame, emit Emit) error {
 
 // send emits the state of fg.
 func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
+	finished := fg.result != "" && fg.result != "*"
 	err := emit(threefold.GameState{
 		Game:       threefold.GameRef{Site: f.site, ID: fg.id, URL: fg.url, White: fg.white, Black: fg.black},
 		Source:     f.source,
@@ -434,9 +435,10 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 		Moves:      fg.moves,
 		Result:     fg.result,
 		SiteResult: fg.siteResult,
-		Finished:   fg.result != "" && fg.result != "*",
+		Finished:   finished,
 		ReadError:  fg.readErr,
 		More:       more,
+		Last:       f.forgetSent && finished,
 		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,
@@ -445,7 +447,7 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 	if err != nil {
 		return stopError{err}
 	}
-	if f.forgetSent && fg.result != "" && fg.result != "*" && f.games[fg.id] == fg {
+	if f.forgetSent && finished && f.games[fg.id] == fg {
 		delete(f.games, fg.id)
 	}
 	return nil

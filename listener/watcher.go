@@ -84,6 +84,11 @@ type Watcher struct {
 	mu        sync.Mutex
 	games     map[gameKey]*tracked
 	lastPrune time.Time
+	// lastOf holds, by source, the finished games whose last state it
+	// took in (GameState.Last): forgotten at that source's next state,
+	// once whoever reads the watcher about them (the recorder's
+	// Termination) is done.
+	lastOf map[string][]gameKey
 }
 
 type gameKey struct{ site, id string }
@@ -147,7 +152,7 @@ type pendingAlert struct {
 
 // NewWatcher returns a watcher that reports alerts to opts.Alert.
 func NewWatcher(opts WatcherOptions) *Watcher {
-	w := &Watcher{alert: opts.Alert, log: opts.Logger, games: make(map[gameKey]*tracked),
+	w := &Watcher{alert: opts.Alert, log: opts.Logger, games: make(map[gameKey]*tracked), lastOf: make(map[string][]gameKey),
 		maxPlies: opts.MaxPlies, grace: opts.FinishedGrace, clock: clock.Or(opts.Clock)}
 	if w.maxPlies <= 0 {
 		w.maxPlies = pgn.DefaultMaxPlies
@@ -209,6 +214,7 @@ func (w *Watcher) Apply(s threefold.GameState) {
 	now := w.clock.Now()
 	w.mu.Lock()
 	w.pruneLocked(now)
+	w.forgetLastLocked(s.Source)
 	t := w.games[k]
 	if t == nil {
 		t = &tracked{ref: s.Game, checked: -1}
@@ -217,11 +223,35 @@ func (w *Watcher) Apply(s threefold.GameState) {
 	w.mu.Unlock()
 
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if s.Finished && !t.finished {
 		t.endedAt = now
 	}
 	w.apply(t, &s)
+	t.mu.Unlock()
+	if s.Last && s.Finished {
+		w.mu.Lock()
+		w.lastOf[s.Source] = append(w.lastOf[s.Source], k)
+		w.mu.Unlock()
+	}
+}
+
+// forgetLastLocked forgets the finished games whose last state source
+// sent before this one (w.mu held): watch --once of a file of millions of
+// games holds the games being read, not every game for the grace period.
+func (w *Watcher) forgetLastLocked(source string) {
+	keys := w.lastOf[source]
+	if len(keys) == 0 {
+		return
+	}
+	for _, k := range keys {
+		if t := w.games[k]; t != nil && t.mu.TryLock() {
+			if t.finished {
+				delete(w.games, k)
+			}
+			t.mu.Unlock()
+		}
+	}
+	w.lastOf[source] = keys[:0]
 }
 
 // pruneLocked forgets the games that finished more than the grace period

@@ -399,3 +399,67 @@ func cmpNear(ns []threefold.NearRepetition) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
+
+// A finished game whose state says it is the last (a file read once) is
+// forgotten at its source's next state, not after the grace period: the
+// recorder asks the watcher how it ended in between. A game whose state
+// is not the last, or not finished, stays; another source's state does
+// not forget it.
+func TestWatcherForgetsGamesAfterTheirLastState(t *testing.T) {
+	finished := func(id, source string, last bool) threefold.GameState {
+		s := snap(id, anandMoves)
+		s.Source, s.Result, s.Finished, s.Last = source, "1/2-1/2", true, last
+		return s
+	}
+	playing := func(id, source string) threefold.GameState {
+		s := snap(id, anandMoves[:10])
+		s.Source = source
+		return s
+	}
+	steps := []struct {
+		name  string
+		state threefold.GameState
+		held  []string // the games the watcher holds after it
+	}{
+		{"a's last state", finished("a", "f1", true), []string{"a"}},
+		{"another source's game", playing("x", "f2"), []string{"a", "x"}},
+		{"the next game of a's source", playing("b", "f1"), []string{"b", "x"}},
+		{"b finished, not its last state", finished("b", "f1", false), []string{"b", "x"}},
+		{"c's last state", finished("c", "f1", true), []string{"b", "c", "x"}},
+		{"d's last state", finished("d", "f1", true), []string{"b", "d", "x"}},
+		{"d again: a game named twice", finished("d", "f1", true), []string{"b", "d", "x"}},
+	}
+	c := newCollector()
+	for _, st := range steps {
+		c.w.Apply(st.state)
+		if st.state.Finished {
+			if _, plies, ok := c.w.Termination("test", st.state.Game.ID); !ok || plies != len(anandMoves) {
+				t.Errorf("%s: the watcher does not say how %s ended (%d plies, %v)", st.name, st.state.Game.ID, plies, ok)
+			}
+		}
+		var held []string
+		for _, g := range c.w.Status() {
+			held = append(held, g.Game.ID)
+		}
+		slices.Sort(held)
+		if !slices.Equal(held, st.held) {
+			t.Errorf("%s: the watcher holds %v, want %v", st.name, held, st.held)
+		}
+	}
+	// Named twice, d was followed twice: its alerts came twice, with the
+	// same ids (the store takes each once).
+	ids := map[string]int{}
+	for _, a := range c.alerts {
+		if a.Game.ID == "d" {
+			ids[a.ID]++
+		}
+	}
+	for id, n := range ids {
+		if n != 2 {
+			t.Errorf("alert %s of d raised %d times, want twice under the same id", id, n)
+		}
+	}
+	if len(ids) == 0 {
+		t.Error("d raised no alert")
+	}
+}

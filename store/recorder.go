@@ -201,6 +201,12 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 	}
 	_, known := sm[s.Game.Site+"/"+s.Game.ID]
 	sm[s.Game.Site+"/"+s.Game.ID] = len(s.Moves)
+	if s.Last && s.Finished {
+		// No state of it follows (a file read once): the store has what
+		// this run needs of it, the memory need not.
+		delete(r.games, k)
+		delete(sm, s.Game.Site+"/"+s.Game.ID)
+	}
 	var state []byte
 	if !known || s.Finished {
 		if r.batch != nil {

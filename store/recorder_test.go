@@ -168,3 +168,48 @@ func TestRecorderTerminations(t *testing.T) {
 		})
 	}
 }
+
+// A finished game whose state is its source's last (a file read once) is
+// stored, then forgotten by the recorder: its memory does not grow with
+// the games of the file. The source's state names the games that may
+// still change. A game that finished but may still be corrected stays.
+func TestRecorderForgetsGamesAfterTheirLastState(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, Config{DataDir: t.TempDir()})
+	r := NewRecorder(s, nil)
+	var states []string
+	r.SetStateWriter(func(ctx context.Context, source string, state []byte) error {
+		states = append(states, string(state))
+		return s.SaveSourceState(ctx, source, state)
+	})
+	moves := []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"}
+	state := func(id string, last bool) threefold.GameState {
+		return threefold.GameState{Game: threefold.GameRef{Site: "file", ID: id}, Moves: moves, Result: "1-0", Finished: true, Last: last, ObservedAt: epoch}
+	}
+	cases := []struct {
+		name  string
+		state threefold.GameState
+		held  int    // games the recorder holds after it
+		saved string // the source's state written
+	}{
+		{"the last state of a", state("f.pgn#1", true), 0, `{"games":{}}`},
+		{"b, finished, may be corrected", state("f.pgn#2", false), 1, `{"games":{"file/f.pgn#2":7}}`},
+		{"the last state of c", state("f.pgn#3", true), 1, `{"games":{"file/f.pgn#2":7}}`},
+	}
+	for _, c := range cases {
+		r.Record(ctx, "file f.pgn", c.state)
+		g, err := s.Game(ctx, "file", c.state.Game.ID)
+		if err != nil || !g.Finished || g.Termination != threefold.TermCheckmate || len(g.Moves) != len(moves) {
+			t.Errorf("%s: stored %+v, %v", c.name, g, err)
+		}
+		r.mu.Lock()
+		held := len(r.games)
+		r.mu.Unlock()
+		if held != c.held {
+			t.Errorf("%s: the recorder holds %d games, want %d", c.name, held, c.held)
+		}
+		if last := states[len(states)-1]; last != c.saved {
+			t.Errorf("%s: source state %s, want %s", c.name, last, c.saved)
+		}
+	}
+}
