@@ -14,6 +14,9 @@ var (
 	kingAttacks   [64]uint64
 	pawnAttacks   [2][64]uint64 // pawnAttacks[c][s]: squares a pawn of colour c on s attacks
 	between       [64][64]uint64
+	// line[a][b] is the whole line (rank, file or diagonal, edge to edge)
+	// through a and b when they are on one, else 0.
+	line [64][64]uint64
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
@@ -63,6 +66,16 @@ func initAttackTables() {
 					between[a][b] = ray
 					ray |= 1 << uint(b)
 					f, r = f+d[0], r+d[1]
+				}
+			}
+		}
+	}
+	for a := 0; a < 64; a++ {
+		for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
+			fromA := slowSliderAttacks(a, 0, dirs)
+			for b := 0; b < 64; b++ {
+				if fromA&(1<<uint(b)) != 0 {
+					line[a][b] = fromA&slowSliderAttacks(b, 0, dirs) | 1<<uint(a) | 1<<uint(b)
 				}
 			}
 		}

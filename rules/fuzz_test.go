@@ -62,6 +62,9 @@ func checkFENRoundTrips(t *testing.T, s string, p Position) {
 	if p.Hash() != p.computeHash() {
 		t.Fatalf("%q: hash out of step", s)
 	}
+	if p.checkers != p.computeCheckers() {
+		t.Fatalf("%q: checkers out of step", s)
+	}
 	for _, m := range p.LegalMoves(nil) {
 		san := p.SAN(m)
 		if got, err := p.ParseSAN(san); err != nil || got != m {
@@ -76,6 +79,9 @@ func checkFENRoundTrips(t *testing.T, s string, p Position) {
 		next.Play(m)
 		if next.Hash() != next.computeHash() {
 			t.Fatalf("%s: hash out of step after %s", p.FEN(), m)
+		}
+		if next.checkers != next.computeCheckers() {
+			t.Fatalf("%s: checkers out of step after %s", p.FEN(), m)
 		}
 	}
 }

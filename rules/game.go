@@ -30,7 +30,9 @@ type Game struct {
 	dropMoves   bool
 	seen        []seenPosition // the distinct positions since the last irreversible move, in order of first occurrence
 	cur         int32          // index in seen of the current position
-	index       []int32        // open-addressing table: 1 + index in seen of a position, 0 if empty
+	count       int32          // its count, seen[cur].count
+	index       []int32        // open-addressing table: base + 1 + index in seen of a position; base or less if empty
+	base        int32          // the positions counted before the current stretch (see resetWindow)
 	twice       [2][]int32     // by side to move: indexes in seen of the positions that occurred at least twice
 	fivefoldPly int
 	near        nearTracker
@@ -45,7 +47,6 @@ type seenPosition struct {
 	hash  uint64
 	key   Key
 	count int32            // occurrences so far
-	slot  int32            // the slot of the index that points to it
 	first [keptPlies]int32 // the plies of its first occurrences (count of them, at most keptPlies)
 	last  int32            // the ply of its latest occurrence
 }
@@ -137,9 +138,12 @@ func (g *Game) PlayUCI(s string) (Move, error) {
 
 // PlaySAN reads a SAN move (see Position.ParseSAN) and plays it.
 func (g *Game) PlaySAN(s string) (Move, error) {
-	m, err := g.pos.ParseSAN(s)
-	if err != nil {
-		return NoMove, err
+	m, ok := g.pos.parseSANFast(s)
+	if !ok {
+		var err error
+		if m, err = g.pos.parseSAN(s); err != nil {
+			return NoMove, err
+		}
 	}
 	g.play(m)
 	return m, nil
@@ -171,10 +175,9 @@ func (g *Game) record(irreversible bool) {
 		g.resetWindow()
 	}
 	h := g.pos.hash
-	key := g.pos.Key()
-	slot := g.lookup(h, &key)
+	slot := g.lookupCurrent(h)
 	ply := int32(g.ply)
-	if s := g.index[slot]; s != 0 {
+	if s := g.index[slot] - g.base; s > 0 {
 		g.cur = s - 1
 		e := &g.seen[g.cur]
 		if e.count < keptPlies {
@@ -182,6 +185,7 @@ func (g *Game) record(irreversible bool) {
 		}
 		e.count++
 		e.last = ply
+		g.count = e.count
 		if e.count == 2 {
 			t := g.pos.turn
 			g.twice[t] = append(g.twice[t], g.cur)
@@ -191,10 +195,20 @@ func (g *Game) record(irreversible bool) {
 		}
 		return
 	}
-	g.cur = int32(len(g.seen))
-	g.seen = append(g.seen, seenPosition{hash: h, key: key, count: 1, slot: int32(slot), last: ply})
-	g.seen[g.cur].first[0] = ply
-	g.index[slot] = g.cur + 1
+	// A new position: its entry is written in place (first[1:] may hold
+	// an old entry's plies, which count hides).
+	n := len(g.seen)
+	if n < cap(g.seen) {
+		g.seen = g.seen[:n+1]
+	} else {
+		g.seen = append(g.seen, seenPosition{})
+	}
+	e := &g.seen[n]
+	e.hash, e.count, e.last = h, 1, ply
+	g.pos.fillKey(&e.key)
+	e.first[0] = ply
+	g.cur, g.count = int32(n), 1
+	g.index[slot] = g.base + g.cur + 1
 	if 2*len(g.seen) > len(g.index) {
 		g.growIndex()
 	}
@@ -203,19 +217,20 @@ func (g *Game) record(irreversible bool) {
 	}
 }
 
-// resetWindow forgets every position: none can occur again. Only the
-// slots in use are cleared, so the cost follows the positions kept, not
-// the index.
+// maxIndexBase bounds base; past it the index is cleared.
+const maxIndexBase = 1 << 30
+
+// resetWindow forgets every position: none can occur again. The index is
+// not cleared: base moves past its entries, which then read as empty.
 func (g *Game) resetWindow() {
+	g.base += int32(len(g.seen))
 	switch {
-	case g.index == nil:
+	case g.index == nil || len(g.index) > minIndexSize:
 		g.index = make([]int32, minIndexSize)
-	case len(g.index) > minIndexSize:
-		g.index = make([]int32, minIndexSize)
-	default:
-		for i := range g.seen {
-			g.index[g.seen[i].slot] = 0
-		}
+		g.base = 0
+	case g.base > maxIndexBase:
+		clear(g.index)
+		g.base = 0
 	}
 	if cap(g.seen) > maxIdleSeen {
 		g.seen = make([]seenPosition, 0, 32)
@@ -229,8 +244,8 @@ func (g *Game) resetWindow() {
 func (g *Game) lookup(h uint64, key *Key) int {
 	mask := uint64(len(g.index) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := g.index[i]
-		if s == 0 {
+		s := g.index[i] - g.base
+		if s <= 0 {
 			return int(i)
 		}
 		if o := &g.seen[s-1]; o.hash == h && o.key == *key {
@@ -239,19 +254,34 @@ func (g *Game) lookup(h uint64, key *Key) int {
 	}
 }
 
+// lookupCurrent is lookup for the current position, whose hash is h: its
+// Key is made only when an entry has the same hash.
+func (g *Game) lookupCurrent(h uint64) int {
+	mask := uint64(len(g.index) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := g.index[i] - g.base
+		if s <= 0 {
+			return int(i)
+		}
+		if o := &g.seen[s-1]; o.hash == h && o.key == g.pos.Key() {
+			return int(i)
+		}
+	}
+}
+
 // growIndex doubles the index and re-enters every position.
 func (g *Game) growIndex() {
 	g.index = make([]int32, 2*len(g.index))
+	g.base = 0
 	for i := range g.seen {
 		o := &g.seen[i]
-		o.slot = int32(g.lookup(o.hash, &o.key))
-		g.index[o.slot] = int32(i) + 1
+		g.index[g.lookup(o.hash, &o.key)] = int32(i) + 1
 	}
 }
 
 // Count returns how many times the current position has occurred,
 // including now.
-func (g *Game) Count() int { return int(g.seen[g.cur].count) }
+func (g *Game) Count() int { return int(g.count) }
 
 // Occurrences returns the plies at which the current position occurred,
 // in ascending order; the last is the current ply. Past the sixth
@@ -266,8 +296,8 @@ func (g *Game) OccurrencesOf(m Move) []int {
 	next := g.pos
 	next.Play(m)
 	key := next.Key()
-	s := g.index[g.lookup(next.hash, &key)]
-	if s == 0 {
+	s := g.index[g.lookup(next.hash, &key)] - g.base
+	if s <= 0 {
 		return nil
 	}
 	return g.seen[s-1].plies()
@@ -280,9 +310,14 @@ func (g *Game) CanClaimThreefold() bool { return g.Count() >= 3 }
 // CanClaimRepetition reports whether the side to move may claim a draw by
 // repetition now: under 9.2.2, or under 9.2.1 by declaring a move.
 func (g *Game) CanClaimRepetition() bool {
-	if g.Count() >= 3 {
-		return true
-	}
+	// Usually false at once: the opponent has had no position twice, so
+	// no move goes back to one.
+	return g.count >= 3 || len(g.twice[g.pos.turn.Other()]) != 0 && g.canClaimByMove()
+}
+
+// canClaimByMove reports whether some legal move leads to a position
+// that occurred twice (9.2.1).
+func (g *Game) canClaimByMove() bool {
 	var one [1]Move
 	return len(g.claimMoves(one[:0], true)) > 0
 }

@@ -29,6 +29,12 @@ const (
 // Key returns the identity of the position.
 func (p *Position) Key() Key {
 	var k Key
+	p.fillKey(&k)
+	return k
+}
+
+// fillKey writes the Key of the position to k.
+func (p *Position) fillKey(k *Key) {
 	k.planes[0] = p.byType[Pawn] | p.byType[Bishop] | p.byType[Queen]
 	k.planes[1] = p.byType[Knight] | p.byType[Bishop] | p.byType[King]
 	k.planes[2] = p.byType[Rook] | p.byType[Queen] | p.byType[King]
@@ -37,7 +43,6 @@ func (p *Position) Key() Key {
 	if p.ep != NoSquare {
 		k.meta |= uint32(p.ep.File()+1) << keyEPShift
 	}
-	return k
 }
 
 // Turn returns the side to move of the keyed position.

@@ -115,10 +115,14 @@ func (n *nearTracker) add(g *Game) {
 // pawn move or capture, in the order they first occurred. It is nil
 // almost always, and costs nothing then.
 func (g *Game) NearRepetitions() []NearRepetition {
-	n := &g.near
-	if !n.active {
-		return nil
+	if !g.near.active {
+		return nil // the usual answer, inlined
 	}
+	return g.nearRepetitions()
+}
+
+func (g *Game) nearRepetitions() []NearRepetition {
+	n := &g.near
 	cur := &g.seen[g.cur]
 	var out []NearRepetition
 	for _, r := range n.byPlacement[placementOf(&cur.key)] {

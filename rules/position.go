@@ -38,6 +38,7 @@ type Position struct {
 	byColor  [2]uint64
 	board    [64]Piece
 	hash     uint64 // Zobrist hash of the Key
+	checkers uint64 // the pieces that give check to the side to move
 	turn     Color
 	variant  Variant
 	castle   uint16 // castling rights by rook, see castlingRightOf
@@ -142,8 +143,41 @@ func (p *Position) attacked(s Square, by Color, occ uint64) bool {
 }
 
 // InCheck reports whether the side to move is in check.
-func (p *Position) InCheck() bool {
-	return p.attacked(p.kingSquare(p.turn), p.turn.Other(), p.occupied())
+func (p *Position) InCheck() bool { return p.checkers != 0 }
+
+// computeCheckers returns the pieces that give check to the side to move,
+// from the whole board: what Play keeps in checkers.
+func (p *Position) computeCheckers() uint64 {
+	return p.attackers(p.kingSquare(p.turn), p.occupied()) & p.byColor[p.turn.Other()]
+}
+
+// checkersAfter returns the pieces of the side that moved (the side to
+// move is already the other) that check the side to move after an
+// ordinary move of a piece of type t from from to to: only the piece that
+// moved can give check directly, and only a slider on a line through from
+// can give it by discovery. (Castling, en passant and promotions, where
+// more changes, recompute everything.)
+func (p *Position) checkersAfter(t PieceType, from, to Square) uint64 {
+	them := p.turn & 1
+	ksq := p.kingSquare(them) & 63
+	own := p.byColor[them^1]
+	var c uint64
+	switch t {
+	case Pawn:
+		c = pawnAttacks[them][ksq] & to.bb()
+	case Knight:
+		c = knightAttacks[ksq] & to.bb()
+	}
+	// Only an own slider on a line through the king and from or to can
+	// check from afar: look along the kinds of lines it is on.
+	lines := line[ksq][from&63] | line[ksq][to&63]
+	if diag := (p.byType[Bishop] | p.byType[Queen]) & own; lines&diag != 0 {
+		c |= bishopAttacks(ksq, p.occupied()) & diag
+	}
+	if orth := (p.byType[Rook] | p.byType[Queen]) & own; lines&orth != 0 {
+		c |= rookAttacks(ksq, p.occupied()) & orth
+	}
+	return c
 }
 
 // IsCapture reports whether the (legal) move m captures, en passant
@@ -165,6 +199,7 @@ func (p *Position) Play(m Move) {
 	oldEP := p.ep
 	p.ep = NoSquare
 	p.halfmove++
+	special := m>>12 != 0 // castling or a promotion
 	if m.IsCastling() {
 		// Lift both, then set both down: the king may land where the rook
 		// stood and the other way round.
@@ -184,6 +219,7 @@ func (p *Position) Play(m Move) {
 			p.halfmove = 0
 			if to == oldEP {
 				p.remove(to ^ 8) // the captured pawn stands beside, on the from rank
+				special = true
 			}
 			if promo := m.Promotion(); promo != NoPieceType {
 				p.remove(to)
@@ -206,6 +242,11 @@ func (p *Position) Play(m Move) {
 	p.hash ^= zobTurn
 	if p.ep != NoSquare {
 		p.hash ^= zobEP[p.ep.File()]
+	}
+	if special {
+		p.checkers = p.computeCheckers()
+	} else {
+		p.checkers = p.checkersAfter(pc.Type(), from, to)
 	}
 }
 
@@ -313,7 +354,33 @@ func (p *Position) castlingLegal(king, rook Square) bool {
 }
 
 // legal reports whether the pseudo-legal move m leaves the own king safe.
+// Most moves are decided from the checkers and the lines through the
+// king: a move other than the king's or en passant is illegal in double
+// check, must take the checker or block its line in single check, and
+// otherwise exposes the king only if it leaves a line through the king
+// (the piece may be pinned). The rest go to legalByAttacks.
 func (p *Position) legal(m Move) bool {
+	from, to := m.From(), m.To()
+	pt := p.board[from].Type()
+	if pt == King || (pt == Pawn && to == p.ep) {
+		return p.legalByAttacks(m)
+	}
+	ksq := p.kingSquare(p.turn) & 63
+	if c := p.checkers; c != 0 {
+		if c&(c-1) != 0 || (between[ksq][lsb(c)&63]|c)&to.bb() == 0 {
+			return false
+		}
+	}
+	if l := line[ksq][from&63]; l == 0 || l&to.bb() != 0 {
+		return true
+	}
+	return p.legalByAttacks(m)
+}
+
+// legalByAttacks reports whether the pseudo-legal move m leaves the own
+// king safe, by looking for attackers of the king after the move: the
+// reference legal must agree with.
+func (p *Position) legalByAttacks(m Move) bool {
 	from, to := m.From(), m.To()
 	us := p.turn
 	them := p.byColor[us.Other()]
