@@ -358,7 +358,8 @@ func (p *Position) castlingLegal(king, rook Square) bool {
 // king: a move other than the king's or en passant is illegal in double
 // check, must take the checker or block its line in single check, and
 // otherwise exposes the king only if it leaves a line through the king
-// (the piece may be pinned). The rest go to legalByAttacks.
+// on which an enemy slider of that line's kind stands (the piece may be
+// pinned). The rest go to legalByAttacks.
 func (p *Position) legal(m Move) bool {
 	from, to := m.From(), m.To()
 	pt := p.board[from].Type()
@@ -371,7 +372,17 @@ func (p *Position) legal(m Move) bool {
 			return false
 		}
 	}
-	if l := line[ksq][from&63]; l == 0 || l&to.bb() != 0 {
+	l := line[ksq][from&63]
+	if l == 0 || l&to.bb() != 0 {
+		return true
+	}
+	// The piece leaves a line through the king: pinned only if an enemy
+	// slider of the line's kind stands on it.
+	sliders := p.byType[Bishop] | p.byType[Queen]
+	if d := from ^ ksq; d&7 == 0 || d < 8 { // same file or same rank
+		sliders = p.byType[Rook] | p.byType[Queen]
+	}
+	if sliders&l&p.byColor[p.turn^1] == 0 {
 		return true
 	}
 	return p.legalByAttacks(m)
