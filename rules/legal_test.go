@@ -33,15 +33,26 @@ var shortcutPositions = []struct {
 	{"rook pinned on the rank moves along it", "4k3/8/8/8/8/8/8/r1R1K1R1 w - - 0 1"},
 	{"knight checks, a rook takes it", "4k3/8/8/8/8/3n4/8/R2RK3 w - - 0 1"},
 	{"king walks along a checking line", "8/8/8/8/k7/8/8/r3K3 w - - 0 1"},
+	{"mate on the back rank", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"},
+	{"smothered mate", "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1"},
+	{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"},
+	{"only a pinned bishop moves, along the pin", "7k/6b1/5Q2/8/8/8/8/K7 b - - 0 1"},
 	{"perft position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"},
 	{"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"},
+}
+
+// statusOf is the status of the shortcut positions that are not Ongoing.
+var statusOf = map[string]Status{
+	"mate on the back rank": Checkmate,
+	"smothered mate":        Checkmate,
+	"stalemate":             Stalemate,
 }
 
 // TestLegalAgreesWithAttacks walks a few plies from every shortcut
 // position and every perft position: at every position the checkers Play
 // and ParseFEN keep are the attackers of the king, and legal answers for
 // every pseudo-legal move as legalByAttacks (which looks for attackers of
-// the king after the move) does.
+// the king after the move) does; HasLegalMove says whether there is one.
 func TestLegalAgreesWithAttacks(t *testing.T) {
 	type root struct {
 		name    string
@@ -49,8 +60,15 @@ func TestLegalAgreesWithAttacks(t *testing.T) {
 		fen     string
 	}
 	var roots []root
+	withStatus := 0
 	for _, c := range shortcutPositions {
 		roots = append(roots, root{c.name, Standard, c.fen})
+		if _, ok := statusOf[c.name]; ok {
+			withStatus++
+		}
+	}
+	if withStatus != len(statusOf) {
+		t.Fatalf("statusOf names %d positions, %d of them shortcut positions", len(statusOf), withStatus)
 	}
 	for _, c := range perftCases {
 		roots = append(roots, root{"perft " + c.name, c.variant, c.fen})
@@ -73,10 +91,18 @@ func TestLegalAgreesWithAttacks(t *testing.T) {
 					t.Fatalf("%s: checkers %x, want %x", p.FEN(), got, want)
 				}
 				var arr [256]Move
+				legalMoves := 0
 				for _, m := range p.pseudoMoves(arr[:0]) {
-					if got, want := p.legal(m), p.legalByAttacks(m); got != want {
+					got, want := p.legal(m), p.legalByAttacks(m)
+					if got != want {
 						t.Fatalf("%s: %s legal %v, want %v", p.FEN(), m, got, want)
 					}
+					if want {
+						legalMoves++
+					}
+				}
+				if p.HasLegalMove() != (legalMoves > 0) {
+					t.Fatalf("%s: HasLegalMove %v with %d legal moves", p.FEN(), p.HasLegalMove(), legalMoves)
 				}
 				if depth == 0 {
 					return
@@ -88,8 +114,8 @@ func TestLegalAgreesWithAttacks(t *testing.T) {
 				}
 			}
 			walk(&p, depth)
-			if positions < 2 {
-				t.Fatalf("walked %d positions", positions)
+			if wantStatus, ok := statusOf[r.name]; ok && p.Status() != wantStatus {
+				t.Fatalf("status %v, want %v", p.Status(), wantStatus)
 			}
 		})
 	}

@@ -21,6 +21,17 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 
 // HasLegalMove reports whether the side to move has any legal move.
 func (p *Position) HasLegalMove() bool {
+	// The king's steps first: one of them is legal in most positions, and
+	// the moves of the other pieces are then not generated at all.
+	k := p.kingSquare(p.turn)
+	for t := kingAttacks[k] &^ p.byColor[p.turn]; t != 0; t &= t - 1 {
+		if p.legal(NewMove(k, lsb(t), NoPieceType)) {
+			return true
+		}
+	}
+	if c := p.checkers; c&(c-1) != 0 {
+		return false // double check: only the king could move
+	}
 	var arr [256]Move
 	for _, m := range p.pseudoMoves(arr[:0]) {
 		if p.legal(m) {
