@@ -151,7 +151,7 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 
 func (g *Game) play(m Move) {
 	p := &g.pos
-	newPlacement := p.board[m.From()].Type() == Pawn || p.board[m.To()] != NoPiece
+	newPlacement := p.board[m&63].Type() == Pawn || p.board[m>>6&63] != NoPiece
 	castle := p.castle
 	p.Play(m)
 	g.ply++
@@ -171,14 +171,15 @@ func (g *Game) play(m Move) {
 // record counts the current position, first forgetting every position
 // when the move that led here was irreversible.
 func (g *Game) record(irreversible bool) {
-	if irreversible || g.index == nil {
-		g.resetWindow()
-	}
 	h := g.pos.hash
-	slot := g.lookupCurrent(h)
 	ply := int32(g.ply)
-	if s := g.index[slot] - g.base; s > 0 {
-		g.cur = s - 1
+	var slot int
+	if irreversible || g.index == nil {
+		// The position is the first of a new stretch: nothing to look up.
+		g.resetWindow()
+		slot = int(h & uint64(len(g.index)-1))
+	} else if slot = g.lookupCurrent(h); g.index[slot] > g.base {
+		g.cur = g.index[slot] - g.base - 1
 		e := &g.seen[g.cur]
 		if e.count < keptPlies {
 			e.first[e.count] = ply
@@ -312,7 +313,7 @@ func (g *Game) CanClaimThreefold() bool { return g.Count() >= 3 }
 func (g *Game) CanClaimRepetition() bool {
 	// Usually false at once: the opponent has had no position twice, so
 	// no move goes back to one.
-	return g.count >= 3 || len(g.twice[g.pos.turn.Other()]) != 0 && g.canClaimByMove()
+	return g.count >= 3 || len(g.twice[g.pos.turn&1^1]) != 0 && g.canClaimByMove()
 }
 
 // canClaimByMove reports whether some legal move leads to a position

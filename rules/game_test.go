@@ -135,3 +135,47 @@ func TestVerdictFiftyMoves(t *testing.T) {
 		t.Fatalf("after Qb8#: checkmate %v, FiftyMoves %v", v.Checkmate, v.FiftyMoves)
 	}
 }
+
+// TestIndexBaseWraps: the index forgets a stretch by moving its base past
+// the stretch's entries, and clears itself when the base grows too large;
+// a game whose base starts just below that bound counts every position as
+// a fresh game does, across many stretches (a knight shuffle between pawn
+// moves), with claims and OccurrencesOf.
+func TestIndexBaseWraps(t *testing.T) {
+	fresh, wrapped := NewGame(StartPosition()), NewGame(StartPosition())
+	wrapped.base = maxIndexBase - 3
+	wrapped.Reset(StartPosition())
+	shuffle := []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}
+	pawns := []string{"a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6", "h2h3", "h7h6"}
+	var plies []string
+	for i := 0; i < len(pawns); i += 2 {
+		plies = append(plies, shuffle...)
+		plies = append(plies, pawns[i], pawns[i+1])
+	}
+	wraps := 0
+	for i, u := range plies {
+		before := wrapped.base
+		for _, g := range []*Game{fresh, wrapped} {
+			if _, err := g.PlayUCI(u); err != nil {
+				t.Fatalf("ply %d: %v", i+1, err)
+			}
+		}
+		if wrapped.base < before {
+			wraps++
+		}
+		if fresh.Count() != wrapped.Count() || !reflect.DeepEqual(fresh.Occurrences(), wrapped.Occurrences()) ||
+			!reflect.DeepEqual(fresh.ClaimMoves(nil), wrapped.ClaimMoves(nil)) {
+			t.Fatalf("ply %d: count %d, occurrences %v vs count %d, occurrences %v", i+1,
+				fresh.Count(), fresh.Occurrences(), wrapped.Count(), wrapped.Occurrences())
+		}
+		pos := fresh.Position()
+		for _, m := range pos.LegalMoves(nil) {
+			if a, b := fresh.OccurrencesOf(m), wrapped.OccurrencesOf(m); !reflect.DeepEqual(a, b) {
+				t.Fatalf("ply %d: OccurrencesOf(%s) %v vs %v", i+1, m, a, b)
+			}
+		}
+	}
+	if fresh.Count() != 1 || wraps == 0 {
+		t.Fatalf("count %d, base cleared %d times", fresh.Count(), wraps)
+	}
+}
