@@ -84,6 +84,29 @@ func TestResetIsNewGame(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("a reset and a replay of %d plies allocate %.1f times, want 0", len(moves), allocs)
 	}
+
+	// The same game as scan plays it: SAN, the claim check after every
+	// ply, the status at the end.
+	var sans []string
+	p = rules.StartPosition()
+	for _, m := range moves {
+		sans = append(sans, p.SAN(m))
+		p.Play(m)
+	}
+	allocs = testing.AllocsPerRun(20, func() {
+		reused.Reset(rules.StartPosition())
+		for _, s := range sans {
+			if _, err := reused.PlaySAN(s); err != nil {
+				t.Fatal(err)
+			}
+			reused.CanClaimRepetition()
+		}
+		end := reused.Position()
+		end.Status()
+	})
+	if allocs != 0 {
+		t.Fatalf("a reset and a replay of %d plies from SAN allocate %.1f times, want 0", len(sans), allocs)
+	}
 }
 
 // TestResetForgetsNearRepetitions: a game that ends while near repetitions
