@@ -216,9 +216,21 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	default:
 		return NoMove, false
 	}
-	cands := pieceAttacks(pt, to, p.occupied())
+	var cands uint64
+	switch pt {
+	case Knight:
+		cands = knightAttacks[to] & own
+	case Bishop:
+		cands = bishopAttacks(to, p.occupied()) & own
+	case Rook:
+		cands = rookAttacks(to, p.occupied()) & own
+	case Queen:
+		cands = (bishopAttacks(to, p.occupied()) | rookAttacks(to, p.occupied())) & own
+	case King:
+		cands = kingAttacks[to] & own
+	}
 	found := NoMove
-	for cands &= own; cands != 0; cands &= cands - 1 {
+	for ; cands != 0; cands &= cands - 1 {
 		if m := NewMove(lsb(cands), to, NoPieceType); p.legal(m) {
 			if found != NoMove {
 				return NoMove, false // ambiguous: parseSAN says so
