@@ -47,10 +47,11 @@ type Backoff = backoff.Policy
 // authenticated calls; everything else has a default.
 type Options struct {
 	// BaseURL of Lichess, default DefaultBaseURL. It may carry a path
-	// prefix (the fake server is mounted under one).
-	BaseURL string
+	// prefix (the fake server is mounted under one). The mapstructure tags
+	// are the keys of the lichess: section of the config file.
+	BaseURL string `mapstructure:"url"`
 	// Token is a personal access or OAuth token. TokenSource, if set, wins.
-	Token       string
+	Token       string `mapstructure:"token"`
 	TokenSource oauth2.TokenSource
 	// HTTPClient is used for every request. Its Timeout is ignored
 	// (streams run for hours); calls get RequestTimeout instead. Default: a

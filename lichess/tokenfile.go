@@ -68,6 +68,20 @@ func SavedToken(role string) (string, error) {
 	return "", nil
 }
 
+// TokenFor returns the token a command of role uses: o.Token when set
+// (lichess.token, THREEFOLD_LICHESS_TOKEN); else the one `threefold login
+// --for ROLE` saved; else the single token file of older versions; else "".
+func (o Options) TokenFor(role string) (string, error) {
+	if o.Token != "" {
+		return o.Token, nil
+	}
+	tok, err := SavedToken(role)
+	if err != nil {
+		return "", fmt.Errorf("the token saved by threefold login: %w", err)
+	}
+	return tok, nil
+}
+
 // ReadTokenFile returns the token saved in path, or "" and no error if
 // there is no such file.
 func ReadTokenFile(path string) (string, error) {

@@ -132,6 +132,45 @@ func TestSavedToken(t *testing.T) {
 	}
 }
 
+// A command uses its role's saved token, and Options.Token (lichess.token
+// in the config) wins over it.
+func TestTokenFor(t *testing.T) {
+	dir := configDir(t)
+	for name, tok := range map[string]string{"token-bot": "lip_bot", "token-watch": "lip_watch"} {
+		if err := lichess.SaveTokenFile(filepath.Join(dir, name), tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, token, role, want string
+	}{
+		{"the bot's saved token", "", lichess.RoleBot, "lip_bot"},
+		{"the watcher's saved token", "", lichess.RoleWatch, "lip_watch"},
+		{"lichess.token wins for the bot", "lip_config", lichess.RoleBot, "lip_config"},
+		{"lichess.token wins for the watcher", "lip_config", lichess.RoleWatch, "lip_config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := lichess.Options{Token: tc.token}.TokenFor(tc.role)
+			if err != nil || got != tc.want {
+				t.Errorf("TokenFor(%s) = %q, %v; want %q", tc.role, got, err, tc.want)
+			}
+		})
+	}
+	t.Run("a saved token that cannot be read", func(t *testing.T) {
+		bot := filepath.Join(dir, "token-bot")
+		if err := os.Remove(bot); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(bot, 0o700); err != nil { // a directory: not readable as a token
+			t.Fatal(err)
+		}
+		_, err := lichess.Options{}.TokenFor(lichess.RoleBot)
+		if err == nil || !strings.Contains(err.Error(), "the token saved by threefold login: ") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
 func TestOpenInBrowserWithoutADisplay(t *testing.T) {
 	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
 		t.Skip("a desktop is always there")

@@ -10,8 +10,12 @@ import (
 // WebhookSpec is one webhook of a list as a configuration gives it: its
 // kind (discord, slack or json) and its URL, given in URL or in the
 // environment variable named by URLEnv (to keep the secret out of a file).
+// The mapstructure tags are the keys of an entry of watch.webhooks in the
+// config file.
 type WebhookSpec struct {
-	Kind, URL, URLEnv string
+	Kind   string `mapstructure:"kind"`
+	URL    string `mapstructure:"url"`
+	URLEnv string `mapstructure:"url_env"`
 }
 
 // Webhook makes the webhook of the spec at position i (from 0) of its

@@ -69,11 +69,13 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 // Limits bound what one game may take, so that no input can exhaust memory. A game that goes over one is
 // reported in its Err (a *SyntaxError whose Limit names the limit, with the line where it was reached); its
 // moves up to that point are kept and reading goes on with the next game. A zero field takes the default.
+// The mapstructure tags are the keys of the pgn: section of the config file, which bounds scan and every
+// source that reads PGN.
 type Limits struct {
-	MaxLineBytes int // bytes of one input line (a longer line is cut there)
-	MaxGameBytes int // bytes of the text of one game: tags, movetext, comments and variations
-	MaxPlies     int // half-moves of the main line of one game
-	MaxTagBytes  int // bytes of one tag value
+	MaxLineBytes int `mapstructure:"max_line_bytes"` // bytes of one input line (a longer line is cut there)
+	MaxGameBytes int `mapstructure:"max_game_bytes"` // bytes of the text of one game: tags, movetext, comments and variations
+	MaxPlies     int `mapstructure:"max_plies"`      // half-moves of the main line of one game
+	MaxTagBytes  int `mapstructure:"max_tag_bytes"`  // bytes of one tag value
 }
 
 // The default limits: far above any real game. The longest game possible under the 75-move rule has

@@ -13,6 +13,15 @@ import (
 // SourceBot is the Source of the games PutBotRecord stores.
 const SourceBot = "bot"
 
+// BotRecordSink is the bot's record sink (bot.RecordSink) on a store: each
+// record is stored by PutBotRecord.
+type BotRecordSink struct{ Store *Store }
+
+// WriteRecord stores r (PutBotRecord).
+func (b BotRecordSink) WriteRecord(ctx context.Context, r threefold.BotRecord) error {
+	return b.Store.PutBotRecord(ctx, r)
+}
+
 // PutBotRecord stores a finished game of the bot (replacing the record of
 // the same site and game id) and, in the same transaction, the game itself
 // among the games, so that history and export see it.

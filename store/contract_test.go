@@ -462,10 +462,12 @@ func runContract(t *testing.T, fresh newDB) {
 			Claims: []threefold.BotClaim{{Ply: 8, How: "draw_yes"}}, Engine: "builtin",
 			StartedAt: epoch.Add(-10 * time.Minute), EndedAt: epoch, RulesUsed: map[string]int{"avoid": 2},
 		}
-		if err := s.PutBotRecord(ctx, r); err != nil {
+		before := r
+		before.Result = "*"
+		if err := s.PutBotRecord(ctx, before); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.PutBotRecord(ctx, r); err != nil { // replacing is fine
+		if err := (BotRecordSink{s}).WriteRecord(ctx, r); err != nil { // replacing is fine, also through the bot's sink
 			t.Fatal(err)
 		}
 		got, err := s.BotRecords(ctx, BotRecordFilter{Player: "alice"})

@@ -45,12 +45,18 @@ func (e *SchemaTooNewError) Error() string {
 	return fmt.Sprintf("database schema version %d is newer than this threefold knows (%d): upgrade threefold", e.Have, e.Known)
 }
 
-// Config says which database to open.
+// DefaultBusyTimeout is how long a SQLite write waits for another writer
+// when Config.BusyTimeout is 0.
+const DefaultBusyTimeout = 10 * time.Second
+
+// Config says which database to open. The mapstructure tags are the keys
+// of the store: section of the config file.
 type Config struct {
 	// DSN is a postgres:// (or postgresql://) URL or a key=value string for
 	// PostgreSQL; a path,
 	// "sqlite:PATH" or "file:PATH" for SQLite; "" for DataDir/threefold.db.
-	DSN string
+	// Its password never appears in a log line or an error (RedactDSN).
+	DSN string `mapstructure:"dsn"`
 	// DataDir holds the SQLite file when DSN is empty. It is created if
 	// missing.
 	DataDir string
@@ -58,8 +64,8 @@ type Config struct {
 	// time.Now.
 	Now func() time.Time
 	// BusyTimeout is how long a SQLite write waits for another writer
-	// (another process on the same file); default 10s.
-	BusyTimeout time.Duration
+	// (another process on the same file); default DefaultBusyTimeout.
+	BusyTimeout time.Duration `mapstructure:"busy_timeout"`
 	// ReadOnly opens an existing store for reading only (history, export,
 	// status): a SQLite file is opened read-only and never switched to
 	// WAL, and no migration runs, so that a store on a read-only file or
@@ -156,7 +162,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		busy := cfg.BusyTimeout
 		if busy <= 0 {
-			busy = 10 * time.Second
+			busy = DefaultBusyTimeout
 		}
 		// journal_mode is not among them: WAL is a property of the file,
 		// set once below, and switching to it may be refused (SQLITE_BUSY,

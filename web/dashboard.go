@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,6 +50,32 @@ func (d *Dashboard) Start(ctx context.Context) error {
 	go func() { defer d.wg.Done(); d.errs[0] = d.Hub.Run(ctx) }()
 	go func() { defer d.wg.Done(); d.errs[1] = d.srv.Serve(ctx, ln) }()
 	return nil
+}
+
+// Serve starts d (Start) and returns the function that stops it and waits
+// for it, to be called when the program's work is over; d also stops when
+// ctx is done. The address is logged with its access token hidden.
+func (d *Dashboard) Serve(ctx context.Context) (stop func(), err error) {
+	runCtx, cancel := context.WithCancel(ctx)
+	if err := d.Start(runCtx); err != nil {
+		cancel()
+		return nil, err
+	}
+	d.srv.log.Info("dashboard", "url", redactToken(d.URL))
+	return func() {
+		cancel()
+		if err := d.Wait(); err != nil {
+			d.srv.log.Warn("dashboard stopped with an error", "err", err)
+		}
+	}, nil
+}
+
+// redactToken hides the access token of a dashboard URL in a log line.
+func redactToken(u string) string {
+	if i := strings.Index(u, "token="); i >= 0 {
+		return u[:i] + "token=xxxxx"
+	}
+	return u
 }
 
 // Wait waits for the dashboard to stop (after the context of Start is

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -80,5 +81,48 @@ func TestDashboardHooksCountReconnectsAndPauses(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+// Serve serves until stop, which waits for the dashboard to be down; the
+// log shows its address without the access token.
+func TestDashboardServe(t *testing.T) {
+	var log strings.Builder
+	d, err := NewDashboard(Options{Addr: "127.0.0.1:0", Token: "s3cret-token", Logger: slog.New(slog.NewTextHandler(&log, nil))}, HubOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, err := d.Serve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	healthz := strings.Replace(d.URL, "/?", "/healthz?", 1)
+	resp, err := http.Get(healthz)
+	if err != nil {
+		stop()
+		t.Fatalf("while served: %v", err)
+	}
+	resp.Body.Close()
+	stop()
+	if resp, err := http.Get(healthz); err == nil {
+		resp.Body.Close()
+		t.Errorf("after stop: %s, want no answer", resp.Status)
+	}
+	if l := log.String(); !strings.Contains(l, "msg=dashboard") || !strings.Contains(l, "token=xxxxx") || strings.Contains(l, "s3cret") {
+		t.Errorf("log: %s", l)
+	}
+}
+
+func TestRedactToken(t *testing.T) {
+	for _, tc := range []struct{ name, url, want string }{
+		{"no token", "http://127.0.0.1:8080/", "http://127.0.0.1:8080/"},
+		{"a token", "http://127.0.0.1:8080/?token=s3cret", "http://127.0.0.1:8080/?token=xxxxx"},
+		{"a token after another parameter", "http://h/?lang=ru&token=s3cret", "http://h/?lang=ru&token=xxxxx"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := redactToken(tc.url); got != tc.want {
+				t.Errorf("redactToken(%q) = %q, want %q", tc.url, got, tc.want)
+			}
+		})
 	}
 }

@@ -52,15 +52,19 @@ const (
 )
 
 // Options configure a dashboard Server.
+//
+// The mapstructure tags are the keys of the http: section of the config
+// file; DefaultOptions has their defaults.
 type Options struct {
-	// Addr is where to listen, host:port; "" is 127.0.0.1:8080. A port 0
+	// Addr is where to listen, host:port; "" is 127.0.0.1:8080 (but a
+	// program serves no dashboard when its http.addr is ""). A port 0
 	// picks a free one.
-	Addr string
+	Addr string `mapstructure:"addr"`
 	// Token, when set, is required on every request: header
 	// "Authorization: Bearer TOKEN" or the query parameter token=TOKEN
 	// (the pages keep it in their links and websocket URL). It is
 	// mandatory when Addr is not a loopback address.
-	Token   string
+	Token   string `mapstructure:"token"`
 	Hub     *Hub
 	Metrics *Metrics // nil: /metrics answers 404
 	Logger  *slog.Logger
@@ -69,12 +73,14 @@ type Options struct {
 	// addresses and the host of Addr: a page of another site that
 	// rebinds its own name to 127.0.0.1 (DNS rebinding) names its own host
 	// and is refused.
-	Hosts []string
+	Hosts []string `mapstructure:"hosts"`
 	// Caps on open connections and websockets, in total and per client
 	// address (0: the defaults above). A connection beyond a cap is closed
 	// at once; a websocket beyond one is refused with 503.
-	MaxConnections, MaxConnectionsPerClient int
-	MaxWebsockets, MaxWebsocketsPerClient   int
+	MaxConnections          int `mapstructure:"max_connections"`
+	MaxConnectionsPerClient int `mapstructure:"max_connections_per_client"`
+	MaxWebsockets           int `mapstructure:"max_websockets"`
+	MaxWebsocketsPerClient  int `mapstructure:"max_websockets_per_client"`
 	// Lang is the pages' language when the viewer picked none and the
 	// browser's Accept-Language names none of the four; "" is English.
 	Lang i18n.Lang
@@ -96,6 +102,13 @@ type Server struct {
 	wsByAddr map[string]int // open websockets by client address
 	wsTotal  int
 	closing  bool
+}
+
+// DefaultOptions are the options of the http: section before the config
+// file says more: the caps at their defaults, no address.
+func DefaultOptions() Options {
+	return Options{MaxConnections: DefaultMaxConnections, MaxConnectionsPerClient: DefaultMaxConnectionsPerClient,
+		MaxWebsockets: DefaultMaxWebsockets, MaxWebsocketsPerClient: DefaultMaxWebsocketsPerClient}
 }
 
 // New checks the options and returns the dashboard.

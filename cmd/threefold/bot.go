@@ -37,7 +37,7 @@ func newBotCmd(env *environment) *cobra.Command {
 			if err != nil {
 				return usagef("%w", err)
 			}
-			if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleBot); err != nil {
+			if cfg.Lichess.Token, err = cfg.Lichess.TokenFor(lichess.RoleBot); err != nil {
 				return fmt.Errorf("bot: %w", err)
 			}
 			if cfg.Lichess.Token == "" {
@@ -94,7 +94,7 @@ func (r *botRun) run(ctx context.Context) error {
 	if err := r.buildAlertPath(ctx); err != nil {
 		return err
 	}
-	b, err := bot.New(bot.Options{API: r.client, Config: r.bc, Logger: r.log, BaseURL: r.cfg.Lichess.URL,
+	b, err := bot.New(bot.Options{API: r.client, Config: r.bc, Logger: r.log, BaseURL: r.cfg.Lichess.BaseURL,
 		Records: r.recordSinks(), OnGame: r.onGame, OnStatus: r.onStatus})
 	if err != nil {
 		return usagef("%w", err)
@@ -125,7 +125,7 @@ func (r *botRun) startDashboard(ctx context.Context) error {
 	if r.dash != nil {
 		return nil
 	}
-	d, stop, err := serveDashboard(ctx, r.cfg.HTTP, r.log)
+	d, stop, err := serveDashboard(ctx, r.cfg, r.log)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (r *botRun) startDashboard(ctx context.Context) error {
 
 // connect makes the bot's Lichess client.
 func (r *botRun) connect() {
-	lo := lichess.Options{BaseURL: r.cfg.Lichess.URL, Token: r.cfg.Lichess.Token, Logger: r.log, Version: programVersion()}
+	lo := lichess.Options{BaseURL: r.cfg.Lichess.BaseURL, Token: r.cfg.Lichess.Token, Logger: r.log, Version: programVersion()}
 	if r.dash != nil {
 		lo.OnReconnect, lo.OnRateLimit = r.dash.LichessReconnect, r.dash.LichessRateLimit
 	}
@@ -209,7 +209,7 @@ func (r *botRun) onStatus(s threefold.BotStatus) {
 // recordSinks is where the bot's records go: the store, games.jsonl, and
 // the run's own.
 func (r *botRun) recordSinks() bot.RecordSinks {
-	records := bot.RecordSinks{storeRecords{st: r.st}}
+	records := bot.RecordSinks{store.BotRecordSink{Store: r.st}}
 	if r.bc.RecordFile != "" {
 		records = append(records, &bot.JSONLines{Path: r.bc.RecordFile})
 	}
@@ -265,13 +265,13 @@ func botClient(env *environment, op string) (*lichess.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := cfg.lichessToken(lichess.RoleBot)
+	token, err := cfg.Lichess.TokenFor(lichess.RoleBot)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	if token == "" {
 		return nil, usageError{say(i18n.ErrNoToken, op)}
 	}
-	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Logger: cfg.logger(env.stderr),
+	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: token, Logger: cfg.logger(env.stderr),
 		Version: programVersion()}), nil
 }

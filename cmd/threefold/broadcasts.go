@@ -61,18 +61,18 @@ func runBroadcasts(ctx context.Context, env *environment, opts broadcastsOptions
 	if err != nil {
 		return err
 	}
-	token, err := cfg.lichessToken(lichess.RoleWatch)
+	token, err := cfg.Lichess.TokenFor(lichess.RoleWatch)
 	if err != nil {
 		return fmt.Errorf("broadcasts: %w", err)
 	}
 	if opts.user != "" && token == "" {
 		return usagef("broadcasts: --user: Lichess lists a user's broadcasts only to a token with study:read: run `threefold login --for watch`")
 	}
-	client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Version: programVersion()})
+	client := lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: token, Version: programVersion()})
 	defer client.Close()
 	q := lichess.BroadcastQuery{Top: opts.top, Search: opts.search, User: opts.user, Page: opts.page, Limit: opts.nb, Live: opts.live}
 	if len(args) == 1 {
-		q.TourID, err = listener.BroadcastTourID(ctx, client, args[0], listener.ParseOptions{LichessBase: cfg.Lichess.URL})
+		q.TourID, err = listener.BroadcastTourID(ctx, client, args[0], listener.ParseOptions{LichessBase: cfg.Lichess.BaseURL})
 		var nb *listener.NotABroadcastError
 		if errors.As(err, &nb) {
 			return usagef("broadcasts: %w", err)

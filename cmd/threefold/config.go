@@ -17,9 +17,15 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
 
+	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
+	"github.com/threefold-chess/threefold/lichess"
+	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/notify"
+	"github.com/threefold-chess/threefold/pgn"
+	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/web"
 )
 
@@ -40,18 +46,15 @@ type config struct {
 		Level  string `mapstructure:"level"`  // debug, info, warn, error
 		Format string `mapstructure:"format"` // text or json
 	} `mapstructure:"log"`
-	Lichess  lichessConfig  `mapstructure:"lichess"`
-	ChessCom chessComConfig `mapstructure:"chesscom"`
-	Bot      botConfig      `mapstructure:"bot"`
-	Watch    watchConfig    `mapstructure:"watch"`
-	Store    storeConfig    `mapstructure:"store"`
-	HTTP     httpConfig     `mapstructure:"http"`
-	PGN      pgnConfig      `mapstructure:"pgn"`
-}
-
-type lichessConfig struct {
-	URL   string `mapstructure:"url"`   // base URL: https://lichess.org, a mirror, or a fake
-	Token string `mapstructure:"token"` // personal or OAuth token; "" reads the one `threefold login` saved
+	// Each section is the type of the package it configures, keyed by
+	// its mapstructure tags.
+	Lichess  lichess.Options `mapstructure:"lichess"` // url, token ("" reads the one `threefold login` saved)
+	ChessCom chessComConfig  `mapstructure:"chesscom"`
+	Bot      botConfig       `mapstructure:"bot"`
+	Watch    watchConfig     `mapstructure:"watch"`
+	Store    store.Config    `mapstructure:"store"`
+	HTTP     web.Options     `mapstructure:"http"` // the dashboard, /metrics and /healthz, served when addr is set
+	PGN      pgn.Limits      `mapstructure:"pgn"`  // for scan and every source that reads PGN
 }
 
 type chessComConfig struct {
@@ -69,15 +72,26 @@ func defaultConfig() config {
 	c.DataDir = defaultDataDir()
 	c.Log.Level = "info"
 	c.Log.Format = "text"
-	c.Lichess.URL = "https://lichess.org"
-	c.ChessCom.URL = "https://api.chess.com"
+	c.Lichess.BaseURL = lichess.DefaultBaseURL
+	c.ChessCom.URL = chesscom.DefaultBaseURL
 	c.ChessCom.PollInterval = 5 * time.Minute
 	c.Bot = defaultBotConfig()
 	c.Watch = defaultWatchConfig()
-	c.Store = defaultStoreConfig()
-	c.HTTP = defaultHTTPConfig()
-	c.PGN = defaultPGNConfig()
+	c.Store.BusyTimeout = store.DefaultBusyTimeout
+	c.HTTP = web.DefaultOptions()
+	c.PGN = pgn.Limits{}.WithDefaults()
 	return c
+}
+
+// parseOptions is how SOURCE and GAME arguments name Lichess and chess.com.
+func (c *config) parseOptions() listener.ParseOptions {
+	return listener.ParseOptions{LichessBase: c.Lichess.BaseURL, ChessComBase: c.ChessCom.URL}
+}
+
+// hubOptions bounds what the dashboard keeps of each game: pgn.max_plies
+// and watch.finished_grace.
+func (c *config) hubOptions() web.HubOptions {
+	return web.HubOptions{MaxPlies: c.PGN.MaxPlies, FinishedGrace: c.Watch.FinishedGrace}
 }
 
 // defaultDataDir is where records go when data_dir is not set: the XDG data
@@ -161,8 +175,7 @@ func (env *environment) loadConfig() (*config, error) {
 		return nil, usageError{err}
 	}
 	env.sayLang = c.lang
-	c.HTTP.lang = c.lang
-	c.HTTP.games = web.HubOptions{MaxPlies: c.PGN.MaxPlies, FinishedGrace: c.Watch.FinishedGrace}
+	c.HTTP.Lang = c.lang
 	c.Bot.chatLang = c.lang
 	if c.Bot.Chat.Lang != "" {
 		l, err := i18n.Parse(c.Bot.Chat.Lang)
@@ -260,7 +273,7 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	if !ok {
 		return usagef("%s: want a list of webhooks, each with kind and url or url_env", where)
 	}
-	known := configkeys.Keys(reflect.TypeOf(webhookConfig{}))
+	known := configkeys.Keys(reflect.TypeOf(notify.WebhookSpec{}))
 	for i, e := range list {
 		entry, ok := e.(map[string]any)
 		if !ok {

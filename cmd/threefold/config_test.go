@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/viper"
 	"github.com/threefold-chess/threefold/internal/configkeys"
+	"github.com/threefold-chess/threefold/notify"
 )
 
 // TestConfigExampleDocumentsEveryKey keeps config.example.yaml true to the
@@ -93,7 +94,7 @@ func TestConfigEnvironmentOverridesFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Lichess.URL != "http://127.0.0.1:9999/prefix" || cfg.Lichess.Token != "lip_fromenv" {
+	if cfg.Lichess.BaseURL != "http://127.0.0.1:9999/prefix" || cfg.Lichess.Token != "lip_fromenv" {
 		t.Fatalf("environment not applied: %+v", cfg.Lichess)
 	}
 	if cfg.ChessCom.PollInterval != time.Minute {
@@ -110,10 +111,10 @@ func TestConfigWebhooks(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml, env string
 		want            string // in the error; "" for none
-		hooks           []webhookConfig
+		hooks           []notify.WebhookSpec
 	}{
 		{name: "in the file", yaml: "watch:\n  webhooks:\n    - kind: json\n      url: https://hooks.example/SECRET\n",
-			hooks: []webhookConfig{{Kind: "json", URL: "https://hooks.example/SECRET"}}},
+			hooks: []notify.WebhookSpec{{Kind: "json", URL: "https://hooks.example/SECRET"}}},
 		{name: "an unknown key in an entry", yaml: "watch:\n  webhooks:\n    - kind: json\n      url: https://hooks.example/SECRET\n      extra: 1\n",
 			want: "watch.webhooks[0]: unknown key extra (an entry has kind, url, url_env)"},
 		{name: "a misspelt url", yaml: "watch:\n  webhooks:\n    - kind: slack\n    - kind: json\n      urll: https://hooks.example/SECRET\n",
@@ -121,9 +122,9 @@ func TestConfigWebhooks(t *testing.T) {
 		{name: "an entry that is no map", yaml: "watch:\n  webhooks:\n    - https://hooks.example/SECRET\n",
 			want: "watch.webhooks[0]: want a map with kind and url or url_env"},
 		{name: "from the environment", env: `[{"kind":"discord","url_env":"MY_HOOK"},{"kind":"json","url":"https://hooks.example/SECRET"}]`,
-			hooks: []webhookConfig{{Kind: "discord", URLEnv: "MY_HOOK"}, {Kind: "json", URL: "https://hooks.example/SECRET"}}},
+			hooks: []notify.WebhookSpec{{Kind: "discord", URLEnv: "MY_HOOK"}, {Kind: "json", URL: "https://hooks.example/SECRET"}}},
 		{name: "the environment over the file", yaml: "watch:\n  webhooks:\n    - kind: slack\n      url: https://file.example/SECRET\n",
-			env: `[{"kind":"json","url_env":"MY_HOOK"}]`, hooks: []webhookConfig{{Kind: "json", URLEnv: "MY_HOOK"}}},
+			env: `[{"kind":"json","url_env":"MY_HOOK"}]`, hooks: []notify.WebhookSpec{{Kind: "json", URLEnv: "MY_HOOK"}}},
 		{name: "not JSON in the environment", env: "https://hooks.example/SECRET",
 			want: "THREEFOLD_WATCH_WEBHOOKS: want a JSON list"},
 		{name: "an unknown key in the environment", env: `[{"kind":"json","urll":"https://hooks.example/SECRET"}]`,
@@ -171,7 +172,7 @@ func TestDashboardLimitsFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := cfg.HTTP.games; g.MaxPlies != 600 || g.FinishedGrace != 3*time.Minute {
+	if g := cfg.hubOptions(); g.MaxPlies != 600 || g.FinishedGrace != 3*time.Minute {
 		t.Errorf("dashboard limits %+v, want 600 plies and 3m", g)
 	}
 }

@@ -8,27 +8,6 @@ import (
 	"github.com/threefold-chess/threefold/pgn"
 )
 
-// pgnConfig is the `pgn:` section: the limits on one game of PGN text, for
-// scan and for every source that reads PGN (files, broadcasts, chess.com).
-// A game over one is reported with an error naming the limit, and the
-// others go on.
-type pgnConfig struct {
-	MaxLineBytes int `mapstructure:"max_line_bytes"` // bytes of one line
-	MaxGameBytes int `mapstructure:"max_game_bytes"` // bytes of the text of one game
-	MaxPlies     int `mapstructure:"max_plies"`      // half-moves of one game's main line
-	MaxTagBytes  int `mapstructure:"max_tag_bytes"`  // bytes of one tag value
-}
-
-func defaultPGNConfig() pgnConfig {
-	return pgnConfig{MaxLineBytes: pgn.DefaultMaxLineBytes, MaxGameBytes: pgn.DefaultMaxGameBytes,
-		MaxPlies: pgn.DefaultMaxPlies, MaxTagBytes: pgn.DefaultMaxTagBytes}
-}
-
-// limits is the section as the pgn package takes it.
-func (c pgnConfig) limits() pgn.Limits {
-	return pgn.Limits{MaxLineBytes: c.MaxLineBytes, MaxGameBytes: c.MaxGameBytes, MaxPlies: c.MaxPlies, MaxTagBytes: c.MaxTagBytes}
-}
-
 // ints and durs keep the table of ranges short.
 var (
 	ints = configkeys.Ints

@@ -14,6 +14,7 @@ import (
 	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/notify"
+	"github.com/threefold-chess/threefold/web"
 )
 
 type demoOptions struct {
@@ -61,7 +62,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		return usageError{err}
 	}
 	env.sayLang = cfg.lang
-	cfg.HTTP.lang, cfg.Bot.chatLang = cfg.lang, cfg.lang
+	cfg.Bot.chatLang = cfg.lang
 	ctx, cancel := context.WithTimeout(parent, o.duration)
 	defer cancel()
 	out := demo.NewConsole(env.stdout, cfg.lang)
@@ -80,9 +81,9 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		return fmt.Errorf("demo: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	cfg.DataDir, cfg.Lichess.URL = dir, fake.URL
-	cfg.HTTP = httpConfig{Addr: o.addr, Token: o.token, lang: cfg.lang}
-	cfg.Watch.Webhooks = []webhookConfig{{Kind: string(notify.JSON), URL: hook.URL}}
+	cfg.DataDir, cfg.Lichess.BaseURL = dir, fake.URL
+	cfg.HTTP = web.Options{Addr: o.addr, Token: o.token, Lang: cfg.lang}
+	cfg.Watch.Webhooks = []notify.WebhookSpec{{Kind: string(notify.JSON), URL: hook.URL}}
 	// Opening the store (its migrations) is not part of the demo's
 	// duration: a short --duration on a busy machine must not cut it.
 	st, err := openStore(parent, &cfg, storeOptions{})
@@ -90,8 +91,11 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		return fmt.Errorf("demo: store: %w", err)
 	}
 	defer st.Close()
-	d, err := startDashboard(ctx, cfg.HTTP, log)
+	d, err := newDashboard(&cfg, log)
 	if err != nil {
+		return err
+	}
+	if err := d.Start(ctx); err != nil {
 		return err
 	}
 	out.Intro(fake.URL, d.URL, o.duration)

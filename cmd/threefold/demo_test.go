@@ -19,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/threefold-chess/threefold/internal/testenv"
+	"github.com/threefold-chess/threefold/web"
 )
 
 // demoRun is `threefold demo` running in-process, its stdout read line by
@@ -322,7 +323,7 @@ func shot(t *testing.T, ctx context.Context, path string) {
 }
 
 func TestDashboardRefusesPublicAddressWithoutToken(t *testing.T) {
-	_, err := startDashboard(context.Background(), httpConfig{Addr: "0.0.0.0:0"}, slog.New(slog.DiscardHandler))
+	_, err := newDashboard(&config{HTTP: web.Options{Addr: "0.0.0.0:0"}}, slog.New(slog.DiscardHandler))
 	var ue usageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "http.token") {
 		t.Fatalf("err = %v, want a usage error naming http.token", err)

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/threefold-chess/threefold/internal/i18n"
-	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/pgnexport"
 )
@@ -60,7 +59,7 @@ func runExport(ctx context.Context, env *environment, args []string, opts export
 		return err
 	}
 	defer st.Close()
-	games, err := pgnexport.Select(ctx, st, args, f, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
+	games, err := pgnexport.Select(ctx, st, args, f, cfg.parseOptions())
 	var ambiguous *pgnexport.AmbiguousError
 	if errors.As(err, &ambiguous) {
 		return usageError{err}

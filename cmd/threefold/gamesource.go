@@ -35,14 +35,14 @@ func readGame(ctx context.Context, env *environment, cfg *config, source string,
 			client.Close()
 		}
 	}()
-	opts := listener.ReadGameOptions{ParseOptions: listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL},
-		Stdin: env.stdin, Limits: cfg.PGN.limits(),
+	opts := listener.ReadGameOptions{ParseOptions: cfg.parseOptions(),
+		Stdin: env.stdin, Limits: cfg.PGN,
 		Lichess: func() (listener.GamePGNs, error) {
-			token, err := cfg.lichessToken(lichess.RoleWatch)
+			token, err := cfg.Lichess.TokenFor(lichess.RoleWatch)
 			if err != nil {
 				return nil, err
 			}
-			client = lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.URL, Token: token, Version: programVersion()})
+			client = lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: token, Version: programVersion()})
 			return client, nil
 		}}
 	g, err := listener.ReadGame(ctx, source, number, opts)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/threefold-chess/threefold/web"
 )
 
 // healthcheck against a real dashboard: 0 when every source is connected,
@@ -15,7 +17,10 @@ import (
 func TestHealthcheckCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	d, err := startDashboard(ctx, httpConfig{Addr: "127.0.0.1:0", Token: "s3cret-token"}, nil)
+	d, err := newDashboard(&config{HTTP: web.Options{Addr: "127.0.0.1:0", Token: "s3cret-token"}}, nil)
+	if err == nil {
+		err = d.Start(ctx)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

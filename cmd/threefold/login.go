@@ -16,20 +16,6 @@ import (
 // ever launches a real browser.
 var openBrowser = lichess.OpenInBrowser
 
-// lichessToken returns the token a command of this role uses: lichess.token
-// (or THREEFOLD_LICHESS_TOKEN) when set; else the one `threefold login --for
-// ROLE` saved; else the single token file of older versions; else "".
-func (c *config) lichessToken(role string) (string, error) {
-	if c.Lichess.Token != "" {
-		return c.Lichess.Token, nil
-	}
-	tok, err := lichess.SavedToken(role)
-	if err != nil {
-		return "", fmt.Errorf("the token saved by threefold login: %w", err)
-	}
-	return tok, nil
-}
-
 // loginFlags are the flags login and logout share.
 type loginFlags struct {
 	tokenFile  string
@@ -55,7 +41,7 @@ func (f *loginFlags) resolve(env *environment, role string) (tokenFile, baseURL 
 		if err != nil {
 			return "", "", err
 		}
-		baseURL = cfg.Lichess.URL
+		baseURL = cfg.Lichess.BaseURL
 	}
 	if baseURL == "" {
 		baseURL = lichess.DefaultBaseURL

@@ -199,34 +199,3 @@ func TestLoginBadMode(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
-
-// A command uses its role's saved token (lichess.SavedToken), and
-// lichess.token wins over it.
-func TestEachRoleUsesItsOwnToken(t *testing.T) {
-	_, _, home := loginEnv(t)
-	t.Setenv("THREEFOLD_LICHESS_TOKEN", "")
-	dir := filepath.Join(home, "config", "threefold")
-	cfg := &config{}
-	get := func(role string) string {
-		tok, err := cfg.lichessToken(role)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tok
-	}
-	if got := get(lichess.RoleBot); got != "" {
-		t.Errorf("no token saved: got %q", got)
-	}
-	for name, tok := range map[string]string{"token-bot": "lip_bot", "token-watch": "lip_watch"} {
-		if err := lichess.SaveTokenFile(filepath.Join(dir, name), tok); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if get(lichess.RoleBot) != "lip_bot" || get(lichess.RoleWatch) != "lip_watch" {
-		t.Errorf("bot %q watch %q", get(lichess.RoleBot), get(lichess.RoleWatch))
-	}
-	cfg.Lichess.Token = "lip_config"
-	if get(lichess.RoleBot) != "lip_config" || get(lichess.RoleWatch) != "lip_config" {
-		t.Errorf("lichess.token does not win")
-	}
-}

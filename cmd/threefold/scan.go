@@ -31,7 +31,7 @@ func newScanCmd(env *environment) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts.limits = cfg.PGN.limits()
+			opts.limits = cfg.PGN
 			opts.lang = cfg.lang
 			failed, err := runScan(cmd.Context(), env, opts)
 			if err != nil {

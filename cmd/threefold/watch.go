@@ -50,14 +50,14 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if grouped {
 		cfg.Watch.Group = true
 	}
-	if cfg.Lichess.Token, err = cfg.lichessToken(lichess.RoleWatch); err != nil {
+	if cfg.Lichess.Token, err = cfg.Lichess.TokenFor(lichess.RoleWatch); err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
 	raw := append(append([]string(nil), args...), cfg.Watch.Sources...)
 	if len(raw) == 0 {
 		return usagef("watch: no source given; SOURCE is one of:\n%s", listener.SourceForms)
 	}
-	targets, err := listener.ParseTargets(raw, listener.ParseOptions{LichessBase: cfg.Lichess.URL, ChessComBase: cfg.ChessCom.URL})
+	targets, err := listener.ParseTargets(raw, cfg.parseOptions())
 	if err != nil {
 		return usagef("watch: %w", err)
 	}
@@ -154,7 +154,7 @@ func (r *watchRun) startDashboard(ctx context.Context) error {
 	if r.dash != nil {
 		return nil
 	}
-	d, stop, err := serveDashboard(ctx, r.cfg.HTTP, r.log)
+	d, stop, err := serveDashboard(ctx, r.cfg, r.log)
 	if err != nil {
 		return err
 	}
@@ -166,9 +166,9 @@ func (r *watchRun) startDashboard(ctx context.Context) error {
 // connectClients makes the chess.com and Lichess clients the targets need.
 func (r *watchRun) connectClients(ctx context.Context) error {
 	cfg, d, log := r.cfg, r.dash, r.log
-	r.deps = listener.Deps{LichessBase: cfg.Lichess.URL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
+	r.deps = listener.Deps{LichessBase: cfg.Lichess.BaseURL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
 		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
-		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN.limits(), FinishedGrace: cfg.Watch.FinishedGrace, Logger: log}
+		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN, FinishedGrace: cfg.Watch.FinishedGrace, Logger: log}
 	// A source that keeps failing is said at WARN, shown on the dashboard
 	// and by threefold status; watch --once gives up one that never
 	// connects.
@@ -203,7 +203,7 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 			if r.deps.Lichess != nil {
 				continue
 			}
-			lo := lichess.Options{BaseURL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Logger: log, MaxPGNBytes: cfg.PGN.MaxGameBytes, Version: programVersion()}
+			lo := lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: cfg.Lichess.Token, Logger: log, MaxPGNBytes: cfg.PGN.MaxGameBytes, Version: programVersion()}
 			if d != nil {
 				lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
 			}
@@ -365,20 +365,12 @@ func (r *watchRun) deliverTheRest() { r.durables.Close(10 * time.Second) }
 // dropped some) is sent them again.
 const catchUpPeriod = time.Minute
 
-// redactToken hides the access token of a dashboard URL in a log line.
-func redactToken(u string) string {
-	if i := strings.Index(u, "token="); i >= 0 {
-		return u[:i] + "token=xxxxx"
-	}
-	return u
-}
-
 // watchWebhooks builds one webhook per entry of watch.webhooks, named by
 // its kind and position (notify.WebhookSpec).
 func watchWebhooks(cfg *config, log *slog.Logger) ([]*notify.Webhook, error) {
 	var hooks []*notify.Webhook
 	for i, h := range cfg.Watch.Webhooks {
-		hook, err := notify.WebhookSpec{Kind: h.Kind, URL: h.URL, URLEnv: h.URLEnv}.Webhook(i, os.Getenv)
+		hook, err := h.Webhook(i, os.Getenv)
 		if err != nil {
 			return nil, usagef("watch.webhooks[%d]: %w", i, err)
 		}

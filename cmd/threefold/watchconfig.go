@@ -4,14 +4,16 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/listener"
+	"github.com/threefold-chess/threefold/notify"
 )
 
 // watchConfig is the `watch:` section of the config file (threefold watch).
 type watchConfig struct {
 	Sources []string `mapstructure:"sources"` // sources followed in addition to the command-line ones
-	// Webhooks receive every alert. Each is {kind: discord|slack|json, url: …};
-	// the URL is a secret and never appears in a log line.
-	Webhooks []webhookConfig `mapstructure:"webhooks"`
+	// Webhooks receive every alert. Each is {kind: discord|slack|json, url: …}
+	// or, to keep the URL out of the file, {kind, url_env: VARIABLE}; the URL
+	// is a secret and never appears in a log line.
+	Webhooks []notify.WebhookSpec `mapstructure:"webhooks"`
 	// QueueSize bounds the alerts waiting for one webhook; when full, the
 	// oldest is dropped (and counted in a warning): a slow webhook never
 	// delays detection.
@@ -55,15 +57,6 @@ type watchConfig struct {
 	// while sending it is sent by another after this time. 0: four lease
 	// lifetimes (group.HoldPerLease).
 	OutboxHold time.Duration `mapstructure:"outbox_hold"`
-}
-
-// webhookConfig is one entry of watch.webhooks. The URL is a secret: it
-// may be given in the file (url) or, to keep it out of the file, in the
-// environment variable named by url_env.
-type webhookConfig struct {
-	Kind   string `mapstructure:"kind"`
-	URL    string `mapstructure:"url"`
-	URLEnv string `mapstructure:"url_env"`
 }
 
 func defaultWatchConfig() watchConfig {
