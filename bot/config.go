@@ -104,7 +104,7 @@ type BookConfig struct {
 	Path string `mapstructure:"path"` // a Polyglot .bin file; "" plays without a book
 	// MaxMoves: the book is used up to this move number (the full move
 	// number of the position, 1 at the start).
-	MaxMoves int `mapstructure:"max_moves"`
+	MaxMoves int `mapstructure:"max_moves" range:"1,1000"`
 	// Choice among the book moves of a position: "weighted" (at random,
 	// in proportion to the weights) or "best" (the heaviest).
 	Choice string `mapstructure:"choice"`
@@ -116,18 +116,18 @@ type PolicyConfig struct {
 	// AheadMargin: when the evaluation for the bot is above this many
 	// centipawns, the bot never plays a move that lets a position occur a
 	// third time (by its move or by the opponent's next one).
-	AheadMargin int `mapstructure:"ahead_margin"`
+	AheadMargin int `mapstructure:"ahead_margin" range:"0,100000"`
 	// BehindMargin: when the evaluation is below minus this many
 	// centipawns, the bot claims a threefold, makes the move that produces
 	// one (offering a draw with it), or steers into a repetition.
-	BehindMargin int `mapstructure:"behind_margin"`
+	BehindMargin int `mapstructure:"behind_margin" range:"0,100000"`
 	// SeekTolerance: when behind, a move that repeats an earlier position
 	// (a second occurrence) is preferred to the engine's move if it is
 	// evaluated at most this many centipawns worse.
-	SeekTolerance int `mapstructure:"seek_tolerance"`
+	SeekTolerance int `mapstructure:"seek_tolerance" range:"0,100000"`
 	// ClaimWait is how long the bot waits for the game to end after a
 	// draw claim before it plays on (capped by a tenth of its clock).
-	ClaimWait time.Duration `mapstructure:"claim_wait"`
+	ClaimWait time.Duration `mapstructure:"claim_wait" range:"0s,1h"`
 }
 
 // DrawOfferConfig answers the opponent's draw offers, with the evaluation
@@ -135,21 +135,21 @@ type PolicyConfig struct {
 // mapstructure tags are the keys of bot.draw_offers in the config file.
 type DrawOfferConfig struct {
 	// AcceptBehind: accept when the evaluation is at or below minus this.
-	AcceptBehind int `mapstructure:"accept_behind"`
+	AcceptBehind int `mapstructure:"accept_behind" range:"0,100000"`
 	// AcceptEven: accept when the evaluation is within ±AcceptEven (a dead
 	// even game), from move MinMove on; 0 never accepts on these grounds.
-	AcceptEven int `mapstructure:"accept_even"`
-	MinMove    int `mapstructure:"min_move"`
+	AcceptEven int `mapstructure:"accept_even" range:"0,100000"`
+	MinMove    int `mapstructure:"min_move" range:"0,10000"`
 }
 
 // ChallengeConfig is the challenge policy (bot.challenge; the mapstructure
 // tags are the keys of the config file).
 type ChallengeConfig struct {
-	Variants       []string      `mapstructure:"variants"` // accepted variant keys: "standard", "fromPosition", "chess960"
-	MinBase        time.Duration `mapstructure:"min_base"` // initial clock time bounds (real-time games)
-	MaxBase        time.Duration `mapstructure:"max_base"`
-	MinIncrement   time.Duration `mapstructure:"min_increment"`
-	MaxIncrement   time.Duration `mapstructure:"max_increment"`
+	Variants       []string      `mapstructure:"variants"`                 // accepted variant keys: "standard", "fromPosition", "chess960"
+	MinBase        time.Duration `mapstructure:"min_base" range:"0s,720h"` // initial clock time bounds (real-time games)
+	MaxBase        time.Duration `mapstructure:"max_base" range:"0s,720h"`
+	MinIncrement   time.Duration `mapstructure:"min_increment" range:"0s,24h"`
+	MaxIncrement   time.Duration `mapstructure:"max_increment" range:"0s,24h"`
 	Correspondence bool          `mapstructure:"correspondence"` // accept correspondence and unlimited games
 	Rated          bool          `mapstructure:"rated"`          // accept rated games
 	Casual         bool          `mapstructure:"casual"`         // accept casual games
@@ -157,7 +157,7 @@ type ChallengeConfig struct {
 	Bots           bool          `mapstructure:"bots"`           // accept challenges from BOT accounts
 	Allow          []string      `mapstructure:"allow"`
 	Block          []string      `mapstructure:"block"`
-	MaxGames       int           `mapstructure:"max_games"` // games played at the same time
+	MaxGames       int           `mapstructure:"max_games" range:"0,1000"` // games played at the same time
 }
 
 // ChatConfig says what the bot writes in the game chats.

@@ -21,7 +21,7 @@ type MatchmakingConfig struct {
 	Enabled bool `mapstructure:"enabled"`
 	// Idle is how long the bot waits with fewer than max_games games (or
 	// since its last challenge) before it challenges someone.
-	Idle time.Duration `mapstructure:"idle"`
+	Idle time.Duration `mapstructure:"idle" range:"1s,24h"`
 	// TimeControls are the real-time clocks offered in turn, as
 	// minutes+seconds ("1+0", "3+2"); Days the correspondence days per
 	// move offered in turn after them.
@@ -31,18 +31,18 @@ type MatchmakingConfig struct {
 	Rated        bool     `mapstructure:"rated"`
 	// RatingDifference: only accounts whose rating in the game's category
 	// is within this many points of the bot's (0: any).
-	RatingDifference int      `mapstructure:"rating_difference"`
+	RatingDifference int      `mapstructure:"rating_difference" range:"0,4000"`
 	Block            []string `mapstructure:"block"` // never challenged
 	// DailyChallenges caps the challenges sent in any 24 hours (Lichess
 	// limits the games a bot may start against other bots each day).
-	DailyChallenges int `mapstructure:"daily_challenges"`
+	DailyChallenges int `mapstructure:"daily_challenges" range:"0,100000"`
 	// ChallengeTimeout: a challenge not answered in this time is cancelled
 	// and counted as declined.
-	ChallengeTimeout time.Duration `mapstructure:"challenge_timeout"`
+	ChallengeTimeout time.Duration `mapstructure:"challenge_timeout" range:"1s,720h"`
 	// DeclineBackoff: an account that declined (or did not answer) is not
 	// challenged again for this long, doubled at each decline in a row,
 	// up to a week.
-	DeclineBackoff time.Duration `mapstructure:"decline_backoff"`
+	DeclineBackoff time.Duration `mapstructure:"decline_backoff" range:"0s,720h"`
 }
 
 // offer is one kind of game the matchmaker offers.

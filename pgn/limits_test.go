@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/threefold-chess/threefold/internal/configkeys"
 )
 
 // hugeTags generates, without holding it, the input of the issue: one game with tags of 60 MB each
@@ -189,4 +192,24 @@ func BenchmarkMemoryHugeTags(b *testing.B) {
 		}
 	}
 	b.ReportMetric(37*60<<20, "input-B")
+}
+
+// The range tags of the pgn: keys allow what WithDefaults keeps: at most
+// MaxLimit, and the defaults.
+func TestLimitsRangeTags(t *testing.T) {
+	ranges, err := configkeys.Ranges(reflect.TypeOf(Limits{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ranges) != reflect.TypeOf(Limits{}).NumField() {
+		t.Errorf("ranges of %d keys, want one for each limit: %v", len(ranges), ranges)
+	}
+	for key, r := range ranges {
+		if r.Max != MaxLimit || r.Min < 1 {
+			t.Errorf("%s: range %d..%d, want from at least 1 to MaxLimit", key, r.Min, r.Max)
+		}
+	}
+	if err := configkeys.CheckRanges(reflect.ValueOf(Limits{}.WithDefaults())); err != nil {
+		t.Errorf("a default is out of its range: %v", err)
+	}
 }

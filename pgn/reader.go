@@ -72,10 +72,10 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 // The mapstructure tags are the keys of the pgn: section of the config file, which bounds scan and every
 // source that reads PGN.
 type Limits struct {
-	MaxLineBytes int `mapstructure:"max_line_bytes"` // bytes of one input line (a longer line is cut there)
-	MaxGameBytes int `mapstructure:"max_game_bytes"` // bytes of the text of one game: tags, movetext, comments and variations
-	MaxPlies     int `mapstructure:"max_plies"`      // half-moves of the main line of one game
-	MaxTagBytes  int `mapstructure:"max_tag_bytes"`  // bytes of one tag value
+	MaxLineBytes int `mapstructure:"max_line_bytes" range:"1024,1073741824"` // bytes of one input line (a longer line is cut there)
+	MaxGameBytes int `mapstructure:"max_game_bytes" range:"1024,1073741824"` // bytes of the text of one game: tags, movetext, comments and variations
+	MaxPlies     int `mapstructure:"max_plies" range:"1,1073741824"`         // half-moves of the main line of one game
+	MaxTagBytes  int `mapstructure:"max_tag_bytes" range:"1,1073741824"`     // bytes of one tag value
 }
 
 // The default limits: far above any real game. The longest game possible under the 75-move rule has

@@ -65,7 +65,7 @@ type Config struct {
 	Now func() time.Time
 	// BusyTimeout is how long a SQLite write waits for another writer
 	// (another process on the same file); default DefaultBusyTimeout.
-	BusyTimeout time.Duration `mapstructure:"busy_timeout"`
+	BusyTimeout time.Duration `mapstructure:"busy_timeout" range:"0s,1h"`
 	// ReadOnly opens an existing store for reading only (history, export,
 	// status): a SQLite file is opened read-only and never switched to
 	// WAL, and no migration runs, so that a store on a read-only file or

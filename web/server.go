@@ -77,10 +77,10 @@ type Options struct {
 	// Caps on open connections and websockets, in total and per client
 	// address (0: the defaults above). A connection beyond a cap is closed
 	// at once; a websocket beyond one is refused with 503.
-	MaxConnections          int `mapstructure:"max_connections"`
-	MaxConnectionsPerClient int `mapstructure:"max_connections_per_client"`
-	MaxWebsockets           int `mapstructure:"max_websockets"`
-	MaxWebsocketsPerClient  int `mapstructure:"max_websockets_per_client"`
+	MaxConnections          int `mapstructure:"max_connections" range:"8,1000000"`
+	MaxConnectionsPerClient int `mapstructure:"max_connections_per_client" range:"4,1000000"`
+	MaxWebsockets           int `mapstructure:"max_websockets" range:"1,100000"`
+	MaxWebsocketsPerClient  int `mapstructure:"max_websockets_per_client" range:"1,100000"`
 	// Lang is the pages' language when the viewer picked none and the
 	// browser's Accept-Language names none of the four; "" is English.
 	Lang i18n.Lang

@@ -14,20 +14,20 @@ import (
 // bot.DefaultConfig.
 type botConfig struct {
 	Engine struct {
-		Path         string        `mapstructure:"path"`          // UCI engine binary; "" plays with the built-in mover
-		Args         []string      `mapstructure:"args"`          // arguments for the engine binary
-		Threads      int           `mapstructure:"threads"`       // UCI option Threads (0: engine default)
-		Hash         int           `mapstructure:"hash"`          // UCI option Hash in MB (0: engine default)
-		Options      []string      `mapstructure:"options"`       // more UCI options as "Name=Value"
-		MinMoveTime  time.Duration `mapstructure:"min_move_time"` // least time per move
-		MaxMoveTime  time.Duration `mapstructure:"max_move_time"` // most time per move (and the time per move without a clock)
-		MoveOverhead time.Duration `mapstructure:"move_overhead"` // kept back from every move for the network
-		Depth        int           `mapstructure:"depth"`         // also stop at this depth (0: no limit)
-		Nodes        int64         `mapstructure:"nodes"`         // also stop after this many nodes (0: no limit)
-		Restarts     int           `mapstructure:"restarts"`      // restarts of a crashed engine per game before the built-in mover takes over
-		Seed         int64         `mapstructure:"seed"`          // seed of the built-in mover's choices among equal moves
-		CPUBudget    int           `mapstructure:"cpu_budget"`    // threads for all engines together (0: threads each)
-		HashBudget   int           `mapstructure:"hash_budget"`   // hash MB for all engines together (0: hash each)
+		Path         string        `mapstructure:"path"`                                                  // UCI engine binary; "" plays with the built-in mover
+		Args         []string      `mapstructure:"args"`                                                  // arguments for the engine binary
+		Threads      int           `mapstructure:"threads" range:"0,1024"`                                // UCI option Threads (0: engine default)
+		Hash         int           `mapstructure:"hash" range:"0,1048576"`                                // UCI option Hash in MB (0: engine default)
+		Options      []string      `mapstructure:"options"`                                               // more UCI options as "Name=Value"
+		MinMoveTime  time.Duration `mapstructure:"min_move_time" range:"0s,1h"`                           // least time per move
+		MaxMoveTime  time.Duration `mapstructure:"max_move_time" range:"1ms,24h"`                         // most time per move (and the time per move without a clock)
+		MoveOverhead time.Duration `mapstructure:"move_overhead" range:"0s,1m"`                           // kept back from every move for the network
+		Depth        int           `mapstructure:"depth" range:"0,1000"`                                  // also stop at this depth (0: no limit)
+		Nodes        int64         `mapstructure:"nodes" range:"0,1125899906842624"`                      // also stop after this many nodes (0: no limit)
+		Restarts     int           `mapstructure:"restarts" range:"0,100"`                                // restarts of a crashed engine per game before the built-in mover takes over
+		Seed         int64         `mapstructure:"seed" range:"-9223372036854775808,9223372036854775807"` // seed of the built-in mover's choices among equal moves
+		CPUBudget    int           `mapstructure:"cpu_budget" range:"0,4096"`                             // threads for all engines together (0: threads each)
+		HashBudget   int           `mapstructure:"hash_budget" range:"0,1048576"`                         // hash MB for all engines together (0: hash each)
 	} `mapstructure:"engine"`
 	Policy      bot.PolicyConfig      `mapstructure:"policy"`
 	DrawOffers  bot.DrawOfferConfig   `mapstructure:"draw_offers"`
@@ -35,7 +35,7 @@ type botConfig struct {
 	Matchmaking bot.MatchmakingConfig `mapstructure:"matchmaking"`
 	Book        bot.BookConfig        `mapstructure:"book"`
 	Chat        struct {
-		MinInterval time.Duration `mapstructure:"min_interval"`
+		MinInterval time.Duration `mapstructure:"min_interval" range:"0s,1h"`
 		// Lang is the language of the chat notices: en, ru, tr or fa; ""
 		// is lang. A notice whose text is "" says that language's default.
 		Lang     string       `mapstructure:"lang"`
@@ -48,9 +48,9 @@ type botConfig struct {
 	} `mapstructure:"chat"`
 	// chatLang is Chat.Lang resolved by loadConfig.
 	chatLang    i18n.Lang
-	OnStop      string        `mapstructure:"on_stop"`      // finish or resign
-	StopTimeout time.Duration `mapstructure:"stop_timeout"` // with finish: resign what still runs after this
-	Takebacks   string        `mapstructure:"takebacks"`    // decline, accept or casual
+	OnStop      string        `mapstructure:"on_stop"`                      // finish or resign
+	StopTimeout time.Duration `mapstructure:"stop_timeout" range:"0s,168h"` // with finish: resign what still runs after this
+	Takebacks   string        `mapstructure:"takebacks"`                    // decline, accept or casual
 }
 
 func defaultBotConfig() botConfig {

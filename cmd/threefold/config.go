@@ -58,9 +58,9 @@ type config struct {
 }
 
 type chessComConfig struct {
-	URL          string        `mapstructure:"url"`           // PubAPI base URL
-	Contact      string        `mapstructure:"contact"`       // e-mail or URL sent in the User-Agent, as chess.com asks
-	PollInterval time.Duration `mapstructure:"poll_interval"` // time between two polls of one target
+	URL          string        `mapstructure:"url"`                           // PubAPI base URL
+	Contact      string        `mapstructure:"contact"`                       // e-mail or URL sent in the User-Agent, as chess.com asks
+	PollInterval time.Duration `mapstructure:"poll_interval" range:"1s,168h"` // time between two polls of one target
 	// AfterTheGame: a player source also reports the player's live games,
 	// from the monthly archive, once they ended (the PubAPI has no live
 	// game in progress); their alerts say "(after the game)".
@@ -184,7 +184,8 @@ func (env *environment) loadConfig() (*config, error) {
 		}
 		c.Bot.chatLang = l
 	}
-	err = checkRanges(&c)
+	// Each numeric key has its sane range in its range tag.
+	err = configkeys.CheckRanges(reflect.ValueOf(c))
 	if err == nil {
 		err = c.checkLog()
 	}

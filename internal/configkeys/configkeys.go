@@ -4,12 +4,14 @@
 // tags; a struct field is a section ("watch"), any other field a leaf
 // ("watch.queue_size"). Leaves walks the leaves, Keys and Values list them,
 // Unknown finds the keys a file sets that the struct does not know, and
-// CheckRanges refuses a number or duration outside its sane range. It
+// CheckRanges refuses a number or duration outside the sane range its
+// `range:"lo,hi"` tag gives. It
 // reads no file and imports no configuration library: cmd/threefold reads
 // the file (viper) and asks this package about it.
 package configkeys
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -22,6 +24,10 @@ import (
 // configuration struct, in declaration order; prefix is put before every
 // key.
 func Leaves(v reflect.Value, prefix string, visit func(key string, v reflect.Value)) {
+	leaves(v, prefix, func(key string, _ reflect.StructField, v reflect.Value) { visit(key, v) })
+}
+
+func leaves(v reflect.Value, prefix string, visit func(key string, f reflect.StructField, v reflect.Value)) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -31,10 +37,10 @@ func Leaves(v reflect.Value, prefix string, visit func(key string, v reflect.Val
 		}
 		key := prefix + name
 		if f.Type.Kind() == reflect.Struct {
-			Leaves(v.Field(i), key+".", visit)
+			leaves(v.Field(i), key+".", visit)
 			continue
 		}
-		visit(key, v.Field(i))
+		visit(key, f, v.Field(i))
 	}
 }
 
@@ -81,14 +87,60 @@ func underKnown(key string, known map[string]bool) bool {
 
 // Range is the sane range of a numeric or duration key, bounds included:
 // a value outside it is refused at start (10^12 as a queue size would be
-// allocated up front).
+// allocated up front). A leaf gives it in its tag: `range:"1,1000000"`,
+// or for a duration `range:"10ms,24h"`.
 type Range struct{ Min, Max int64 }
 
-// Ints is the range of an integer key.
-func Ints(lo, hi int64) Range { return Range{lo, hi} }
+// Ranges reads the range tag of every leaf of the configuration struct
+// type t, by key. A tag that is not two bounds of the leaf's kind, the
+// lower first, is an error naming the key.
+func Ranges(t reflect.Type) (map[string]Range, error) {
+	out := map[string]Range{}
+	var err error
+	leaves(reflect.Zero(t), "", func(key string, f reflect.StructField, _ reflect.Value) {
+		tag, ok := f.Tag.Lookup("range")
+		if !ok || err != nil {
+			return
+		}
+		var r Range
+		if r, err = parseRange(f.Type, tag); err != nil {
+			err = fmt.Errorf("%s: range tag %q: %w", key, tag, err)
+			return
+		}
+		out[key] = r
+	})
+	return out, err
+}
 
-// Durations is the range of a duration key.
-func Durations(lo, hi time.Duration) Range { return Range{int64(lo), int64(hi)} }
+var durationType = reflect.TypeOf(time.Duration(0))
+
+func parseRange(t reflect.Type, tag string) (Range, error) {
+	lo, hi, ok := strings.Cut(tag, ",")
+	if !ok {
+		return Range{}, fmt.Errorf("want lo,hi")
+	}
+	parse := func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+	switch {
+	case t == durationType:
+		parse = func(s string) (int64, error) {
+			d, err := time.ParseDuration(s)
+			return int64(d), err
+		}
+	case !IsNumeric(t):
+		return Range{}, fmt.Errorf("a %s has no range", t)
+	}
+	var r Range
+	var errLo, errHi error
+	r.Min, errLo = parse(strings.TrimSpace(lo))
+	r.Max, errHi = parse(strings.TrimSpace(hi))
+	if err := errors.Join(errLo, errHi); err != nil {
+		return Range{}, err
+	}
+	if r.Min > r.Max {
+		return Range{}, fmt.Errorf("%s is above %s", lo, hi)
+	}
+	return r, nil
+}
 
 // IsNumeric reports whether a leaf holds a number or a duration: such a
 // leaf must have a range.
@@ -102,10 +154,14 @@ func IsNumeric(t reflect.Type) bool {
 }
 
 // CheckRanges refuses the first numeric or duration leaf of the struct v
-// whose value is outside its range in ranges, naming the key, the value
-// and the range. A leaf without a range is not checked.
-func CheckRanges(v reflect.Value, ranges map[string]Range) error {
-	var err error
+// whose value is outside the range of its tag, naming the key, the value
+// and the range. A leaf without a range is not checked; a malformed range
+// tag is an error (Ranges).
+func CheckRanges(v reflect.Value) error {
+	ranges, err := Ranges(v.Type())
+	if err != nil {
+		return err
+	}
 	Leaves(v, "", func(key string, v reflect.Value) {
 		if err != nil || !IsNumeric(v.Type()) {
 			return
@@ -131,7 +187,7 @@ func CheckRanges(v reflect.Value, ranges map[string]Range) error {
 }
 
 func show(t reflect.Type, n int64) string {
-	if t == reflect.TypeOf(time.Duration(0)) {
+	if t == durationType {
 		return time.Duration(n).String()
 	}
 	return strconv.FormatInt(n, 10)

@@ -8,8 +8,8 @@ import (
 )
 
 type section struct {
-	Size  int           `mapstructure:"size"`
-	Every time.Duration `mapstructure:"every"`
+	Size  int           `mapstructure:"size" range:"1,10"`
+	Every time.Duration `mapstructure:"every" range:"1ms,1h"`
 	Inner struct {
 		Name string `mapstructure:"name"`
 	} `mapstructure:"inner"`
@@ -64,7 +64,6 @@ func TestUnknown(t *testing.T) {
 }
 
 func TestCheckRanges(t *testing.T) {
-	ranges := map[string]Range{"section.size": Ints(1, 10), "section.every": Durations(time.Millisecond, time.Hour)}
 	for _, tc := range []struct {
 		name  string
 		size  int
@@ -80,25 +79,67 @@ func TestCheckRanges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := sample{Section: section{Size: tc.size, Every: tc.every}}
-			err := CheckRanges(reflect.ValueOf(s), ranges)
+			err := CheckRanges(reflect.ValueOf(s))
 			if got := errText(err); got != tc.want {
 				t.Errorf("CheckRanges = %q, want %q", got, tc.want)
 			}
 		})
 	}
 	t.Run("a key without a range", func(t *testing.T) {
-		if err := CheckRanges(reflect.ValueOf(sample{Section: section{Size: -1}}), nil); err != nil {
+		type free struct {
+			N int `mapstructure:"n"`
+		}
+		if err := CheckRanges(reflect.ValueOf(free{N: -1})); err != nil {
 			t.Errorf("CheckRanges = %v", err)
 		}
 	})
 	t.Run("an unsigned key", func(t *testing.T) {
 		type u struct {
-			N uint `mapstructure:"n"`
+			N uint `mapstructure:"n" range:"0,2"`
 		}
-		if err := CheckRanges(reflect.ValueOf(u{N: 1}), map[string]Range{"n": Ints(0, 2)}); errText(err) != "n: unsupported kind uint" {
+		if err := CheckRanges(reflect.ValueOf(u{N: 1})); errText(err) != "n: unsupported kind uint" {
 			t.Errorf("CheckRanges = %v", err)
 		}
 	})
+}
+
+func TestRanges(t *testing.T) {
+	got, err := Ranges(reflect.TypeOf(sample{}))
+	want := map[string]Range{"section.size": {1, 10}, "section.every": {int64(time.Millisecond), int64(time.Hour)}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Ranges = %v, %v; want %v", got, err, want)
+	}
+	for _, tc := range []struct {
+		name string
+		typ  any
+		want string
+	}{
+		{"one bound", struct {
+			N int `mapstructure:"n" range:"5"`
+		}{}, `n: range tag "5": want lo,hi`},
+		{"not a number", struct {
+			N int `mapstructure:"n" range:"1,ten"`
+		}{}, `n: range tag "1,ten": strconv.ParseInt: parsing "ten": invalid syntax`},
+		{"a duration without a unit", struct {
+			D time.Duration `mapstructure:"d" range:"1,2s"`
+		}{}, `d: range tag "1,2s": time: missing unit in duration "1"`},
+		{"bounds the wrong way", struct {
+			N int `mapstructure:"n" range:"9,1"`
+		}{}, `n: range tag "9,1": 9 is above 1`},
+		{"a string has no range", struct {
+			S string `mapstructure:"s" range:"1,2"`
+		}{}, `s: range tag "1,2": a string has no range`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Ranges(reflect.TypeOf(tc.typ))
+			if got := errText(err); got != tc.want {
+				t.Errorf("Ranges = %q, want %q", got, tc.want)
+			}
+			if err := CheckRanges(reflect.ValueOf(tc.typ)); errText(err) != tc.want {
+				t.Errorf("CheckRanges = %v, want the same error", err)
+			}
+		})
+	}
 }
 
 func errText(err error) string {
