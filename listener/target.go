@@ -31,6 +31,16 @@ const (
 	TargetFile         TargetKind = "file"
 )
 
+// Lichess reports whether a target of kind k is read through the Lichess
+// API (and needs a Lichess client).
+func (k TargetKind) Lichess() bool {
+	switch k {
+	case TargetLichessGame, TargetLichessUser, TargetLichessTV, TargetLichessRound, TargetLichessTour:
+		return true
+	}
+	return false
+}
+
 // Target is a parsed source: what a user pasted, understood.
 type Target struct {
 	Kind TargetKind
@@ -297,15 +307,11 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 	var out []Source
 	var users []string
 	for _, t := range targets {
-		switch t.Kind {
-		case TargetLichessGame, TargetLichessUser, TargetLichessTV, TargetLichessRound, TargetLichessTour:
-			if d.Lichess == nil {
-				return nil, fmt.Errorf("%s: no Lichess client", t.Raw)
-			}
-		case TargetChessCom:
-			if d.ChessCom == nil {
-				return nil, fmt.Errorf("%s: no chess.com client", t.Raw)
-			}
+		switch {
+		case t.Kind.Lichess() && d.Lichess == nil:
+			return nil, fmt.Errorf("%s: no Lichess client", t.Raw)
+		case t.Kind == TargetChessCom && d.ChessCom == nil:
+			return nil, fmt.Errorf("%s: no chess.com client", t.Raw)
 		}
 		switch t.Kind {
 		case TargetLichessGame:

@@ -99,3 +99,26 @@ func TestParseTargets(t *testing.T) {
 		t.Errorf("error %v, want the first not understood", err)
 	}
 }
+
+func TestTargetKindLichess(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kind TargetKind
+		want bool
+	}{
+		{"a game", TargetLichessGame, true},
+		{"a user", TargetLichessUser, true},
+		{"a TV channel", TargetLichessTV, true},
+		{"a broadcast round", TargetLichessRound, true},
+		{"a broadcast tournament", TargetLichessTour, true},
+		{"chess.com", TargetChessCom, false},
+		{"a DGT board", TargetDGT, false},
+		{"a file", TargetFile, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.kind.Lichess(); got != tc.want {
+				t.Errorf("%s.Lichess() = %v, want %v", tc.kind, got, tc.want)
+			}
+		})
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -21,7 +20,6 @@ import (
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
-	"github.com/threefold-chess/threefold/web"
 )
 
 func newBotCmd(env *environment) *cobra.Command {
@@ -54,20 +52,15 @@ func newBotCmd(env *environment) *cobra.Command {
 // the repetition alerts of its games in the store, and the dashboard when
 // http.addr is set.
 func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) error {
-	r := &botRun{cfg: cfg, bc: bc, log: cfg.logger(env.stderr)}
+	r := &botRun{runParts: runParts{cfg: cfg, log: cfg.logger(env.stderr)}, bc: bc}
 	return r.run(ctx)
 }
 
 // botRun is one run of the bot: what it is given, and what its steps
 // build. `threefold bot` and the demo run it.
 type botRun struct {
-	cfg *config // lichess.token is the bot's
-	bc  bot.Config
-	log *slog.Logger
-	// dash and st, when set, are the dashboard and the store to use (the
-	// demo's); otherwise the run starts them from the config.
-	dash *web.Dashboard
-	st   *store.Store
+	runParts // its config's lichess.token is the bot's
+	bc       bot.Config
 	// source names the bot's games in alerts and on the dashboard;
 	// default "lichess bot".
 	source string
@@ -78,19 +71,18 @@ type botRun struct {
 
 	client  *lichess.Client
 	watcher *listener.Watcher
-	closers []func() // undone in reverse order at the end
 }
 
 // run builds everything in order and plays until ctx is done.
 func (r *botRun) run(ctx context.Context) error {
 	defer r.close()
-	if err := r.openStore(ctx); err != nil {
+	if err := r.openStore(ctx, "bot"); err != nil {
 		return err
 	}
 	if err := r.startDashboard(ctx); err != nil {
 		return err
 	}
-	r.connect()
+	r.client = r.lichessClient(r.cfg.Lichess)
 	if err := r.buildAlertPath(ctx); err != nil {
 		return err
 	}
@@ -102,48 +94,6 @@ func (r *botRun) run(ctx context.Context) error {
 	return b.Run(ctx)
 }
 
-func (r *botRun) close() {
-	for i := len(r.closers) - 1; i >= 0; i-- {
-		r.closers[i]()
-	}
-}
-
-func (r *botRun) openStore(ctx context.Context) error {
-	if r.st != nil {
-		return nil
-	}
-	st, err := openStore(ctx, r.cfg, storeOptions{})
-	if err != nil {
-		return fmt.Errorf("bot: store: %w", err)
-	}
-	r.st = st
-	r.closers = append(r.closers, func() { st.Close() })
-	return nil
-}
-
-func (r *botRun) startDashboard(ctx context.Context) error {
-	if r.dash != nil {
-		return nil
-	}
-	d, stop, err := serveDashboard(ctx, r.cfg, r.log)
-	if err != nil {
-		return err
-	}
-	r.dash = d
-	r.closers = append(r.closers, stop)
-	return nil
-}
-
-// connect makes the bot's Lichess client.
-func (r *botRun) connect() {
-	lo := lichess.Options{BaseURL: r.cfg.Lichess.BaseURL, Token: r.cfg.Lichess.Token, Logger: r.log, Version: programVersion()}
-	if r.dash != nil {
-		lo.OnReconnect, lo.OnRateLimit = r.dash.LichessReconnect, r.dash.LichessRateLimit
-	}
-	r.client = lichess.NewClient(lo)
-	r.closers = append(r.closers, func() { r.client.Close() })
-}
-
 // buildAlertPath makes the watcher of the bot's own games. Their alerts
 // take the routes of watch's (audience: the operator): stored once (Gate),
 // then each webhook of watch.webhooks (durably: what a webhook did not
@@ -153,10 +103,6 @@ func (r *botRun) buildAlertPath(ctx context.Context) error {
 	if r.source == "" {
 		r.source = i18n.For(i18n.English).Sprintf(i18n.SourceLichessBot)
 	}
-	var sinks notify.Fanout
-	if r.alerts != nil {
-		sinks = append(sinks, r.alerts)
-	}
 	hooks, err := watchWebhooks(r.cfg, r.log)
 	if err != nil {
 		return err
@@ -164,27 +110,16 @@ func (r *botRun) buildAlertPath(ctx context.Context) error {
 	// The webhooks outlive ctx: the bot finishes its games after it.
 	deliverCtx, stopDeliver := context.WithCancel(context.WithoutCancel(ctx))
 	r.closers = append(r.closers, stopDeliver)
-	durables, err := delivery.StartWebhooks(ctx, deliverCtx, r.st, hooks, delivery.DurableConfig{QueueSize: r.cfg.Watch.QueueSize,
-		CatchUp: catchUpPeriod, Log: r.log})
+	durables, send, err := r.alertPath(ctx, deliverCtx, r.alerts, hooks)
 	if err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}
 	// Deliver what is queued, but not forever: the rest goes at the next
 	// start.
 	r.closers = append(r.closers, func() { durables.Close(10 * time.Second) })
-	for _, dw := range durables {
-		sinks = append(sinks, dw)
-	}
-	if r.dash != nil {
-		sinks = append(sinks, r.dash)
-	}
 	// The bot's games go on after ctx is done (it finishes or resigns
 	// them): their alerts are stored all the same.
-	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: delivery.Gate(context.WithoutCancel(ctx), r.st, r.log, func(a threefold.Alert) {
-		if err := sinks.Send(deliverCtx, a); err != nil {
-			r.log.Error("alert not written", "alert", a.ID, "err", err)
-		}
-	})})
+	r.watcher = listener.NewWatcher(listener.WatcherOptions{Logger: r.log, Alert: delivery.Gate(context.WithoutCancel(ctx), r.st, r.log, send)})
 	return nil
 }
 

@@ -115,7 +115,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	watch := &watchRun{cfg: &watchCfg, targets: targets, jsonOut: o.jsonOut, stdout: out, log: log, dash: d, st: st}
+	watch := &watchRun{runParts: runParts{cfg: &watchCfg, log: log, dash: d, st: st}, targets: targets, jsonOut: o.jsonOut, stdout: out}
 	var botAlerts notify.Sink = notify.NewTextIn(out, cfg.lang)
 	if o.jsonOut {
 		botAlerts = notify.NewJSONLines(out)
@@ -124,7 +124,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	player := &botRun{cfg: &botCfg, bc: bc, log: log, dash: d, st: st, source: i18n.For(i18n.English).Sprintf(i18n.SourceLichessBotNamed, fakelichess.BotUser),
+	player := &botRun{runParts: runParts{cfg: &botCfg, log: log, dash: d, st: st}, bc: bc, source: i18n.For(i18n.English).Sprintf(i18n.SourceLichessBotNamed, fakelichess.BotUser),
 		alerts: botAlerts, records: []bot.RecordSink{out}}
 
 	failed := func(part string, err error) { log.Error("demo: "+part+" stopped", "err", err) }

@@ -20,7 +20,6 @@ import (
 	"github.com/threefold-chess/threefold/notify"
 	"github.com/threefold-chess/threefold/store"
 	"github.com/threefold-chess/threefold/store/delivery"
-	"github.com/threefold-chess/threefold/web"
 )
 
 func newWatchCmd(env *environment) *cobra.Command {
@@ -61,7 +60,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if err != nil {
 		return usagef("watch: %w", err)
 	}
-	r := &watchRun{cfg: cfg, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout, log: cfg.logger(env.stderr)}
+	r := &watchRun{runParts: runParts{cfg: cfg, log: cfg.logger(env.stderr)}, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout}
 	return r.run(ctx)
 }
 
@@ -73,16 +72,11 @@ const onceGiveUpFailures = 5
 // watchRun is one run of the watcher: what it is given, and what its steps
 // build. `threefold watch` and the demo run it.
 type watchRun struct {
-	cfg     *config
+	runParts
 	targets []listener.Target
 	jsonOut bool // alerts on stdout as JSON lines, else text
 	once    bool // PGN files are read once
 	stdout  io.Writer
-	log     *slog.Logger
-	// dash and st, when set, are the dashboard and the store to use (the
-	// demo's); otherwise the run starts them from the config.
-	dash *web.Dashboard
-	st   *store.Store
 
 	hooks      []*notify.Webhook
 	health     *listener.Health // the sources' connection state
@@ -94,7 +88,6 @@ type watchRun struct {
 	grp        *group.Session
 	batch      *store.Batcher // out of group mode: the store writes, in batches
 	watcher    *listener.Watcher
-	closers    []func() // undone in reverse order at the end
 }
 
 // run builds everything in order, follows the sources until they are over
@@ -135,32 +128,10 @@ func (r *watchRun) run(ctx context.Context) error {
 	return nil
 }
 
-func (r *watchRun) close() {
-	for i := len(r.closers) - 1; i >= 0; i-- {
-		r.closers[i]()
-	}
-}
-
 // buildWebhooks reads watch.webhooks.
 func (r *watchRun) buildWebhooks() (err error) {
 	r.hooks, err = watchWebhooks(r.cfg, r.log)
 	return err
-}
-
-// startDashboard serves the dashboard when http.addr is set. It ends when
-// ctx ends, or when the sources are over (watch --once) and the queues
-// drained.
-func (r *watchRun) startDashboard(ctx context.Context) error {
-	if r.dash != nil {
-		return nil
-	}
-	d, stop, err := serveDashboard(ctx, r.cfg, r.log)
-	if err != nil {
-		return err
-	}
-	r.dash = d
-	r.closers = append(r.closers, stop)
-	return nil
 }
 
 // connectClients makes the chess.com and Lichess clients the targets need.
@@ -183,11 +154,8 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 		r.deps.OnBoards = d.Hub.SourceBoards
 	}
 	for _, t := range r.targets {
-		switch t.Kind {
-		case listener.TargetChessCom:
-			if r.deps.ChessCom != nil {
-				continue
-			}
+		switch {
+		case t.Kind == listener.TargetChessCom && r.deps.ChessCom == nil:
 			co := chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
 				UserAgent: "threefold/" + programVersion(), Logger: log}
 			if d != nil {
@@ -198,17 +166,10 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 				return usagef("watch: chess.com: %w (set chesscom.contact in the config file, or THREEFOLD_CHESSCOM_CONTACT)", err)
 			}
 			r.deps.ChessCom = c
-		case listener.TargetLichessGame, listener.TargetLichessUser, listener.TargetLichessTV,
-			listener.TargetLichessRound, listener.TargetLichessTour:
-			if r.deps.Lichess != nil {
-				continue
-			}
-			lo := lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: cfg.Lichess.Token, Logger: log, MaxPGNBytes: cfg.PGN.MaxGameBytes, Version: programVersion()}
-			if d != nil {
-				lo.OnReconnect, lo.OnRateLimit = d.LichessReconnect, d.LichessRateLimit
-			}
-			c := lichess.NewClient(lo)
-			r.closers = append(r.closers, func() { c.Close() })
+		case t.Kind.Lichess() && r.deps.Lichess == nil:
+			lo := cfg.Lichess
+			lo.MaxPGNBytes = cfg.PGN.MaxGameBytes
+			c := r.lichessClient(lo)
 			if err := listener.CheckBroadcastToken(ctx, c, cfg.Lichess.Token != "", r.targets, log); err != nil {
 				return fmt.Errorf("watch: %w", err)
 			}
@@ -233,15 +194,10 @@ func (r *watchRun) buildSources() (err error) {
 	return nil
 }
 
-// openStore opens the store of the config.
+// openStore opens the store of the config, and says which.
 func (r *watchRun) openStore(ctx context.Context) error {
-	if r.st == nil {
-		st, err := openStore(ctx, r.cfg, storeOptions{})
-		if err != nil {
-			return fmt.Errorf("watch: store: %w", err)
-		}
-		r.st = st
-		r.closers = append(r.closers, func() { st.Close() })
+	if err := r.runParts.openStore(ctx, "watch"); err != nil {
+		return err
 	}
 	r.log.Info("store", "backend", r.st.Backend(), "where", r.st.Where())
 	return nil
@@ -277,28 +233,14 @@ func (r *watchRun) joinGroup(ctx context.Context) error {
 // not passed on) → stdout, each webhook's durable queue, the dashboard; in
 // group mode the group's outbox relay instead of the queues.
 func (r *watchRun) buildAlertPath(ctx context.Context) error {
-	var sinks notify.Fanout
+	var stdout notify.Sink = notify.NewTextIn(r.stdout, r.cfg.lang)
 	if r.jsonOut {
-		sinks = append(sinks, notify.NewJSONLines(r.stdout))
-	} else {
-		sinks = append(sinks, notify.NewTextIn(r.stdout, r.cfg.lang))
+		stdout = notify.NewJSONLines(r.stdout)
 	}
+	var local func(threefold.Alert)
 	var err error
-	r.durables, err = delivery.StartWebhooks(ctx, r.deliverCtx, r.st, r.hooks, delivery.DurableConfig{QueueSize: r.cfg.Watch.QueueSize,
-		CatchUp: catchUpPeriod, Log: r.log})
-	if err != nil {
+	if r.durables, local, err = r.alertPath(ctx, r.deliverCtx, stdout, r.hooks); err != nil {
 		return fmt.Errorf("watch: %w", err)
-	}
-	for _, dw := range r.durables {
-		sinks = append(sinks, dw)
-	}
-	if r.dash != nil {
-		sinks = append(sinks, r.dash)
-	}
-	local := func(a threefold.Alert) {
-		if err := sinks.Send(ctx, a); err != nil {
-			r.log.Error("alert not written", "alert", a.ID, "err", err)
-		}
 	}
 	// An alert found while the run stops is stored all the same. Out of
 	// group mode, alerts are stored in batches with the game records.
@@ -360,10 +302,6 @@ func (r *watchRun) follow(ctx context.Context) error {
 // deliverTheRest delivers what is queued (and what the resumes still
 // send), but not forever: what is left is sent at the next start.
 func (r *watchRun) deliverTheRest() { r.durables.Close(10 * time.Second) }
-
-// catchUpPeriod is how often a webhook that refused alerts (or whose queue
-// dropped some) is sent them again.
-const catchUpPeriod = time.Minute
 
 // watchWebhooks builds one webhook per entry of watch.webhooks, named by
 // its kind and position (notify.WebhookSpec).
