@@ -21,6 +21,46 @@ import (
 // at half the hold), so it is longer than the lease.
 const HoldPerLease = 4
 
+// Settings are the keys of group mode in the watch: section of the config
+// file (the mapstructure tags, with the sane range of each);
+// DefaultSettings has their defaults.
+type Settings struct {
+	// Group makes this instance one of a group sharing store.dsn
+	// (PostgreSQL; SQLite works for the instances of one machine): each
+	// source is followed by the one instance holding its lease, and alerts
+	// reach the webhooks through the store's outbox.
+	Group bool `mapstructure:"group"`
+	// LeaseTTL is the lifetime of a lease from its last renewal (renewed
+	// every LeaseTTL/3): a source whose instance died is taken over by
+	// another within about this time.
+	LeaseTTL time.Duration `mapstructure:"lease_ttl" range:"100ms,24h"`
+	// StreamBudget is the most sources (broadcast rounds, users, TV
+	// channels, chess.com and DGT sources…) one instance follows at once:
+	// Lichess allows few "events"-like streams per IP address.
+	StreamBudget int `mapstructure:"stream_budget" range:"0,100000"`
+	// GameBudget is the most single Lichess games (a spectator game stream
+	// each) one instance follows at once.
+	GameBudget int `mapstructure:"game_budget" range:"0,100000"`
+	// OutboxHold is how long one instance's claim of an outbox row lasts
+	// (its send is cancelled at half of it): an alert whose instance died
+	// while sending it is sent by another after this time. 0: HoldPerLease
+	// lease lifetimes.
+	OutboxHold time.Duration `mapstructure:"outbox_hold" range:"0s,24h"`
+}
+
+// DefaultSettings are the Settings of a config file that sets none of
+// their keys: Lichess allows 4 "events"-like streams and 8 spectator game
+// streams per IP address.
+func DefaultSettings() Settings {
+	return Settings{LeaseTTL: 30 * time.Second, StreamBudget: 4, GameBudget: 8}
+}
+
+// Config is the membership of the settings s, sending to sinks.
+func (s Settings) Config(sinks map[string]delivery.Sink, log *slog.Logger) Config {
+	return Config{LeaseTTL: s.LeaseTTL, OutboxHold: s.OutboxHold, Sinks: sinks, Log: log,
+		Budget: map[string]int{store.LeaseSource: s.StreamBudget, store.LeaseGame: s.GameBudget}}
+}
+
 // Config is a watch's membership of a group.
 type Config struct {
 	LeaseTTL time.Duration  // 0: store.DefaultLeaseTTL

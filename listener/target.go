@@ -273,8 +273,42 @@ func parseLichessPath(s, p, fragment string) (Target, error) {
 	return Target{}, formErr(s, "not a Lichess game, user, TV channel or broadcast address")
 }
 
+// Config is how the sources read: the keys of the watch: section of the
+// config file that are theirs (the mapstructure tags, with the sane range
+// of each), DefaultConfig their defaults.
+type Config struct {
+	// FilePollInterval is how often PGN files and folders are checked for
+	// changes (FileSource.Interval).
+	FilePollInterval time.Duration `mapstructure:"file_poll_interval" range:"10ms,24h"`
+	// DGTMaxFailures ends a DGT LiveChess source after this many connection
+	// attempts in a row that never reach the server (0: retry forever).
+	DGTMaxFailures int `mapstructure:"dgt_max_failures" range:"0,1000000"`
+	// DGTSettle is how long a DGT board's change must stand before it is
+	// taken: LiveChess misreads moves while pieces are in the air and
+	// corrects them a moment later (0: take every change at once).
+	DGTSettle time.Duration `mapstructure:"dgt_settle" range:"0s,1m"`
+	// DGTBoardsEvery is how often the list of LiveChess's boards is read
+	// again (boards added, switched off, their health).
+	DGTBoardsEvery time.Duration `mapstructure:"dgt_boards_every" range:"1s,24h"`
+	// FinishedGrace is how long a finished game stays in memory (the
+	// watcher, the dashboard, the PGN feeds) after it ended; then it is
+	// forgotten (its records stay in the store).
+	FinishedGrace time.Duration `mapstructure:"finished_grace" range:"1s,720h"`
+}
+
+// DefaultConfig is the Config of a config file that sets none of its keys.
+func DefaultConfig() Config {
+	return Config{
+		FilePollInterval: 2 * time.Second,
+		DGTSettle:        2500 * time.Millisecond, // as long as Lichess's DGT connector holds a doubtful move
+		DGTBoardsEvery:   30 * time.Second,
+		FinishedGrace:    DefaultFinishedGrace,
+	}
+}
+
 // Deps are what sources are built from.
 type Deps struct {
+	Config       // how they read: their keys in the config file
 	Lichess      LichessStreamer
 	LichessBase  string
 	ChessCom     ChessComPoller
@@ -282,12 +316,7 @@ type Deps struct {
 	// ChessComAfterTheGame: chess.com player targets also report the
 	// player's finished live games, after the game (ChessComSource).
 	ChessComAfterTheGame bool
-	FilePoll             time.Duration
-	DGTMaxFailures       int
-	DGTSettle            time.Duration // DGTSource.Settle
-	DGTBoardsEvery       time.Duration // DGTSource.BoardsEvery
-	PGNLimits            pgn.Limits    // for every source that reads PGN
-	FinishedGrace        time.Duration // of every source that reads PGN (see FileSource)
+	PGNLimits            pgn.Limits // for every source that reads PGN
 	Clock                clock.Clock
 	Logger               *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
@@ -338,7 +367,7 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 			}
 			out = append(out, src)
 		case TargetFile:
-			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePoll, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
+			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePollInterval, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
 				FinishedGrace: d.FinishedGrace})
 		default:
 			return nil, fmt.Errorf("%s: unknown target kind %q", t.Raw, t.Kind)

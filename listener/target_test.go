@@ -4,8 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/threefold-chess/threefold/internal/configkeys"
 )
 
 func TestParseTarget(t *testing.T) {
@@ -120,5 +124,37 @@ func TestTargetKindLichess(t *testing.T) {
 				t.Errorf("%s.Lichess() = %v, want %v", tc.kind, got, tc.want)
 			}
 		})
+	}
+}
+
+// The watch: keys of Config reach the sources that read by them.
+func TestSourcesTakeTheirConfig(t *testing.T) {
+	cfg := Config{FilePollInterval: 3 * time.Second, DGTMaxFailures: 7, DGTSettle: time.Second, DGTBoardsEvery: time.Minute, FinishedGrace: time.Hour}
+	targets := []Target{{Kind: TargetFile, Raw: "games.pgn", Path: "games.pgn"}, {Kind: TargetDGT, Raw: "dgt", URL: "ws://127.0.0.1:1/api/v1.0"}}
+	sources, err := Sources(targets, Deps{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := sources[0].(*FileSource)
+	if !ok || f.Interval != cfg.FilePollInterval || f.FinishedGrace != cfg.FinishedGrace {
+		t.Errorf("file source %+v, want the interval and grace of %+v", sources[0], cfg)
+	}
+	d, ok := sources[1].(*DGTSource)
+	if !ok || d.MaxFailures != cfg.DGTMaxFailures || d.Settle != cfg.DGTSettle || d.BoardsEvery != cfg.DGTBoardsEvery {
+		t.Errorf("DGT source %+v, want the DGT keys of %+v", sources[1], cfg)
+	}
+}
+
+// Every key of Config has a range, and the defaults lie within them.
+func TestDefaultConfigWithinRanges(t *testing.T) {
+	ranges, err := configkeys.Ranges(reflect.TypeOf(Config{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := reflect.TypeOf(Config{}).NumField(); len(ranges) != n {
+		t.Errorf("%d ranges for %d keys: %v", len(ranges), n, ranges)
+	}
+	if err := configkeys.CheckRanges(reflect.ValueOf(DefaultConfig())); err != nil {
+		t.Error(err)
 	}
 }

@@ -88,8 +88,9 @@ func (p *runParts) alertPath(ctx, deliverCtx context.Context, first notify.Sink,
 	if first != nil {
 		sinks = append(sinks, first)
 	}
-	durables, err := delivery.StartWebhooks(ctx, deliverCtx, p.st, hooks, delivery.DurableConfig{QueueSize: p.cfg.Watch.QueueSize,
-		CatchUp: catchUpPeriod, Log: p.log})
+	dc := p.cfg.Watch.DurableConfig
+	dc.CatchUp, dc.Log = catchUpPeriod, p.log
+	durables, err := delivery.StartWebhooks(ctx, deliverCtx, p.st, hooks, dc)
 	if err != nil {
 		return nil, nil, err
 	}

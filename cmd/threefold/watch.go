@@ -137,9 +137,8 @@ func (r *watchRun) buildWebhooks() (err error) {
 // connectClients makes the chess.com and Lichess clients the targets need.
 func (r *watchRun) connectClients(ctx context.Context) error {
 	cfg, d, log := r.cfg, r.dash, r.log
-	r.deps = listener.Deps{LichessBase: cfg.Lichess.BaseURL, ChessComPoll: cfg.ChessCom.PollInterval, ChessComAfterTheGame: cfg.ChessCom.AfterTheGame,
-		FilePoll: cfg.Watch.FilePollInterval, DGTMaxFailures: cfg.Watch.DGTMaxFailures, DGTSettle: cfg.Watch.DGTSettle,
-		DGTBoardsEvery: cfg.Watch.DGTBoardsEvery, PGNLimits: cfg.PGN, FinishedGrace: cfg.Watch.FinishedGrace, Logger: log}
+	r.deps = listener.Deps{Config: cfg.Watch.Config, LichessBase: cfg.Lichess.BaseURL, ChessComPoll: cfg.ChessCom.PollInterval,
+		ChessComAfterTheGame: cfg.ChessCom.AfterTheGame, PGNLimits: cfg.PGN, Logger: log}
 	// A source that keeps failing is said at WARN, shown on the dashboard
 	// and by threefold status; watch --once gives up one that never
 	// connects.
@@ -214,13 +213,11 @@ func (r *watchRun) joinGroup(ctx context.Context) error {
 	if !r.cfg.Watch.Group {
 		return nil
 	}
-	wc := r.cfg.Watch
 	sinks := map[string]delivery.Sink{}
 	for _, h := range r.hooks {
 		sinks[h.Name] = h
 	}
-	grp, err := group.Join(ctx, r.st, group.Config{LeaseTTL: wc.LeaseTTL, OutboxHold: wc.OutboxHold, Sinks: sinks, Log: r.log,
-		Budget: map[string]int{store.LeaseSource: wc.StreamBudget, store.LeaseGame: wc.GameBudget}})
+	grp, err := group.Join(ctx, r.st, r.cfg.Watch.Settings.Config(sinks, r.log))
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}

@@ -2,7 +2,9 @@
 //
 // A configuration is a struct whose fields carry `mapstructure:"name"`
 // tags; a struct field is a section ("watch"), any other field a leaf
-// ("watch.queue_size"). Leaves walks the leaves, Keys and Values list them,
+// ("watch.queue_size"). An embedded struct tagged `mapstructure:",squash"`
+// adds its fields to its parent's section, so that the keys of one
+// section can come from the types of several packages. Leaves walks the leaves, Keys and Values list them,
 // Unknown finds the keys a file sets that the struct does not know, and
 // CheckRanges refuses a number or duration outside the sane range its
 // `range:"lo,hi"` tag gives. It
@@ -14,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +34,11 @@ func leaves(v reflect.Value, prefix string, visit func(key string, f reflect.Str
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name := f.Tag.Get("mapstructure")
+		name, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && name == "" && slices.Contains(strings.Split(opts, ","), "squash") {
+			leaves(v.Field(i), prefix, visit)
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}

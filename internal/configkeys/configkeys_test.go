@@ -10,9 +10,16 @@ import (
 type section struct {
 	Size  int           `mapstructure:"size" range:"1,10"`
 	Every time.Duration `mapstructure:"every" range:"1ms,1h"`
+	part  `mapstructure:",squash"`
 	Inner struct {
 		Name string `mapstructure:"name"`
 	} `mapstructure:"inner"`
+}
+
+// part is a piece of a section declared elsewhere (squashed into it).
+type part struct {
+	Depth int `mapstructure:"depth" range:"0,9"`
+	Note  string
 }
 
 type sample struct {
@@ -28,17 +35,19 @@ type sample struct {
 func TestKeysAndValues(t *testing.T) {
 	s := sample{Dir: "/data", Section: section{Size: 3, Every: time.Second}}
 	s.Section.Inner.Name = "x"
-	want := []string{"dir", "section.size", "section.every", "section.inner.name", "hooks", "labels"}
+	s.Section.Depth = 7
+	want := []string{"dir", "section.size", "section.every", "section.depth", "section.inner.name", "hooks", "labels"}
 	if got := Keys(reflect.TypeOf(s)); !slices.Equal(got, want) {
 		t.Errorf("Keys = %v, want %v", got, want)
 	}
 	v := Values(reflect.ValueOf(s))
-	if len(v) != len(want) || v["dir"] != "/data" || v["section.size"] != 3 || v["section.every"] != time.Second || v["section.inner.name"] != "x" {
+	if len(v) != len(want) || v["dir"] != "/data" || v["section.size"] != 3 || v["section.every"] != time.Second || v["section.inner.name"] != "x" ||
+		v["section.depth"] != 7 {
 		t.Errorf("Values = %v", v)
 	}
 	var prefixed []string
 	Leaves(reflect.ValueOf(s.Section), "section.", func(key string, _ reflect.Value) { prefixed = append(prefixed, key) })
-	if !slices.Equal(prefixed, want[1:4]) {
+	if !slices.Equal(prefixed, want[1:5]) {
 		t.Errorf("Leaves with a prefix: %v", prefixed)
 	}
 }
@@ -105,7 +114,7 @@ func TestCheckRanges(t *testing.T) {
 
 func TestRanges(t *testing.T) {
 	got, err := Ranges(reflect.TypeOf(sample{}))
-	want := map[string]Range{"section.size": {1, 10}, "section.every": {int64(time.Millisecond), int64(time.Hour)}}
+	want := map[string]Range{"section.size": {1, 10}, "section.every": {int64(time.Millisecond), int64(time.Hour)}, "section.depth": {0, 9}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Ranges = %v, %v; want %v", got, err, want)
 	}

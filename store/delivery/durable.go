@@ -20,9 +20,14 @@ type DurableStore interface {
 }
 
 // DurableConfig names a Durable's sink and sizes its queue.
+//
+// QueueSize is the key watch.queue_size of the config file (its
+// mapstructure tag): when the queue is full, the oldest alert is dropped
+// (and counted in a warning), so that a slow webhook never delays
+// detection.
 type DurableConfig struct {
 	Name      string // the sink's name in the store's deliveries: stable across restarts
-	QueueSize int    // alerts waiting in the queue (notify.Queue); default 1000
+	QueueSize int    `mapstructure:"queue_size" range:"1,1000000"` // alerts waiting in the queue (notify.Queue); default 1000
 	// CatchUp is how often the alerts the sink refused or the queue
 	// dropped are sent again from the store; 0: never (they wait for the
 	// next start).
