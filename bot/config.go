@@ -12,30 +12,32 @@ import (
 )
 
 // Config is everything the bot needs besides the Lichess client. The
-// command line builds it from the `bot:` section of the config file;
-// DefaultConfig gives the documented defaults.
+// command line builds it from the `bot:` section of the config file,
+// whose keys are the mapstructure tags (the engine's are those of
+// EngineConfig, with its options written otherwise); DefaultConfig gives
+// the documented defaults.
 type Config struct {
-	Engine      EngineConfig
-	Policy      PolicyConfig
-	Draws       DrawOfferConfig
-	Challenge   ChallengeConfig
-	Matchmaking MatchmakingConfig
-	Chat        ChatConfig
-	Book        BookConfig
+	Engine      EngineConfig      `mapstructure:"-"`
+	Policy      PolicyConfig      `mapstructure:"policy"`
+	Draws       DrawOfferConfig   `mapstructure:"draw_offers"`
+	Challenge   ChallengeConfig   `mapstructure:"challenge"`
+	Matchmaking MatchmakingConfig `mapstructure:"matchmaking"`
+	Chat        ChatConfig        `mapstructure:"chat"`
+	Book        BookConfig        `mapstructure:"book"`
 
 	// OnStop says what happens to running games when the bot is told to
 	// stop: "finish" plays them to the end (up to StopTimeout, then
 	// resigns), "resign" resigns (or aborts) them at once. Correspondence
 	// games are left running either way and resumed at the next start.
-	OnStop      string
-	StopTimeout time.Duration
+	OnStop      string        `mapstructure:"on_stop"`
+	StopTimeout time.Duration `mapstructure:"stop_timeout" range:"0s,168h"`
 	// RecordFile is the JSON-lines file every finished game is appended
 	// to ("" records to the log only).
 	RecordFile string
 	// Takebacks answers the opponent's takeback proposals: TakebacksDecline
 	// (the default), TakebacksAccept, or TakebacksCasual (accept in casual
 	// games only).
-	Takebacks string
+	Takebacks string `mapstructure:"takebacks"`
 }
 
 // Takeback policies (Config.Takebacks).
@@ -45,37 +47,39 @@ const (
 	TakebacksCasual  = "casual"
 )
 
-// EngineConfig configures the engine that chooses moves.
+// EngineConfig configures the engine that chooses moves. The mapstructure
+// tags are the keys of bot.engine in the config file, where the options
+// are a list of "Name=Value" (ParseUCIOptions).
 type EngineConfig struct {
-	Path    string            // UCI engine binary; "" plays with the built-in mover
-	Args    []string          // arguments for the engine binary
-	Threads int               // UCI option Threads (0: not set)
-	Hash    int               // UCI option Hash in MB (0: not set)
-	Options map[string]string // other UCI options, by name
+	Path    string            `mapstructure:"path"`                   // UCI engine binary; "" plays with the built-in mover
+	Args    []string          `mapstructure:"args"`                   // arguments for the engine binary
+	Threads int               `mapstructure:"threads" range:"0,1024"` // UCI option Threads (0: not set)
+	Hash    int               `mapstructure:"hash" range:"0,1048576"` // UCI option Hash in MB (0: not set)
+	Options map[string]string `mapstructure:"-"`                      // other UCI options, by name
 	// Per-move limits. The time for a move comes from the clock (remaining
 	// time and increment), less MoveOverhead, within [MinMoveTime,
 	// MaxMoveTime]. Depth and Nodes, when set, also bound each search.
-	MinMoveTime  time.Duration
-	MaxMoveTime  time.Duration
-	MoveOverhead time.Duration
-	Depth        int
-	Nodes        int64
+	MinMoveTime  time.Duration `mapstructure:"min_move_time" range:"0s,1h"`
+	MaxMoveTime  time.Duration `mapstructure:"max_move_time" range:"1ms,24h"`
+	MoveOverhead time.Duration `mapstructure:"move_overhead" range:"0s,1m"`
+	Depth        int           `mapstructure:"depth" range:"0,1000"`
+	Nodes        int64         `mapstructure:"nodes" range:"0,1125899906842624"`
 	// Restarts is how often a crashed engine is started again within one
 	// game before the built-in mover takes over.
-	Restarts int
+	Restarts int `mapstructure:"restarts" range:"0,100"`
 	// Seed makes the built-in mover's choices among equal moves
 	// reproducible.
-	Seed int64
+	Seed int64 `mapstructure:"seed" range:"-9223372036854775808,9223372036854775807"`
 	// StartTimeout bounds the engine's start-up handshake (0: 10 s).
 	StartTimeout time.Duration
 	// CPUBudget, when above 0, is the number of threads all the engines
 	// may use together: each game's engine gets CPUBudget / max_games
 	// threads (at least 1), instead of Threads.
-	CPUBudget int
+	CPUBudget int `mapstructure:"cpu_budget" range:"0,4096"`
 	// HashBudget, when above 0, is the hash memory in MB all the engines
 	// may use together: each game's engine gets HashBudget / max_games MB
 	// (at least 1), instead of Hash.
-	HashBudget int
+	HashBudget int `mapstructure:"hash_budget" range:"0,1048576"`
 	// Slack is added to twice the planned time of a move before a search
 	// that has not answered is stopped (0: 3 s).
 	Slack time.Duration
@@ -160,21 +164,24 @@ type ChallengeConfig struct {
 	MaxGames       int           `mapstructure:"max_games" range:"0,1000"` // games played at the same time
 }
 
-// ChatConfig says what the bot writes in the game chats.
+// ChatConfig says what the bot writes in the game chats. The mapstructure
+// tags are the keys of bot.chat in the config file, where a notice's text
+// "" is the template of the chat's language (WithDefaultTexts) and a lang
+// "" the config's own.
 type ChatConfig struct {
-	Greeting ChatLine // at the start of a game
-	Goodbye  ChatLine // at the end of a game
-	Second   ChatLine // a position occurred the second time
-	Third    ChatLine // a position occurred the third time
-	Claim    ChatLine // the bot claimed a draw by repetition
-	Fifth    ChatLine // a position occurred the fifth time
+	Greeting ChatLine `mapstructure:"greeting"` // at the start of a game
+	Goodbye  ChatLine `mapstructure:"goodbye"`  // at the end of a game
+	Second   ChatLine `mapstructure:"second"`   // a position occurred the second time
+	Third    ChatLine `mapstructure:"third"`    // a position occurred the third time
+	Claim    ChatLine `mapstructure:"claim"`    // the bot claimed a draw by repetition
+	Fifth    ChatLine `mapstructure:"fifth"`    // a position occurred the fifth time
 	// MinInterval is the least time between two lines the bot writes in
 	// one room (player or spectator) of a game.
-	MinInterval time.Duration
+	MinInterval time.Duration `mapstructure:"min_interval" range:"0s,1h"`
 	// Lang is the language of what the bot fills in ({ending}); the
 	// templates are the caller's (ChatTemplates gives each language's).
 	// "" is English.
-	Lang i18n.Lang
+	Lang i18n.Lang `mapstructure:"lang"`
 }
 
 // ChatTemplates is the default template of each notice in the language l.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/bot"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/lichess/fakelichess"
 	"github.com/threefold-chess/threefold/store"
@@ -386,5 +387,24 @@ func TestBotGameAlertsTakeEveryRoute(t *testing.T) {
 		if n != 1 || a.Ply != 8 || a.Game.ID != g.ID() || a.Audience != threefold.AudienceOperator || fmt.Sprint(a.Occurrences) != "[0 4 8]" {
 			t.Errorf("%s: %d threefold alerts, the last %+v; want one at ply 8 for the operator", route.name, n, a)
 		}
+	}
+}
+
+// The bot of a config that sets nothing is the bot package's default bot.
+func TestBotConfigLoadedDefaults(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("THREEFOLD_LANG", "en")
+	cfg, err := (&environment{}).loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cfg.Bot.toBot("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bot.DefaultConfig()
+	want.Chat.Lang = i18n.English // the chat's language resolved: lang, here en
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the bot of the default config:\n%+v\nwant bot.DefaultConfig:\n%+v", got, want)
 	}
 }

@@ -176,9 +176,9 @@ func (env *environment) loadConfig() (*config, error) {
 	}
 	env.sayLang = c.lang
 	c.HTTP.Lang = c.lang
-	c.Bot.chatLang = c.lang
+	c.Bot.chatLang = c.lang // bot.chat.lang "" follows lang
 	if c.Bot.Chat.Lang != "" {
-		l, err := i18n.Parse(c.Bot.Chat.Lang)
+		l, err := i18n.Parse(string(c.Bot.Chat.Lang))
 		if err != nil {
 			return nil, usagef("bot.chat.lang: %w", err)
 		}
