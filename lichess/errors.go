@@ -3,8 +3,11 @@ package lichess
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 // ErrNotFound is matched (errors.Is) by the error of any call Lichess
@@ -23,6 +26,18 @@ type AuthError struct {
 	Status  int    // HTTP status (401, 403), 0 when found by a token check
 	Scope   string // the scope that is missing, "" if the token as a whole is bad
 	Message string // Lichess's message or our explanation
+}
+
+// SayIn says a missing scope or a rejected token in p's language
+// (i18n.Sayer); another refusal has Lichess's words only.
+func (e *AuthError) SayIn(p *i18n.Printer) (string, bool) {
+	switch {
+	case e.Scope != "":
+		return p.Sprintf(i18n.ErrScope, e.Op, e.Scope, ScopeRole(e.Scope), "https://lichess.org/account/oauth/token/create?scopes[]="+e.Scope), true
+	case e.Status != 0 && e.Message == "":
+		return p.Sprintf(i18n.ErrTokenRejected, e.Op, strconv.Itoa(e.Status)), true
+	}
+	return "", false
 }
 
 func (e *AuthError) Error() string {

@@ -14,6 +14,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/clock"
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -162,6 +163,11 @@ func ParseTarget(s string, opts ParseOptions) (Target, error) {
 type NoSuchPathError struct{ Path string }
 
 func (e *NoSuchPathError) Error() string { return fmt.Sprintf("%q: no such file or folder", e.Path) }
+
+// SayIn says e in p's language (i18n.Sayer).
+func (e *NoSuchPathError) SayIn(p *i18n.Printer) (string, bool) {
+	return p.Sprintf(i18n.ErrNoSuchPath, e.Path), true
+}
 
 func chessComTarget(s, in string, opts ParseOptions) (Target, error) {
 	t, err := chesscom.ParseTarget(in, opts.ChessComBase)

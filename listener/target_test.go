@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold/internal/configkeys"
+	"github.com/threefold-chess/threefold/internal/i18n"
 )
 
 func TestParseTarget(t *testing.T) {
@@ -156,5 +157,12 @@ func TestDefaultConfigWithinRanges(t *testing.T) {
 	}
 	if err := configkeys.CheckRanges(reflect.ValueOf(DefaultConfig())); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestNoSuchPathErrorSayIn(t *testing.T) {
+	var s i18n.Sayer = &NoSuchPathError{Path: "round5.pgn"}
+	if got, ok := s.SayIn(i18n.For(i18n.Persian)); !ok || got != "\"round5.pgn\": چنین پرونده یا پوشه‌ای وجود ندارد" {
+		t.Errorf("SayIn = %q, %v", got, ok)
 	}
 }

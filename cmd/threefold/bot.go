@@ -39,7 +39,7 @@ func newBotCmd(env *environment) *cobra.Command {
 				return fmt.Errorf("bot: %w", err)
 			}
 			if cfg.Lichess.Token == "" {
-				return usageError{say(i18n.ErrNoTokenScopes, "bot")}
+				return usageError{i18n.NewError(i18n.ErrNoTokenScopes, "bot")}
 			}
 			return runBot(cmd.Context(), env, cfg, bc)
 		},
@@ -179,7 +179,7 @@ func newBotUpgradeCmd(env *environment) *cobra.Command {
 				}
 				if a := strings.ToLower(strings.TrimSpace(line)); a != "yes" && a != "y" {
 					fmt.Fprintln(env.stdout)
-					return say(i18n.ErrNotConfirmed)
+					return i18n.NewError(i18n.ErrNotConfirmed)
 				}
 			}
 			if err := client.UpgradeToBot(ctx); err != nil {
@@ -205,7 +205,7 @@ func botClient(env *environment, op string) (*lichess.Client, error) {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	if token == "" {
-		return nil, usageError{say(i18n.ErrNoToken, op)}
+		return nil, usageError{i18n.NewError(i18n.ErrNoToken, op)}
 	}
 	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: token, Logger: cfg.logger(env.stderr),
 		Version: programVersion()}), nil

@@ -229,7 +229,7 @@ func (c *config) printer() *i18n.Printer { return i18n.For(c.lang) }
 // accepted as they are.
 func checkKnownKeys(v *viper.Viper, known []string, file string) error {
 	if unknown := configkeys.Unknown(v.AllKeys(), known); len(unknown) > 0 {
-		return say(i18n.ErrUnknownKeys, file, strings.Join(unknown, ", "))
+		return i18n.NewError(i18n.ErrUnknownKeys, file, strings.Join(unknown, ", "))
 	}
 	return nil
 }
@@ -282,7 +282,7 @@ func checkWebhookList(v *viper.Viper, file string) error {
 		}
 		for k := range entry {
 			if !slices.Contains(known, strings.ToLower(k)) {
-				return usageError{say(i18n.ErrUnknownEntryKey, where, strconv.Itoa(i), k, strings.Join(known, ", "))}
+				return usageError{i18n.NewError(i18n.ErrUnknownEntryKey, where, strconv.Itoa(i), k, strings.Join(known, ", "))}
 			}
 		}
 	}

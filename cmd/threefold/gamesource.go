@@ -50,7 +50,7 @@ func readGame(ctx context.Context, env *environment, cfg *config, source string,
 	var bad *listener.BadGameSourceError
 	switch {
 	case errors.As(err, &nf):
-		return nil, usageError{say(i18n.ErrNoSuchFile, nf.Path)}
+		return nil, usageError{i18n.NewError(i18n.ErrNoSuchFile, nf.Path)}
 	case errors.As(err, &bad):
 		return nil, usageError{bad.Err}
 	case err != nil:

@@ -286,7 +286,7 @@ func TestErrorsInTheLanguage(t *testing.T) {
 		{"another error as it is", i18n.Russian, errors.New("lichess: stream events: HTTP 500"), "lichess: stream events: HTTP 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := errorText(tc.lang, tc.err); !strings.HasPrefix(got, tc.want) {
+			if got := i18n.ErrorText(tc.lang, tc.err); !strings.HasPrefix(got, tc.want) {
 				t.Errorf("got %q, want it to start with %q", got, tc.want)
 			}
 		})
@@ -395,7 +395,7 @@ func TestWarningsInTheLanguage(t *testing.T) {
 			}
 		})
 	}
-	if got := errorText(i18n.Russian, say(i18n.ErrNotConfirmed)); got != "bot upgrade: не подтверждено; ничего не изменено (--yes пропускает вопрос)" {
+	if got := i18n.ErrorText(i18n.Russian, i18n.NewError(i18n.ErrNotConfirmed)); got != "bot upgrade: не подтверждено; ничего не изменено (--yes пропускает вопрос)" {
 		t.Errorf("not confirmed, in Russian: %q", got)
 	}
 }
