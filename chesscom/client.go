@@ -44,13 +44,14 @@ const (
 )
 
 // Options configure a Client. Only Contact (or a UserAgent that already
-// names a contact) is required.
+// names a contact) is required. The mapstructure tags are keys of the
+// chesscom: section of the config file.
 type Options struct {
 	// BaseURL of the PubAPI, default DefaultBaseURL. It may carry a path
 	// prefix (http://127.0.0.1:8080/chesscom) so a fake or a mirror works;
 	// API URLs found in payloads (https://api.chess.com/pub/...) are read
 	// from this base as well.
-	BaseURL string
+	BaseURL string `mapstructure:"url"`
 	// HTTPClient sends the requests, default a client with a 60 s timeout.
 	// Its redirect policy is replaced: the Client follows 301s itself and
 	// remembers permanent moves.
@@ -60,7 +61,7 @@ type Options struct {
 	UserAgent string
 	// Contact (an e-mail address or a URL) chess.com can reach the operator
 	// at. Required unless UserAgent contains "contact" already.
-	Contact string
+	Contact string `mapstructure:"contact"`
 	// Clock for every pause (429, backoff, poll interval), default clock.Real.
 	Clock clock.Clock
 	// Logger, default slog.Default().

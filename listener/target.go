@@ -312,19 +312,27 @@ func DefaultConfig() Config {
 	}
 }
 
+// ChessComConfig is how the chess.com sources read: the keys of the
+// chesscom: section of the config file that are theirs.
+type ChessComConfig struct {
+	// PollInterval is the time between two polls of one target.
+	PollInterval time.Duration `mapstructure:"poll_interval" range:"1s,168h"`
+	// AfterTheGame: a player target also reports the player's live games,
+	// from the monthly archive, once they ended (the PubAPI has no live
+	// game in progress); their alerts say "(after the game)".
+	AfterTheGame bool `mapstructure:"after_the_game"`
+}
+
 // Deps are what sources are built from.
 type Deps struct {
-	Config       // how they read: their keys in the config file
-	Lichess      LichessStreamer
-	LichessBase  string
-	ChessCom     ChessComPoller
-	ChessComPoll time.Duration
-	// ChessComAfterTheGame: chess.com player targets also report the
-	// player's finished live games, after the game (ChessComSource).
-	ChessComAfterTheGame bool
-	PGNLimits            pgn.Limits // for every source that reads PGN
-	Clock                clock.Clock
-	Logger               *slog.Logger
+	Config         // how they read: their keys in the config file
+	Lichess        LichessStreamer
+	LichessBase    string
+	ChessCom       ChessComPoller
+	ChessComConfig ChessComConfig // how the chess.com sources read: their keys
+	PGNLimits      pgn.Limits     // for every source that reads PGN
+	Clock          clock.Clock
+	Logger         *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
 	// connection (Lichess streams, DGT servers) when it connects and when
 	// it loses the connection (with the reason), by the source's Name: so
@@ -362,8 +370,8 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 			out = append(out, &LichessBroadcastSource{Client: d.Lichess, TourID: t.ID, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
 				FinishedGrace: d.FinishedGrace})
 		case TargetChessCom:
-			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComPoll,
-				AfterTheGame: d.ChessComAfterTheGame, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits, FinishedGrace: d.FinishedGrace})
+			out = append(out, &ChessComSource{Client: d.ChessCom, Target: t.ChessCom, Interval: d.ChessComConfig.PollInterval,
+				AfterTheGame: d.ChessComConfig.AfterTheGame, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits, FinishedGrace: d.FinishedGrace})
 		case TargetDGT:
 			src := &DGTSource{URL: t.URL, Clock: d.Clock, Logger: d.Logger, MaxFailures: d.DGTMaxFailures,
 				Settle: d.DGTSettle, BoardsEvery: d.DGTBoardsEvery}

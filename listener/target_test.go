@@ -1,6 +1,7 @@
 package listener
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/internal/i18n"
 )
@@ -128,11 +130,21 @@ func TestTargetKindLichess(t *testing.T) {
 	}
 }
 
-// The watch: keys of Config reach the sources that read by them.
+// noPolls is a chess.com poller never asked.
+type noPolls struct{}
+
+func (noPolls) Poll(context.Context, chesscom.Target, time.Duration, func(chesscom.Update) error) error {
+	return nil
+}
+
+// The watch: keys of Config and the chesscom: keys of ChessComConfig reach
+// the sources that read by them.
 func TestSourcesTakeTheirConfig(t *testing.T) {
 	cfg := Config{FilePollInterval: 3 * time.Second, DGTMaxFailures: 7, DGTSettle: time.Second, DGTBoardsEvery: time.Minute, FinishedGrace: time.Hour}
-	targets := []Target{{Kind: TargetFile, Raw: "games.pgn", Path: "games.pgn"}, {Kind: TargetDGT, Raw: "dgt", URL: "ws://127.0.0.1:1/api/v1.0"}}
-	sources, err := Sources(targets, Deps{Config: cfg})
+	cc := ChessComConfig{PollInterval: 10 * time.Minute, AfterTheGame: true}
+	targets := []Target{{Kind: TargetFile, Raw: "games.pgn", Path: "games.pgn"}, {Kind: TargetDGT, Raw: "dgt", URL: "ws://127.0.0.1:1/api/v1.0"},
+		{Kind: TargetChessCom, Raw: "https://www.chess.com/member/hikaru"}}
+	sources, err := Sources(targets, Deps{Config: cfg, ChessCom: noPolls{}, ChessComConfig: cc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +155,10 @@ func TestSourcesTakeTheirConfig(t *testing.T) {
 	d, ok := sources[1].(*DGTSource)
 	if !ok || d.MaxFailures != cfg.DGTMaxFailures || d.Settle != cfg.DGTSettle || d.BoardsEvery != cfg.DGTBoardsEvery {
 		t.Errorf("DGT source %+v, want the DGT keys of %+v", sources[1], cfg)
+	}
+	c, ok := sources[2].(*ChessComSource)
+	if !ok || c.Interval != cc.PollInterval || !c.AfterTheGame || c.FinishedGrace != cfg.FinishedGrace {
+		t.Errorf("chess.com source %+v, want the keys of %+v and the grace", sources[2], cc)
 	}
 }
 

@@ -57,14 +57,11 @@ type config struct {
 	PGN      pgn.Limits      `mapstructure:"pgn"`  // for scan and every source that reads PGN
 }
 
+// chessComConfig is the chesscom: section: the client's keys and the
+// sources'.
 type chessComConfig struct {
-	URL          string        `mapstructure:"url"`                           // PubAPI base URL
-	Contact      string        `mapstructure:"contact"`                       // e-mail or URL sent in the User-Agent, as chess.com asks
-	PollInterval time.Duration `mapstructure:"poll_interval" range:"1s,168h"` // time between two polls of one target
-	// AfterTheGame: a player source also reports the player's live games,
-	// from the monthly archive, once they ended (the PubAPI has no live
-	// game in progress); their alerts say "(after the game)".
-	AfterTheGame bool `mapstructure:"after_the_game"`
+	chesscom.Options        `mapstructure:",squash"` // url, contact (sent in the User-Agent, as chess.com asks)
+	listener.ChessComConfig `mapstructure:",squash"` // poll_interval, after_the_game
 }
 
 func defaultConfig() config {
@@ -73,7 +70,7 @@ func defaultConfig() config {
 	c.Log.Level = "info"
 	c.Log.Format = "text"
 	c.Lichess.BaseURL = lichess.DefaultBaseURL
-	c.ChessCom.URL = chesscom.DefaultBaseURL
+	c.ChessCom.BaseURL = chesscom.DefaultBaseURL
 	c.ChessCom.PollInterval = 5 * time.Minute
 	c.Bot = defaultBotConfig()
 	c.Watch = defaultWatchConfig()
@@ -85,7 +82,7 @@ func defaultConfig() config {
 
 // parseOptions is how SOURCE and GAME arguments name Lichess and chess.com.
 func (c *config) parseOptions() listener.ParseOptions {
-	return listener.ParseOptions{LichessBase: c.Lichess.BaseURL, ChessComBase: c.ChessCom.URL}
+	return listener.ParseOptions{LichessBase: c.Lichess.BaseURL, ChessComBase: c.ChessCom.BaseURL}
 }
 
 // hubOptions bounds what the dashboard keeps of each game: pgn.max_plies

@@ -137,8 +137,8 @@ func (r *watchRun) buildWebhooks() (err error) {
 // connectClients makes the chess.com and Lichess clients the targets need.
 func (r *watchRun) connectClients(ctx context.Context) error {
 	cfg, d, log := r.cfg, r.dash, r.log
-	r.deps = listener.Deps{Config: cfg.Watch.Config, LichessBase: cfg.Lichess.BaseURL, ChessComPoll: cfg.ChessCom.PollInterval,
-		ChessComAfterTheGame: cfg.ChessCom.AfterTheGame, PGNLimits: cfg.PGN, Logger: log}
+	r.deps = listener.Deps{Config: cfg.Watch.Config, LichessBase: cfg.Lichess.BaseURL, ChessComConfig: cfg.ChessCom.ChessComConfig,
+		PGNLimits: cfg.PGN, Logger: log}
 	// A source that keeps failing is said at WARN, shown on the dashboard
 	// and by threefold status; watch --once gives up one that never
 	// connects.
@@ -155,8 +155,8 @@ func (r *watchRun) connectClients(ctx context.Context) error {
 	for _, t := range r.targets {
 		switch {
 		case t.Kind == listener.TargetChessCom && r.deps.ChessCom == nil:
-			co := chesscom.Options{BaseURL: cfg.ChessCom.URL, Contact: cfg.ChessCom.Contact,
-				UserAgent: "threefold/" + programVersion(), Logger: log}
+			co := cfg.ChessCom.Options
+			co.UserAgent, co.Logger = "threefold/"+programVersion(), log
 			if d != nil {
 				co.OnRateLimit = d.ChessComRateLimit
 			}
