@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -26,7 +25,7 @@ type Writer struct {
 	// English); the JSON lines never change.
 	Lang i18n.Lang
 
-	enc                                     *json.Encoder
+	line                                    []byte // the JSON line being written, its memory reused
 	games, plies, failed                    int
 	threefold, claimOnly, fivefold, fifty75 int
 }
@@ -50,11 +49,9 @@ func (w *Writer) Write(r *Report) error {
 		w.fifty75++
 	}
 	if w.JSON {
-		if w.enc == nil {
-			w.enc = json.NewEncoder(w.Out)
-			w.enc.SetEscapeHTML(false)
-		}
-		return w.enc.Encode(r)
+		w.line = append(r.appendJSON(w.line[:0]), '\n')
+		_, err := w.Out.Write(w.line)
+		return err
 	}
 	p := i18n.For(w.Lang)
 	line := textLineIn(p, r)
