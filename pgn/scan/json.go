@@ -154,6 +154,25 @@ var jsonPlain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// plainWords returns i plus 8 bytes for every run of 8 bytes of s from
+// s[i] on that are all jsonPlain, looked at eight at a time: none from
+// 0x80 on, none below 0x20, none a quote or a backslash. (v-n*ones)&^v
+// has a high bit set exactly when a byte of v is below n, for n <= 128: a
+// borrow starts only at such a byte.
+func plainWords(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		q, bs := x^'"'*ones, x^'\\'*ones
+		if (x|(x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	return i
+}
+
 // appendJSONString appends s as encoding/json writes a string with HTML
 // escaping off: control bytes as \n, \r, \t, \b, \f or \u00XX, invalid
 // UTF-8 as \ufffd, U+2028 and U+2029 escaped.
@@ -161,7 +180,7 @@ func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := plainWords(s, 0); i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if jsonPlain[c] {
 				i++

@@ -102,3 +102,41 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainWords: a run of 8 bytes is skipped exactly when each of its
+// bytes is plain, for every byte value at every place among plain ones.
+func TestPlainWords(t *testing.T) {
+	for pos := range 8 {
+		for c := range 256 {
+			w := []byte("abcdefgh" + "ijklmnop" + "qrs")
+			w[8+pos] = byte(c)
+			want := 16
+			if c >= 0x80 || !jsonPlain[c] {
+				want = 8
+			}
+			if got := plainWords(string(w), 0); got != want {
+				t.Errorf("%q: plainWords %d, want %d", w, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkAppendJSON writes the JSON lines of the reference games.
+func BenchmarkAppendJSON(b *testing.B) {
+	games, err := pgn.ParseGames(refgames.Reference(b).Text(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var a Analyser
+	reports := make([]*Report, len(games))
+	for i, g := range games {
+		reports[i] = a.Analyse(g, "")
+	}
+	var line []byte
+	for b.Loop() {
+		for _, r := range reports {
+			line = r.appendJSON(line[:0])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reports)), "ns/report")
+}
