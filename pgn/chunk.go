@@ -218,8 +218,12 @@ type Part struct {
 // A ChunkReader reads chunks, one after the other, each as if it started the input (ReadChunk). One per
 // goroutine; the zero value is not ready: use NewChunkReader.
 type ChunkReader struct {
-	lim Limits
-	r   *Reader
+	// KeepTags, when not nil, names the only tag pairs kept in the games' Tags: the others are read and
+	// checked all the same (a malformed one is still the game's error), but not copied. A reader that
+	// needs a few tags of every game spares the copies of the rest.
+	KeepTags []string
+	lim      Limits
+	r        *Reader
 }
 
 // NewChunkReader returns a ChunkReader within the limits lim.
@@ -227,7 +231,7 @@ func NewChunkReader(lim Limits) *ChunkReader { return &ChunkReader{lim: lim.With
 
 // Read reads the games of c as if c started the input. The result is right when the Stitcher says so.
 func (cr *ChunkReader) Read(c *Chunk) *Part {
-	r := &Reader{lim: cr.lim, inMemory: true, line: c.line}
+	r := &Reader{lim: cr.lim, inMemory: true, line: c.line, keepTags: cr.KeepTags}
 	if old := cr.r; old != nil { // its memory is reused
 		r.text, r.tagOff, r.moveOff = old.text[:0], old.tagOff[:0], old.moveOff[:0]
 		r.rec, r.recEnds, r.replay, r.replayEnd = old.rec[:0], old.recEnds[:0], old.replay[:0], old.replayEnd[:0]
@@ -309,10 +313,12 @@ func (r *Reader) endsClean(nextLen int) (clean bool, carry int) {
 // A Stitcher puts the Parts of one input back together, in input order (see Splitter). It is not safe
 // for concurrent use.
 type Stitcher struct {
-	lim    Limits
-	index  int     // games so far
-	carry  int     // game bytes the previous chunk left counted (see Reader.endsClean)
-	reader *Reader // the reader to read on with, when the previous chunk did not end clean
+	// KeepTags is ChunkReader.KeepTags for the chunks read again.
+	KeepTags []string
+	lim      Limits
+	index    int     // games so far
+	carry    int     // game bytes the previous chunk left counted (see Reader.endsClean)
+	reader   *Reader // the reader to read on with, when the previous chunk did not end clean
 }
 
 // NewStitcher returns a Stitcher of one input read within the limits lim.
@@ -326,7 +332,7 @@ func (s *Stitcher) Stitch(p *Part) (games []*Game, reread bool, err error) {
 	if s.reader != nil || s.carry > 0 && (p.resets == 0 || p.firstResetBytes+s.carry > s.lim.MaxGameBytes) {
 		r := s.reader
 		if r == nil {
-			r = &Reader{lim: s.lim, inMemory: true, line: p.chunk.line, gameBytes: s.carry}
+			r = &Reader{lim: s.lim, inMemory: true, line: p.chunk.line, gameBytes: s.carry, keepTags: s.KeepTags}
 		}
 		p = readChunk(r, p.chunk)
 		reread = true

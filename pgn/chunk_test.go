@@ -31,16 +31,18 @@ func readWhole(data io.Reader, lim Limits) ([]*Game, error) {
 }
 
 // readChunked reads data as scan does: a Splitter's chunks read each on its own by one of readers
-// ChunkReaders in turn, stitched back in order. It returns the games, the error, and how many chunks there
-// were and were read again.
-func readChunked(t testing.TB, data io.Reader, lim Limits, size, readers int) (games []*Game, err error, chunks, rereads int) {
+// ChunkReaders in turn, stitched back in order, keeping the tags keep names (all when nil). It returns the
+// games, the error, and how many chunks there were and were read again.
+func readChunked(t testing.TB, data io.Reader, lim Limits, size, readers int, keep ...string) (games []*Game, err error, chunks, rereads int) {
 	t.Helper()
 	sp := NewSplitter(data, lim, size)
 	crs := make([]*ChunkReader, readers)
 	for i := range crs {
 		crs[i] = NewChunkReader(lim)
+		crs[i].KeepTags = keep
 	}
 	st := NewStitcher(lim)
+	st.KeepTags = keep
 	line := 0
 	for {
 		c, err := sp.Next()
@@ -139,6 +141,44 @@ func TestChunkedMatchesReader(t *testing.T) {
 			for _, lim := range []Limits{{}, tiny} {
 				for size := 1; size <= len(tt.text)+1; size++ {
 					checkChunked(t, []byte(tt.text), lim, size)
+				}
+			}
+		})
+	}
+}
+
+// TestChunkedKeepTags: a ChunkReader that keeps some tags gives the games of one Reader without the
+// others, in every chunking: a game of tags it drops is still a game, and a malformed or over-long tag it
+// drops is still the game's error.
+func TestChunkedKeepTags(t *testing.T) {
+	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
+	keep := []string{"Event", "FEN"}
+	texts := append([]struct{ name, text string }{
+		{"only dropped tags", "[Site \"a\"]\n\n[Site \"b\"]\n[Date \"c\"]\n\n1. e4 *\n"},
+		{"dropped tags malformed or over the limit", "[Event \"a\"]\n[Site \"" + strings.Repeat("s", 20) + "\"]\n\n1. e4 *\n\n[Site x]\n\n1. d4 *\n\n[Site \"y\n"},
+		{"kept tags around dropped ones", "[Site \"a\"]\n[Event \"b\\\\\\\"\"]\n[Date \"c\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[Event \"d\"]\n\n1. Kb1 *\n"},
+	}, hostile...)
+	for _, tt := range texts {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, lim := range []Limits{{}, tiny} {
+				want, wantErr := readWhole(strings.NewReader(tt.text), lim)
+				for _, g := range want {
+					var tags []Tag
+					for _, tag := range g.Tags {
+						if tag.Name == "Event" || tag.Name == "FEN" {
+							tags = append(tags, tag)
+						}
+					}
+					g.Tags = tags
+				}
+				for size := 1; size <= len(tt.text)+1; size++ {
+					got, err, chunks, rereads := readChunked(t, strings.NewReader(tt.text), lim, size, 2, keep...)
+					if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+						t.Fatalf("size %d: error %v, want %v", size, err, wantErr)
+					}
+					if !sameGames(got, want) {
+						t.Fatalf("size %d (%d chunks, %d read again): %s", size, chunks, rereads, firstDifference(got, want))
+					}
 				}
 			}
 		})

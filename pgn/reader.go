@@ -181,9 +181,13 @@ type Reader struct {
 
 	// The game being read. text holds the unescaped tag names and values and the cleaned move tokens;
 	// tagOff (4 per tag) and moveOff (2 per move) index into it.
-	text       []byte
-	tagOff     []int32
-	moveOff    []int32
+	text    []byte
+	tagOff  []int32
+	moveOff []int32
+	tags    int // tag pairs read, kept or not
+	// keepTags, when not nil, names the only tag pairs kept (see ChunkReader.KeepTags); the others are
+	// read and checked all the same.
+	keepTags   []string
 	state      scanState
 	blankAfter bool // a blank line followed the tag pairs
 	startLine  int
@@ -411,7 +415,7 @@ func (r *Reader) closeOpen() {
 }
 
 func (r *Reader) nonEmpty() bool {
-	return len(r.tagOff) > 0 || len(r.moveOff) > 0 || r.result != "" || r.gameErr != nil
+	return r.tags > 0 || len(r.moveOff) > 0 || r.result != "" || r.gameErr != nil
 }
 
 func (r *Reader) reset() {
@@ -421,6 +425,7 @@ func (r *Reader) reset() {
 	r.resets++
 	r.text = r.text[:0]
 	r.tagOff = r.tagOff[:0]
+	r.tags = 0
 	r.moveOff = r.moveOff[:0]
 	r.state = stateNone
 	r.blankAfter = false
@@ -652,8 +657,11 @@ func (r *Reader) scanTags(b []byte, i int) {
 			return
 		}
 		i++
+		keep := r.keepTag(name)
 		n0 := int32(len(r.text))
-		r.text = append(r.text, name...)
+		if keep {
+			r.text = append(r.text, name...)
+		}
 		v0 := int32(len(r.text))
 		end := closingQuote(b, i)
 		if end < 0 {
@@ -671,7 +679,7 @@ func (r *Reader) scanTags(b []byte, i int) {
 		if end-i > r.lim.MaxTagBytes {
 			r.text = r.text[:n0]
 			r.setLimitErr(r.line, "max_tag_bytes", fmt.Sprintf("tag %s: value longer than %d bytes", quote(name), r.lim.MaxTagBytes))
-		} else {
+		} else if r.tags++; keep {
 			if bytes.IndexByte(b[i:end], '\\') < 0 {
 				r.text = append(r.text, b[i:end]...) // the usual value: nothing escaped
 			} else {
@@ -696,6 +704,19 @@ func (r *Reader) scanTags(b []byte, i int) {
 		}
 		i++
 	}
+}
+
+// keepTag says whether the tag pair named name is kept in the game.
+func (r *Reader) keepTag(name []byte) bool {
+	if r.keepTags == nil {
+		return true
+	}
+	for _, k := range r.keepTags {
+		if string(name) == k {
+			return true
+		}
+	}
+	return false
 }
 
 // closingQuote returns the index of the quote that ends a tag value starting at b[i], or -1.

@@ -100,6 +100,7 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 			defer analysts.Done()
 			var a Analyser
 			cr := pgn.NewChunkReader(opts.Limits)
+			cr.KeepTags = analysedTags
 			for j := range jobs {
 				if j.chunk == nil {
 					results <- result{job: j}
@@ -144,6 +145,7 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 			} else if emitErr == nil && ctx.Err() == nil {
 				if r.file != file {
 					file, stitcher = r.file, pgn.NewStitcher(opts.Limits)
+					stitcher.KeepTags = analysedTags
 				}
 				games, reread, err := stitcher.Stitch(r.part)
 				if reread {

@@ -86,6 +86,10 @@ func nearRepetition(ply int, t *rules.Game) *NearRepetition {
 	return n
 }
 
+// analysedTags are the only tag pairs Analyse reads (Game.Start reads FEN
+// and Variant): Run keeps no others (pgn.ChunkReader.KeepTags).
+var analysedTags = []string{"Event", "Date", "White", "Black", "FEN", "Variant"}
+
 // Analyse replays one game of file and records everything scan reports.
 func Analyse(g *pgn.Game, file string) *Report {
 	var a Analyser

@@ -214,3 +214,37 @@ func TestRunMatchesOneReader(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysedTags: Analyse reads no tag but analysedTags (which Run keeps
+// alone): it reports the same on games stripped of the others.
+func TestAnalysedTags(t *testing.T) {
+	var text strings.Builder
+	text.WriteString(refgames.Reference(t).Text(t))
+	for _, file := range []string{"../../examples/lichess-repetitions.pgn", "../../cmd/threefold/testdata/chess960.pgn"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.Write(b)
+		text.WriteString("\n\n")
+	}
+	text.WriteString("[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 99 80\"]\n\n80. Ka2 *\n\n[Variant \"Atomic\"]\n\n1. e4 *\n")
+	games, err := pgn.ParseGames(text.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a Analyser
+	for _, g := range games {
+		want := a.Analyse(g, "f")
+		stripped := *g
+		stripped.Tags = nil
+		for _, tag := range g.Tags {
+			if slices.Contains(analysedTags, tag.Name) {
+				stripped.Tags = append(stripped.Tags, tag)
+			}
+		}
+		if got := a.Analyse(&stripped, "f"); !reflect.DeepEqual(got, want) {
+			t.Fatalf("game %d without the other tags:\n%+v\nwith them:\n%+v", g.Index, got, want)
+		}
+	}
+}
