@@ -52,11 +52,12 @@ const DefaultChunkBytes = 16 << 10
 
 // A Splitter cuts a PGN input (decompressed) into Chunks. It is not safe for concurrent use.
 type Splitter struct {
-	r    io.Reader
-	lim  Limits
-	size int    // the chunk size aimed at
-	rest []byte // what was read after the last cut
-	line int    // lines before rest
+	r     io.Reader
+	lim   Limits
+	size  int    // the chunk size aimed at
+	rest  []byte // what was read after the last cut
+	spare []byte // rest's memory, reused from cut to cut
+	line  int    // lines before rest
 	// skipping: the line being read at the end of rest went over MaxLineBytes+2 bytes and the bytes after
 	// those are dropped up to the line's end (a Reader reads no more of such a line).
 	skipping bool
@@ -192,7 +193,8 @@ func trimCR(b []byte) []byte {
 func (s *Splitter) emit(buf *[]byte, data []byte, cut int, atTag bool) *Chunk {
 	c := &Chunk{data: data[:cut], buf: buf, line: s.line, nextLen: -1}
 	s.line += bytes.Count(c.data, []byte("\n"))
-	s.rest = append([]byte(nil), data[cut:]...)
+	s.rest = append(s.spare[:0], data[cut:]...) // Next copies it out before the next cut
+	s.spare = s.rest
 	if atTag {
 		end := bytes.IndexByte(s.rest, '\n')
 		c.nextLen = len(trimCR(s.rest[:end]))
