@@ -780,6 +780,22 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 			i++
 			continue
 		}
+		if class[c]&cFirst != 0 && r.depth == 0 && r.state == stateMovetext && !r.broken {
+			// The common case first, a plain move such as Nf3 or exd8=Q+ (no number, glyph or result):
+			// SAN bytes up to a delimiter. Anything else is read below.
+			j := i + 1
+			for j < len(b) && class[b[j]]&(cSAN|cDelim) == cSAN {
+				j++
+			}
+			if (j == len(b) || class[b[j]]&cDelim != 0) && j-i <= maxMoveToken && len(r.moveOff)/2 < r.lim.MaxPlies {
+				// addMove written out: most of the reading is this. Past MaxPlies, token reports it.
+				o := int32(len(r.text))
+				r.text = append(r.text, b[i:j]...)
+				r.moveOff = append(r.moveOff, o, int32(len(r.text)))
+				i = j
+				continue
+			}
+		}
 		switch c {
 		case '{':
 			r.begin(stateMovetext)
@@ -849,25 +865,8 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 				}
 			}
 			j := i + 1
-			all := cSAN // stays set while the token is a plain move
-			if class[c]&cFirst == 0 {
-				all = 0
-			}
-			for j < len(b) {
-				f := class[b[j]]
-				if f&cDelim != 0 {
-					break
-				}
-				all &= f
+			for j < len(b) && class[b[j]]&cDelim == 0 {
 				j++
-			}
-			if all&cSAN != 0 && r.depth == 0 && r.state == stateMovetext && j-i <= maxMoveToken {
-				// The common case, a plain move such as Nf3 or exd8=Q+: no number, glyph or result.
-				if !r.broken {
-					r.addMove(b[i:j])
-				}
-				i = j
-				continue
 			}
 			if r.token(b[i:j]) {
 				r.endGame(b[j:], false)
