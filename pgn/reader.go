@@ -327,8 +327,7 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 	if cut || len(b) > maxLine {
 		b = b[:maxLine]
-		r.broken = true
-		r.setLimitErr(r.line+1, "max_line_bytes", fmt.Sprintf("line longer than %d bytes", maxLine))
+		r.lineTooLong()
 	}
 	return b, nil
 }
@@ -353,10 +352,19 @@ func (r *Reader) memoryLine() ([]byte, error) {
 	}
 	if maxLine := r.lim.MaxLineBytes; len(b) > maxLine {
 		b = b[:maxLine]
-		r.broken = true
-		r.setLimitErr(r.line+1, "max_line_bytes", fmt.Sprintf("line longer than %d bytes", maxLine))
+		r.lineTooLong()
 	}
 	return b, nil
+}
+
+// lineTooLong records that the line being read, cut at MaxLineBytes, went over it. A game that has not
+// started yet (the line is an escape line, or blank) starts there: its error is on that line.
+func (r *Reader) lineTooLong() {
+	r.broken = true
+	r.setLimitErr(r.line+1, "max_line_bytes", fmt.Sprintf("line longer than %d bytes", r.lim.MaxLineBytes))
+	if r.startLine == 0 {
+		r.startLine = r.line + 1
+	}
 }
 
 // movetextErr records a problem in the movetext: the moves after it are not taken.
