@@ -5,8 +5,9 @@
 # in a temporary worktree), on the first 2,000 and 8,000 games of the
 # shared corpus, on all of it and on all of it gzip-compressed (gz). The
 # two binaries run alternately, RUNS times each; the table gives the
-# median CPU time (user + system), the wall time of that run, plies per
-# CPU-second and per second of wall time, and HEAD's CPU time over BASE's.
+# median CPU time (user + system), the wall time and maximum resident
+# memory of that run, plies per CPU-second and per second of wall time,
+# and HEAD's CPU time over BASE's.
 # Each run's alerts on stdout are counted against the alerts table, so a
 # run that lost one fails. The machine's load is printed: on a shared
 # machine the wall times mean little and the CPU times more.
@@ -30,12 +31,12 @@ mv "$tmp/threefold-base" "$tmp/BASE"
 mv "$tmp/corpus.pgn" "$tmp/all.pgn"
 
 # once BIN FILE: one watch --once into a fresh data_dir; appends
-# "cpu wall" to $tmp/BIN.times, fails if an alert written is not stored.
+# "cpu wall rss" to $tmp/BIN.times, fails if an alert written is not stored.
 once() {
   local bin=$1 file=$2 data
   data=$(mktemp -d "$tmp/data.XXXXXX")
   echo "data_dir: $data" >"$data/c.yaml"
-  /usr/bin/time -f "%U %S %e" -o "$tmp/t" "$tmp/$bin" watch --once --json --config "$data/c.yaml" "$file" >"$data/out" 2>"$data/err"
+  /usr/bin/time -f "%U %S %e %M" -o "$tmp/t" "$tmp/$bin" watch --once --json --config "$data/c.yaml" "$file" >"$data/out" 2>"$data/err"
   local written stored
   written=$(wc -l <"$data/out")
   stored=$(sqlite3 "$data/threefold.db" 'SELECT COUNT(*) FROM alerts')
@@ -43,17 +44,17 @@ once() {
     echo "bench/watch.sh: $bin on $file wrote $written alerts but stored $stored" >&2
     exit 1
   fi
-  awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$tmp/t" >>"$tmp/$bin.times"
+  awk '{printf "%.2f %.2f %.0f\n", $1 + $2, $3, $4 / 1024}' "$tmp/t" >>"$tmp/$bin.times"
   echo "$written" >"$tmp/alerts"
   rm -rf "$data"
 }
 
-# median BIN: "cpu wall" of the run with the median CPU time.
+# median BIN: "cpu wall rss" of the run with the median CPU time.
 median() {
   sort -n "$tmp/$1.times" | awk -v n="$runs" 'NR == int((n + 1) / 2)'
 }
 
-printf '%-6s %-8s %9s %8s %7s %7s %7s %12s %13s %10s\n' input games plies alerts binary "cpu s" "wall s" "plies/cpu-s" "plies/wall-s" "HEAD/BASE"
+printf '%-6s %-8s %9s %8s %7s %7s %7s %7s %12s %13s %10s\n' input games plies alerts binary "cpu s" "wall s" "RSS MB" "plies/cpu-s" "plies/wall-s" "HEAD/BASE"
 for size in $sizes; do
   file="$tmp/all.pgn"
   if [ "$size" = gz ]; then
@@ -68,11 +69,11 @@ for size in $sizes; do
     once BASE "$file"
     once HEAD "$file"
   done
-  read -r base_cpu base_wall < <(median BASE)
-  read -r head_cpu head_wall < <(median HEAD)
-  for row in "BASE $base_cpu $base_wall" "HEAD $head_cpu $head_wall"; do
-    read -r bin cpu wall <<<"$row"
-    printf '%-6s %-8s %9s %8s %7s %7s %7s %12.0f %13.0f %10s\n' "$size" "$games" "$plies" "$(cat "$tmp/alerts")" "$bin" "$cpu" "$wall" \
+  read -r base_cpu base_wall base_rss < <(median BASE)
+  read -r head_cpu head_wall head_rss < <(median HEAD)
+  for row in "BASE $base_cpu $base_wall $base_rss" "HEAD $head_cpu $head_wall $head_rss"; do
+    read -r bin cpu wall rss <<<"$row"
+    printf '%-6s %-8s %9s %8s %7s %7s %7s %7s %12.0f %13.0f %10s\n' "$size" "$games" "$plies" "$(cat "$tmp/alerts")" "$bin" "$cpu" "$wall" "$rss" \
       "$(echo "$plies / $cpu" | bc -l)" "$(echo "$plies / $wall" | bc -l)" "$([ "$bin" = HEAD ] && printf '%.2f' "$(echo "$head_cpu / $base_cpu" | bc -l)")"
   done
 done
