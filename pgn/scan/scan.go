@@ -125,7 +125,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 	} else if ve := (*rules.VariantError)(nil); errors.As(startErr, &ve) {
 		r.Variant = ve.Name
 	}
-	check := func(ply int, t *rules.Game) {
+	check := func(ply int, _ string, t *rules.Game) { // Play's visit: called on every ply
 		c := t.Count()
 		if c > r.MaxOccurrences {
 			r.MaxOccurrences = c
@@ -163,12 +163,11 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 		}
 	}
 	tracker := &a.tracker
-	visit := func(ply int, _ string, t *rules.Game) { check(ply, t) }
 	var err error
 	if startErr == nil {
-		err = g.PlayFrom(tracker, start, visit)
+		err = g.PlayFrom(tracker, start, check)
 	} else {
-		err = g.ReplayOn(tracker, visit) // the error as ReplayOn words it
+		err = g.ReplayOn(tracker, check) // the error as ReplayOn words it
 	}
 	var moveErr *pgn.MoveError
 	if err == nil || errors.As(err, &moveErr) {
@@ -176,7 +175,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 		// out. The start position occurred once and nothing can be claimed
 		// by repetition there, so only such a start has something to check.
 		if start := tracker.Start(); start.HalfmoveClock() >= 99 {
-			check(0, rules.NewGame(start))
+			check(0, "", rules.NewGame(start))
 		}
 		r.Plies = tracker.Ply()
 		p := tracker.Position()
