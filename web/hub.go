@@ -65,11 +65,14 @@ type Hub struct {
 	pages     map[string]map[*client]struct{} // the pages connected, by focus ("" for the index)
 	dirty     map[string]time.Time            // game key -> when it first changed since the last push
 	pending   []threefold.Alert               // alerts not yet pushed
-	srcDirt   bool
-	bot       *threefold.BotStatus // the bot's account, when the bot runs
-	botDirt   bool
-	closed    bool
-	wake      chan struct{}
+	// lastKeys are the finished games whose last state came (a file read
+	// once): forgotten once pushed.
+	lastKeys []string
+	srcDirt  bool
+	bot      *threefold.BotStatus // the bot's account, when the bot runs
+	botDirt  bool
+	closed   bool
+	wake     chan struct{}
 }
 
 type hubGame struct {
@@ -157,6 +160,9 @@ func (h *Hub) Update(u threefold.GameState) {
 	}
 	if _, ok := h.dirty[key]; !ok {
 		h.dirty[key] = now
+	}
+	if u.Last && u.Finished {
+		h.lastKeys = append(h.lastKeys, key)
 	}
 	h.mu.Unlock()
 	g.mu.Unlock()
@@ -453,6 +459,15 @@ func (h *Hub) push() {
 			h.metrics.ObserveUpdateLatency(now.Sub(since))
 		}
 	}
+	// A finished game whose last state came is on the pages now; no
+	// state of it follows (watch --once of a file of millions of games
+	// holds the games being read, not every game for the grace period).
+	for _, k := range h.lastKeys {
+		if g := h.games[k]; g != nil && !g.live {
+			delete(h.games, k)
+		}
+	}
+	h.lastKeys = h.lastKeys[:0]
 	for i := range h.pending {
 		add("*", encode(message{Type: "alert", Alert: &h.pending[i]}))
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,16 +69,22 @@ func TestHubAttention(t *testing.T) {
 // BenchmarkMemoryHubFinishedGames: the hub is told of games one after
 // another, a minute apart, each finished. live-B is what it holds after
 // the last one: flat from 1,000 to 100,000 games with grace=1h; the
-// baseline grace=never keeps every game, as it did before.
+// baseline grace=never keeps every game, as it did before. once: the
+// games of a file read by watch --once, 10 ms apart, each state its
+// game's last and pushed: flat, where once-as-before (states that are not
+// their game's last) keeps every game for the 2-hour grace period.
 func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 	moves := strings.Fields("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
 	for _, run := range []struct {
 		name  string
 		grace time.Duration
 		games []int
+		once  bool // watch --once: games 10 ms apart, each state its game's last, pushed
 	}{
-		{"grace=1h", time.Hour, []int{1000, 10000, 100000}},
-		{"grace=never", 100000 * time.Hour, []int{1000, 10000}},
+		{"grace=1h", time.Hour, []int{1000, 10000, 100000}, false},
+		{"grace=never", 100000 * time.Hour, []int{1000, 10000}, false},
+		{"once", 2 * time.Hour, []int{1000, 10000}, true},
+		{"once-as-before", 2 * time.Hour, []int{1000, 10000}, false},
 	} {
 		for _, games := range run.games {
 			b.Run(run.name+"/games="+strconv.Itoa(games), func(b *testing.B) {
@@ -89,8 +96,13 @@ func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 					hub := NewHub(HubOptions{FinishedGrace: run.grace, Now: func() time.Time { return now }})
 					for i := range games {
 						hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "x", ID: strconv.Itoa(i)}, Notation: rules.SAN,
-							Moves: moves, Result: "1/2-1/2", Finished: true})
-						now = now.Add(time.Minute)
+							Moves: moves, Result: "1/2-1/2", Finished: true, Last: run.once})
+						if strings.HasPrefix(run.name, "once") {
+							hub.push()
+							now = now.Add(10 * time.Millisecond)
+						} else {
+							now = now.Add(time.Minute)
+						}
 					}
 					live = liveHeap() - before
 					runtime.KeepAlive(hub)
@@ -107,4 +119,46 @@ func liveHeap() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// TestHubForgetsGamesAfterTheirLastState: a finished game whose state is
+// its source's last (a file read once) is pushed to the pages, then
+// forgotten, not kept for the grace period; a finished game that may
+// still be corrected stays, and so does one that goes on.
+func TestHubForgetsGamesAfterTheirLastState(t *testing.T) {
+	hub := NewHub(HubOptions{})
+	page := &client{send: make(chan []byte, clientBuffer), quit: make(chan struct{})}
+	hub.register(page)
+	<-page.send // the hello
+	game := func(id string, finished, last bool) threefold.GameState {
+		return threefold.GameState{Game: threefold.GameRef{Site: "file", ID: id}, Notation: rules.SAN,
+			Moves: []string{"e4", "e5"}, Result: map[bool]string{true: "1-0", false: "*"}[finished], Finished: finished, Last: last}
+	}
+	steps := []struct {
+		name  string
+		state threefold.GameState
+		held  []string // the games the hub holds after the push
+	}{
+		{"a's last state", game("a", true, true), nil},
+		{"b finished, may be corrected", game("b", true, false), []string{"file/b"}},
+		{"c goes on", game("c", false, false), []string{"file/b", "file/c"}},
+		{"c's last state", game("c", true, true), []string{"file/b"}},
+	}
+	for _, st := range steps {
+		hub.Update(st.state)
+		hub.push()
+		if len(page.send) != 1 || !strings.Contains(string(<-page.send), `"id":"`+st.state.Game.ID+`"`) {
+			t.Errorf("%s: the index page was not sent the game", st.name)
+		}
+		var held []string
+		for _, g := range hub.Games() {
+			held = append(held, g.Key)
+		}
+		if !slices.Equal(held, st.held) {
+			t.Errorf("%s: the hub holds %v, want %v", st.name, held, st.held)
+		}
+	}
+	if hub.live != 0 {
+		t.Errorf("live count %d, want 0", hub.live)
+	}
 }
