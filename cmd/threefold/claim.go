@@ -54,7 +54,7 @@ func newClaimCmd(env *environment) *cobra.Command {
 			if !r.Valid {
 				env.code = exitClaimInvalid
 			}
-			return writeAnswer(env.stdout, jsonOut, r)
+			return explain.Write(env.stdout, r, jsonOut)
 		},
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "")

@@ -85,7 +85,7 @@ func runExplain(ctx context.Context, env *environment, args []string, o explainO
 			return fmt.Errorf("explain: --svg: %w", err)
 		}
 	}
-	return writeAnswer(env.stdout, o.jsonOut, r)
+	return explain.Write(env.stdout, r, o.jsonOut)
 }
 
 // parsePlies reads --plies A,B.

@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/threefold-chess/threefold/explain"
 	"github.com/threefold-chess/threefold/internal/i18n"
@@ -80,17 +77,4 @@ func parseFENArg(flag, fen string) (rules.Position, error) {
 		return rules.Position{}, usagef("%s: %w", flag, err)
 	}
 	return p, nil
-}
-
-// writeAnswer writes the answer of explain or claim: as one JSON object,
-// or as its text, every word of which is ours (SAN, squares, plies, the
-// explain catalogue).
-func writeAnswer(w io.Writer, asJSON bool, answer interface{ Text() string }) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(answer)
-	}
-	_, err := fmt.Fprint(w, answer.Text())
-	return err
 }
