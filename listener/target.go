@@ -331,6 +331,7 @@ type Deps struct {
 	ChessCom       ChessComPoller
 	ChessComConfig ChessComConfig // how the chess.com sources read: their keys
 	PGNLimits      pgn.Limits     // for every source that reads PGN
+	FilesOnce      bool           // PGN files and folders are read once, not followed (FileSource.Once)
 	Clock          clock.Clock
 	Logger         *slog.Logger
 	// OnSourceState, if set, is told by each source that knows its
@@ -381,8 +382,8 @@ func Sources(targets []Target, d Deps) ([]Source, error) {
 			}
 			out = append(out, src)
 		case TargetFile:
-			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePollInterval, Clock: d.Clock, Logger: d.Logger, Limits: d.PGNLimits,
-				FinishedGrace: d.FinishedGrace})
+			out = append(out, &FileSource{Path: t.Path, Interval: d.FilePollInterval, Once: d.FilesOnce, Clock: d.Clock, Logger: d.Logger,
+				Limits: d.PGNLimits, FinishedGrace: d.FinishedGrace})
 		default:
 			return nil, fmt.Errorf("%s: unknown target kind %q", t.Raw, t.Kind)
 		}

@@ -137,20 +137,20 @@ func (noPolls) Poll(context.Context, chesscom.Target, time.Duration, func(chessc
 	return nil
 }
 
-// The watch: keys of Config and the chesscom: keys of ChessComConfig reach
-// the sources that read by them.
+// The watch: keys of Config, the chesscom: keys of ChessComConfig and
+// FilesOnce reach the sources that read by them.
 func TestSourcesTakeTheirConfig(t *testing.T) {
 	cfg := Config{FilePollInterval: 3 * time.Second, DGTMaxFailures: 7, DGTSettle: time.Second, DGTBoardsEvery: time.Minute, FinishedGrace: time.Hour}
 	cc := ChessComConfig{PollInterval: 10 * time.Minute, AfterTheGame: true}
 	targets := []Target{{Kind: TargetFile, Raw: "games.pgn", Path: "games.pgn"}, {Kind: TargetDGT, Raw: "dgt", URL: "ws://127.0.0.1:1/api/v1.0"},
 		{Kind: TargetChessCom, Raw: "https://www.chess.com/member/hikaru"}}
-	sources, err := Sources(targets, Deps{Config: cfg, ChessCom: noPolls{}, ChessComConfig: cc})
+	sources, err := Sources(targets, Deps{Config: cfg, ChessCom: noPolls{}, ChessComConfig: cc, FilesOnce: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, ok := sources[0].(*FileSource)
-	if !ok || f.Interval != cfg.FilePollInterval || f.FinishedGrace != cfg.FinishedGrace {
-		t.Errorf("file source %+v, want the interval and grace of %+v", sources[0], cfg)
+	if !ok || f.Interval != cfg.FilePollInterval || f.FinishedGrace != cfg.FinishedGrace || !f.Once {
+		t.Errorf("file source %+v, want the interval and grace of %+v, read once", sources[0], cfg)
 	}
 	d, ok := sources[1].(*DGTSource)
 	if !ok || d.MaxFailures != cfg.DGTMaxFailures || d.Settle != cfg.DGTSettle || d.BoardsEvery != cfg.DGTBoardsEvery {

@@ -138,7 +138,7 @@ func (r *watchRun) buildWebhooks() (err error) {
 func (r *watchRun) connectClients(ctx context.Context) error {
 	cfg, d, log := r.cfg, r.dash, r.log
 	r.deps = listener.Deps{Config: cfg.Watch.Config, LichessBase: cfg.Lichess.BaseURL, ChessComConfig: cfg.ChessCom.ChessComConfig,
-		PGNLimits: cfg.PGN, Logger: log}
+		PGNLimits: cfg.PGN, FilesOnce: r.once, Logger: log}
 	// A source that keeps failing is said at WARN, shown on the dashboard
 	// and by threefold status; watch --once gives up one that never
 	// connects.
@@ -186,9 +186,6 @@ func (r *watchRun) buildSources() (err error) {
 	}
 	for _, s := range r.sources {
 		r.names = append(r.names, s.Name())
-		if f, ok := s.(*listener.FileSource); ok && r.once {
-			f.Once = true
-		}
 	}
 	return nil
 }
