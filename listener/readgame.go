@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/pgn"
 	"github.com/threefold-chess/threefold/rules"
@@ -59,6 +60,11 @@ func (e *BadGameSourceError) Unwrap() error { return e.Err }
 type NoSuchFileError struct{ Path string }
 
 func (e *NoSuchFileError) Error() string { return e.Path + ": no such file" }
+
+// SayIn says e in p's language (i18n.Sayer).
+func (e *NoSuchFileError) SayIn(p *i18n.Printer) (string, bool) {
+	return p.Sprintf(i18n.ErrNoSuchFile, e.Path), true
+}
 
 func badSource(format string, args ...any) error {
 	return &BadGameSourceError{fmt.Errorf(format, args...)}

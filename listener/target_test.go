@@ -176,9 +176,24 @@ func TestDefaultConfigWithinRanges(t *testing.T) {
 	}
 }
 
-func TestNoSuchPathErrorSayIn(t *testing.T) {
-	var s i18n.Sayer = &NoSuchPathError{Path: "round5.pgn"}
-	if got, ok := s.SayIn(i18n.For(i18n.Persian)); !ok || got != "\"round5.pgn\": چنین پرونده یا پوشه‌ای وجود ندارد" {
-		t.Errorf("SayIn = %q, %v", got, ok)
+// A path and a file that are not there say so in the user's language;
+// in English, as their Error.
+func TestNotThereSayIn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  i18n.Sayer
+		lang i18n.Lang
+		want string
+	}{
+		{"a path, in Persian", &NoSuchPathError{Path: "round5.pgn"}, i18n.Persian, "\"round5.pgn\": چنین پرونده یا پوشه‌ای وجود ندارد"},
+		{"a path, in English", &NoSuchPathError{Path: "round5.pgn"}, i18n.English, (&NoSuchPathError{Path: "round5.pgn"}).Error()},
+		{"a file, in Russian", &NoSuchFileError{Path: "game.pgn"}, i18n.Russian, "game.pgn: нет такого файла"},
+		{"a file, in English", &NoSuchFileError{Path: "game.pgn"}, i18n.English, (&NoSuchFileError{Path: "game.pgn"}).Error()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, ok := tc.err.SayIn(i18n.For(tc.lang)); !ok || got != tc.want {
+				t.Errorf("SayIn = %q, %v; want %q", got, ok, tc.want)
+			}
+		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/threefold-chess/threefold/explain"
-	"github.com/threefold-chess/threefold/internal/i18n"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
 	"github.com/threefold-chess/threefold/rules"
@@ -43,11 +42,8 @@ func readGame(ctx context.Context, env *environment, cfg *config, source string,
 			return client, nil
 		}}
 	g, err := listener.ReadGame(ctx, source, number, opts)
-	var nf *listener.NoSuchFileError
-	var bad *listener.BadGameSourceError
+	var bad *listener.BadGameSourceError // a file that is not there among them
 	switch {
-	case errors.As(err, &nf):
-		return nil, usageError{i18n.NewError(i18n.ErrNoSuchFile, nf.Path)}
 	case errors.As(err, &bad):
 		return nil, usageError{bad.Err}
 	case err != nil:
