@@ -76,6 +76,15 @@ type JSONLines struct {
 // NewJSONLines returns a sink writing JSON lines to w.
 func NewJSONLines(w io.Writer) *JSONLines { return &JSONLines{w: w} }
 
+// NewLines returns a sink writing one line per alert to w: JSON lines
+// when asJSON (the alert JSON), else text in the language l.
+func NewLines(w io.Writer, asJSON bool, l i18n.Lang) Sink {
+	if asJSON {
+		return NewJSONLines(w)
+	}
+	return NewTextIn(w, l)
+}
+
 // Send implements Sink.
 func (j *JSONLines) Send(_ context.Context, a threefold.Alert) error {
 	b, err := json.Marshal(a)

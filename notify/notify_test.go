@@ -455,3 +455,30 @@ func TestFormatTextNearRepetitions(t *testing.T) {
 		t.Errorf("an alert without near repetitions: %s", got)
 	}
 }
+
+// NewLines writes what NewJSONLines or NewTextIn write.
+func TestNewLines(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		asJSON bool
+		lang   i18n.Lang
+		same   func(w io.Writer) Sink
+	}{
+		{"JSON lines", true, i18n.Russian, func(w io.Writer) Sink { return NewJSONLines(w) }},
+		{"text in English", false, i18n.English, func(w io.Writer) Sink { return NewTextIn(w, i18n.English) }},
+		{"text in Turkish", false, i18n.Turkish, func(w io.Writer) Sink { return NewTextIn(w, i18n.Turkish) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want bytes.Buffer
+			if err := NewLines(&got, tc.asJSON, tc.lang).Send(context.Background(), sampleAlert()); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.same(&want).Send(context.Background(), sampleAlert()); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("NewLines wrote %q, want %q", got.String(), want.String())
+			}
+		})
+	}
+}

@@ -116,16 +116,12 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 		return err
 	}
 	watch := &watchRun{runParts: runParts{cfg: &watchCfg, log: log, dash: d, st: st}, targets: targets, jsonOut: o.jsonOut, stdout: out}
-	var botAlerts notify.Sink = notify.NewTextIn(out, cfg.lang)
-	if o.jsonOut {
-		botAlerts = notify.NewJSONLines(out)
-	}
 	bc, err := demo.BotConfig(o.pace, cfg.lang)
 	if err != nil {
 		return err
 	}
 	player := &botRun{runParts: runParts{cfg: &botCfg, log: log, dash: d, st: st}, bc: bc, source: i18n.For(i18n.English).Sprintf(i18n.SourceLichessBotNamed, fakelichess.BotUser),
-		alerts: botAlerts, records: []bot.RecordSink{out}}
+		alerts: notify.NewLines(out, o.jsonOut, cfg.lang), records: []bot.RecordSink{out}}
 
 	failed := func(part string, err error) { log.Error("demo: "+part+" stopped", "err", err) }
 	demo.RunParts(failed,

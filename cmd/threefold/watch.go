@@ -227,10 +227,7 @@ func (r *watchRun) joinGroup(ctx context.Context) error {
 // not passed on) → stdout, each webhook's durable queue, the dashboard; in
 // group mode the group's outbox relay instead of the queues.
 func (r *watchRun) buildAlertPath(ctx context.Context) error {
-	var stdout notify.Sink = notify.NewTextIn(r.stdout, r.cfg.lang)
-	if r.jsonOut {
-		stdout = notify.NewJSONLines(r.stdout)
-	}
+	stdout := notify.NewLines(r.stdout, r.jsonOut, r.cfg.lang)
 	var local func(threefold.Alert)
 	var err error
 	if r.durables, local, err = r.alertPath(ctx, r.deliverCtx, stdout, r.hooks); err != nil {
