@@ -462,10 +462,12 @@ func (r *Reader) finish() *Game {
 		}
 	}
 	if n := len(r.moveOff) / 2; n > 0 {
-		g.Moves = make([]string, n)
-		for i := range g.Moves {
-			g.Moves[i] = s[r.moveOff[2*i]:r.moveOff[2*i+1]]
+		// Built in locals, which the compiler keeps in registers and checks the bounds of once.
+		moves, off := make([]string, n), r.moveOff[:2*n]
+		for i := range moves {
+			moves[i] = s[off[2*i]:off[2*i+1]]
 		}
+		g.Moves = moves
 	}
 	r.reset()
 	return g
