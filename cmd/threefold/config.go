@@ -112,6 +112,30 @@ func defaultConfigFile() string {
 	return filepath.Join(dir, "threefold", "threefold.yaml")
 }
 
+// configPath is the config file to read: --config, else the default
+// file if there is one; "" when there is none.
+func (env *environment) configPath() string {
+	if env.configFile != "" {
+		return env.configFile
+	}
+	if f := defaultConfigFile(); f != "" {
+		if _, err := os.Stat(f); err == nil {
+			return f
+		}
+	}
+	return ""
+}
+
+// readConfigFile reads file into v, as YAML when its name has no
+// extension that says otherwise.
+func readConfigFile(v *viper.Viper, file string) error {
+	v.SetConfigFile(file)
+	if filepath.Ext(file) == "" {
+		v.SetConfigType("yaml")
+	}
+	return v.ReadInConfig()
+}
+
 // loadConfig reads the config file (the --config flag, or the default file
 // if present), then the environment, over the defaults. An unknown key in
 // the file is an error that names it: a typo must not silently fall back to
@@ -127,20 +151,9 @@ func (env *environment) loadConfig() (*config, error) {
 	for _, k := range keys {
 		v.SetDefault(k, defaults[k])
 	}
-	file := env.configFile
-	if file == "" {
-		if f := defaultConfigFile(); f != "" {
-			if _, err := os.Stat(f); err == nil {
-				file = f
-			}
-		}
-	}
+	file := env.configPath()
 	if file != "" {
-		v.SetConfigFile(file)
-		if filepath.Ext(file) == "" {
-			v.SetConfigType("yaml")
-		}
-		if err := v.ReadInConfig(); err != nil {
+		if err := readConfigFile(v, file); err != nil {
 			return nil, usagef("config %s: %w", file, err)
 		}
 		env.sayLang = earlyLang(env.lang, v.GetString("lang"))
@@ -198,24 +211,9 @@ func (env *environment) loadConfig() (*config, error) {
 // resolveLang decides the language: the --lang flag, else the lang key
 // (from THREEFOLD_LANG or the file: from names it in an error), else the
 // locale of the environment.
-func resolveLang(c *config, flag, from string) error {
-	switch {
-	case flag != "":
-		l, err := i18n.Parse(flag)
-		if err != nil {
-			return fmt.Errorf("--lang: %w", err)
-		}
-		c.lang = l
-	case c.Lang != "":
-		l, err := i18n.Parse(c.Lang)
-		if err != nil {
-			return fmt.Errorf("%s: %w", from, err)
-		}
-		c.lang = l
-	default:
-		c.lang = i18n.FromEnv(os.Getenv)
-	}
-	return nil
+func resolveLang(c *config, flag, from string) (err error) {
+	c.lang, err = i18n.Request{Flag: flag, Key: c.Lang, KeyFrom: from, Getenv: os.Getenv}.Choose()
+	return err
 }
 
 // printer says messages in the language the config resolved.
@@ -235,13 +233,7 @@ func checkKnownKeys(v *viper.Viper, known []string, file string) error {
 // before lang is resolved: --lang, THREEFOLD_LANG, the file's lang, the
 // locale; English when the one that decides is not a language.
 func earlyLang(flag, file string) i18n.Lang {
-	for _, s := range []string{flag, os.Getenv("THREEFOLD_LANG"), file} {
-		if s != "" {
-			l, _ := i18n.FromLocale(s)
-			return cmp.Or(l, i18n.English)
-		}
-	}
-	return i18n.FromEnv(os.Getenv)
+	return i18n.Request{Flag: flag, Key: cmp.Or(os.Getenv("THREEFOLD_LANG"), file), Getenv: os.Getenv}.Guess()
 }
 
 // webhooksEnv is the environment variable of watch.webhooks: a JSON list.

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"cmp"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,16 +36,8 @@ func (env *environment) configLang() string {
 	if env.lang != "" || os.Getenv("THREEFOLD_LANG") != "" {
 		return ""
 	}
-	file := cmp.Or(env.configFile, defaultConfigFile())
-	if _, err := os.Stat(file); file == "" || err != nil {
-		return ""
-	}
 	v := viper.New()
-	v.SetConfigFile(file)
-	if filepath.Ext(file) == "" {
-		v.SetConfigType("yaml")
-	}
-	if v.ReadInConfig() != nil {
+	if file := env.configPath(); file == "" || readConfigFile(v, file) != nil {
 		return ""
 	}
 	return v.GetString("lang")

@@ -96,6 +96,43 @@ func FromEnv(getenv func(string) string) Lang {
 	return English
 }
 
+// Request is where a person may ask for a language, strongest first: the
+// --lang flag, the lang key (from THREEFOLD_LANG or a config file), the
+// locale of the environment.
+type Request struct {
+	Flag    string              // --lang; "" when not given
+	Key     string              // the lang key; "" when not set
+	KeyFrom string              // where Key was set, for its error
+	Getenv  func(string) string // reads LC_ALL, LC_MESSAGES and LANG
+}
+
+// Choose is the language asked for: the first of Flag and Key that is set
+// decides, else the locale (FromEnv). A Flag or Key that names no language
+// is an error that says where it was set.
+func (r Request) Choose() (Lang, error) {
+	for _, v := range []struct{ value, from string }{{r.Flag, "--lang"}, {r.Key, r.KeyFrom}} {
+		if v.value != "" {
+			l, err := Parse(v.value)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", v.from, err)
+			}
+			return l, nil
+		}
+	}
+	return FromEnv(r.Getenv), nil
+}
+
+// Guess is Choose where a wrong setting cannot be reported, as when the
+// language of an error or of --help is decided: a Flag or Key that names
+// no language gives English.
+func (r Request) Guess() Lang {
+	l, err := r.Choose()
+	if err != nil {
+		return English
+	}
+	return l
+}
+
 var matcher = language.NewMatcher([]language.Tag{language.English, language.Russian, language.Turkish, language.Persian})
 
 // FromAcceptLanguage is the language of the four a browser's

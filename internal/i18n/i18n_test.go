@@ -305,6 +305,41 @@ func TestLanguageSettings(t *testing.T) {
 	}
 }
 
+func TestRequest(t *testing.T) {
+	locale := func(k string) string { return map[string]string{"LANG": "tr_TR.UTF-8"}[k] }
+	tests := []struct {
+		name    string
+		r       Request
+		want    Lang
+		wantErr string // Choose's error; Guess gives English then
+	}{
+		{name: "the flag decides", r: Request{Flag: "ru", Key: "fa", KeyFrom: "lang"}, want: Russian},
+		{name: "the key when no flag", r: Request{Key: "fa_IR", KeyFrom: "lang"}, want: Persian},
+		{name: "the locale when neither", r: Request{}, want: Turkish},
+		{name: "a wrong flag", r: Request{Flag: "de", Key: "ru"}, wantErr: `--lang: unknown language "de"`},
+		{name: "a wrong key names where", r: Request{Key: "xx", KeyFrom: "config a.yaml: lang"}, wantErr: `config a.yaml: lang: unknown language "xx"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.r.Getenv = locale
+			got, err := tt.r.Choose()
+			switch {
+			case tt.wantErr == "" && (err != nil || got != tt.want):
+				t.Errorf("Choose() = %q, %v; want %q", got, err, tt.want)
+			case tt.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.wantErr)):
+				t.Errorf("Choose() error = %v; want it to start %q", err, tt.wantErr)
+			}
+			guess := tt.want
+			if tt.wantErr != "" {
+				guess = English
+			}
+			if g := tt.r.Guess(); g != guess {
+				t.Errorf("Guess() = %q, want %q", g, guess)
+			}
+		})
+	}
+}
+
 func TestEnglishOrdinal(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
