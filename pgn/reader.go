@@ -799,9 +799,16 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 			}
 			if (j == len(b) || class[b[j]]&cDelim != 0) && j-i <= maxMoveToken && len(r.moveOff)/2 < r.lim.MaxPlies {
 				// addMove written out: most of the reading is this. Past MaxPlies, token reports it.
-				o := int32(len(r.text))
-				r.text = append(r.text, b[i:j]...)
-				r.moveOff = append(r.moveOff, o, int32(len(r.text)))
+				o := len(r.text)
+				if j-i <= 8 && i+8 <= len(b) && cap(r.text)-o >= 8 {
+					// The usual move, a few bytes: copied as one word of 8 (those past it are beyond len),
+					// without a call to memmove.
+					*(*[8]byte)(r.text[o : o+8]) = [8]byte(b[i : i+8])
+					r.text = r.text[:o+j-i]
+				} else {
+					r.text = append(r.text, b[i:j]...)
+				}
+				r.moveOff = append(r.moveOff, int32(o), int32(len(r.text)))
 				i = j
 				continue
 			}
