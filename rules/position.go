@@ -162,15 +162,18 @@ func (p *Position) checkersAfter(t PieceType, from, to Square) uint64 {
 	ksq := p.kingSquare(them) & 63
 	own := p.byColor[them^1]
 	var c uint64
+	// Only an own slider on a line through the king and from (or to, if
+	// the piece moved is one) can check from afar: look along the kinds of
+	// lines it is on.
+	lines := line[ksq][from&63]
 	switch t {
 	case Pawn:
 		c = pawnAttacks[them][ksq] & to.bb()
 	case Knight:
 		c = knightAttacks[ksq] & to.bb()
+	case Bishop, Rook, Queen:
+		lines |= line[ksq][to&63]
 	}
-	// Only an own slider on a line through the king and from or to can
-	// check from afar: look along the kinds of lines it is on.
-	lines := line[ksq][from&63] | line[ksq][to&63]
 	if diag := (p.byType[Bishop] | p.byType[Queen]) & own; lines&diag != 0 {
 		c |= bishopAttacks(ksq, p.occupied()) & diag
 	}
