@@ -151,7 +151,9 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 
 func (g *Game) play(m Move) {
 	p := &g.pos
-	newPlacement := p.board[m&63].Type() == Pawn || p.board[m>>6&63] != NoPiece
+	// Castling goes king to own rook: it captures nothing, and only its
+	// loss of castling rights makes it irreversible.
+	newPlacement := !m.IsCastling() && (p.board[m&63].Type() == Pawn || p.board[m>>6&63] != NoPiece)
 	castle := p.castle
 	p.Play(m)
 	g.ply++

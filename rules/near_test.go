@@ -143,3 +143,38 @@ func ExampleGame_NearRepetitions() {
 	// [0] 1 castling
 	// 1
 }
+
+// TestNearRepetitionAfterCastling: castling loses castling rights but
+// moves no pawn and captures nothing (its move goes king to own rook), so
+// a later placement of before the castling is a near repetition.
+func TestNearRepetitionAfterCastling(t *testing.T) {
+	tests := []struct {
+		name  string
+		start string
+		moves []string
+	}{
+		{"standard O-O, king and rook walk back", "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+			[]string{"O-O", "Kd8", "Kh2", "Ke8", "Kg3", "Kd8", "Rh1", "Ke8", "Kf2", "Kd8", "Ke1", "Ke8"}},
+		{"standard O-O-O by Black", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
+			[]string{"O-O-O", "Kf1", "Rd7", "Ke1", "Kd8", "Kf1", "Ke8", "Ke1", "Ra7", "Kf1", "Ra8", "Ke1"}},
+		{"Chess960, king and rook side by side", "4k3/8/8/8/8/8/8/5KR1 w G - 0 1",
+			[]string{"O-O", "Kd8", "Rf2", "Kc8", "Kf1", "Kc7", "Rg2", "Kd7", "Rg1", "Ke8"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := mustFEN(tt.start)
+			g := rules.NewGame(start)
+			var moves []rules.Move
+			for _, san := range tt.moves {
+				m, err := g.PlaySAN(san)
+				if err != nil {
+					t.Fatalf("%s: %v", san, err)
+				}
+				moves = append(moves, m)
+			}
+			if n, kinds := checkNear(t, tt.name, start, moves); n == 0 || kinds&rules.DiffCastling == 0 {
+				t.Errorf("%d plies with a near repetition, differing in %v; want one in castling rights", n, kinds)
+			}
+		})
+	}
+}
