@@ -52,7 +52,7 @@ func newBotCmd(env *environment) *cobra.Command {
 // the repetition alerts of its games in the store, and the dashboard when
 // http.addr is set.
 func runBot(ctx context.Context, env *environment, cfg *config, bc bot.Config) error {
-	r := &botRun{runParts: runParts{cfg: cfg, log: cfg.logger(env.stderr)}, bc: bc}
+	r := &botRun{runParts: runParts{cfg: cfg, log: cfg.Log.Logger(env.stderr)}, bc: bc}
 	return r.run(ctx)
 }
 
@@ -207,6 +207,6 @@ func botClient(env *environment, op string) (*lichess.Client, error) {
 	if token == "" {
 		return nil, usageError{i18n.NewError(i18n.ErrNoToken, op)}
 	}
-	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: token, Logger: cfg.logger(env.stderr),
+	return lichess.NewClient(lichess.Options{BaseURL: cfg.Lichess.BaseURL, Token: token, Logger: cfg.Log.Logger(env.stderr),
 		Version: programVersion()}), nil
 }

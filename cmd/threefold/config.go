@@ -3,9 +3,6 @@ package main
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,6 +17,7 @@ import (
 	"github.com/threefold-chess/threefold/chesscom"
 	"github.com/threefold-chess/threefold/internal/configkeys"
 	"github.com/threefold-chess/threefold/internal/i18n"
+	"github.com/threefold-chess/threefold/internal/logconfig"
 	"github.com/threefold-chess/threefold/internal/safetext"
 	"github.com/threefold-chess/threefold/lichess"
 	"github.com/threefold-chess/threefold/listener"
@@ -42,10 +40,7 @@ type config struct {
 	Lang string `mapstructure:"lang"`
 	// lang is Lang resolved by loadConfig.
 	lang i18n.Lang
-	Log  struct {
-		Level  string `mapstructure:"level"`  // debug, info, warn, error
-		Format string `mapstructure:"format"` // text or json
-	} `mapstructure:"log"`
+	Log  logconfig.Config `mapstructure:"log"`
 	// Each section is the type of the package it configures, keyed by
 	// its mapstructure tags.
 	Lichess  lichess.Options `mapstructure:"lichess"` // url, token ("" reads the one `threefold login` saved)
@@ -67,8 +62,7 @@ type chessComConfig struct {
 func defaultConfig() config {
 	var c config
 	c.DataDir = defaultDataDir()
-	c.Log.Level = "info"
-	c.Log.Format = "text"
+	c.Log = logconfig.Default()
 	c.Lichess.BaseURL = lichess.DefaultBaseURL
 	c.ChessCom.BaseURL = chesscom.DefaultBaseURL
 	c.ChessCom.PollInterval = 5 * time.Minute
@@ -197,7 +191,7 @@ func (env *environment) loadConfig() (*config, error) {
 	// Each numeric key has its sane range in its range tag.
 	err = configkeys.CheckRanges(reflect.ValueOf(c))
 	if err == nil {
-		err = c.checkLog()
+		err = c.Log.Check()
 	}
 	if err != nil {
 		if file != "" {
@@ -277,31 +271,4 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	}
 	v.Set("watch.webhooks", list)
 	return nil
-}
-
-// checkLog checks the log keys: an unknown level or format is an error,
-// not a silent fall back to text at info.
-func (c *config) checkLog() error {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.Log.Level)); err != nil {
-		return fmt.Errorf("log.level = %q: it must be debug, info, warn or error", c.Log.Level)
-	}
-	if f := strings.ToLower(c.Log.Format); f != "text" && f != "json" {
-		return fmt.Errorf("log.format = %q: it must be text or json", c.Log.Format)
-	}
-	return nil
-}
-
-// logger is the log of watch and bot, as the log keys (checked at load)
-// say: its level, text or JSON lines, to w.
-func (c *config) logger(w io.Writer) *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.Log.Level)); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if strings.EqualFold(c.Log.Format, "json") {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
 }

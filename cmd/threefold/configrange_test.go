@@ -95,7 +95,7 @@ func TestLogKeys(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out strings.Builder
-			cfg.logger(&out).Info("hello")
+			cfg.Log.Logger(&out).Info("hello")
 			if got := strings.HasPrefix(out.String(), "{"); got != tc.wantJSON {
 				t.Errorf("log line %q: JSON %v, want %v", out.String(), got, tc.wantJSON)
 			}

@@ -60,7 +60,7 @@ func runWatch(ctx context.Context, env *environment, args []string, jsonOut, onc
 	if err != nil {
 		return usagef("watch: %w", err)
 	}
-	r := &watchRun{runParts: runParts{cfg: cfg, log: cfg.logger(env.stderr)}, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout}
+	r := &watchRun{runParts: runParts{cfg: cfg, log: cfg.Log.Logger(env.stderr)}, targets: targets, jsonOut: jsonOut, once: once, stdout: env.stdout}
 	return r.run(ctx)
 }
 
