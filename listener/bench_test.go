@@ -2,7 +2,6 @@ package listener
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"strings"
@@ -10,10 +9,10 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/internal/testcpu"
 	"github.com/threefold-chess/threefold/pgn"
-	"github.com/threefold-chess/threefold/rules"
 )
 
 // BenchmarkBroadcastRound500 is one broadcast round of 500 boards (games of
@@ -86,32 +85,14 @@ func BenchmarkBroadcastRound500(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// randomGame plays random legal moves (a fixed seed) for n plies, starting
-// over when the game ends early.
+// randomGame is randgame.Line of n plies, which must exist.
 func randomGame(tb testing.TB, seed uint64, n int) []string {
-	r := rand.New(rand.NewPCG(seed, 1))
-	for tries := 0; tries < 1000; tries++ {
-		g := rules.NewGame(rules.StartPosition())
-		var moves []string
-		var buf []rules.Move
-		for len(moves) < n {
-			pos := g.Position()
-			buf = pos.LegalMoves(buf[:0])
-			if len(buf) == 0 {
-				break
-			}
-			m := buf[r.IntN(len(buf))]
-			moves = append(moves, pos.SAN(m))
-			if err := g.Play(m); err != nil {
-				tb.Fatal(err)
-			}
-		}
-		if len(moves) == n {
-			return moves
-		}
+	tb.Helper()
+	moves, ok := randgame.Line(seed, n)
+	if !ok {
+		tb.Fatal("no random game long enough")
 	}
-	tb.Fatal("no random game long enough")
-	return nil
+	return moves
 }
 
 // BenchmarkWatcherUpdateByLength measures the watcher alone: one more ply

@@ -2,13 +2,13 @@ package web
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/internal/testcpu"
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -91,31 +91,14 @@ func BenchmarkHubPush(b *testing.B) {
 	}
 }
 
-// randomLine plays random legal moves (a fixed seed) for n plies, in SAN,
-// starting over when the game ends early.
+// randomLine is randgame.Line of n plies, which must exist.
 func randomLine(b *testing.B, seed uint64, n int) []string {
-	r := rand.New(rand.NewPCG(seed, 1))
-	for range 1000 {
-		g := rules.NewGame(rules.StartPosition())
-		var moves []string
-		for len(moves) < n {
-			pos := g.Position()
-			legal := pos.LegalMoves(nil)
-			if len(legal) == 0 {
-				break
-			}
-			m := legal[r.IntN(len(legal))]
-			moves = append(moves, pos.SAN(m))
-			if err := g.Play(m); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if len(moves) == n {
-			return moves
-		}
+	b.Helper()
+	moves, ok := randgame.Line(seed, n)
+	if !ok {
+		b.Fatal("no random game long enough")
 	}
-	b.Fatal("no random game long enough")
-	return nil
+	return moves
 }
 
 // BenchmarkHubBroadcast is the dashboard's side of one live update: a

@@ -36,3 +36,29 @@ func Shuffle(rng *rand.Rand, start rules.Position, plies int) []rules.Move {
 	}
 	return moves
 }
+
+// Line plays random legal moves from the standard start, the same for the
+// same seed, and returns the first n in SAN; it starts again with the
+// next game when one ends before n plies, and reports false when 1,000
+// games all ended early.
+func Line(seed uint64, n int) ([]string, bool) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var legal []rules.Move
+	for range 1000 {
+		p := rules.StartPosition()
+		moves := make([]string, 0, n)
+		for len(moves) < n {
+			legal = p.LegalMoves(legal[:0])
+			if len(legal) == 0 {
+				break
+			}
+			m := legal[rng.IntN(len(legal))]
+			moves = append(moves, p.SAN(m))
+			p.Play(m)
+		}
+		if len(moves) == n {
+			return moves, true
+		}
+	}
+	return nil, false
+}
