@@ -11,7 +11,7 @@ import (
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/internal/refgames"
-	"github.com/threefold-chess/threefold/internal/testcpu"
+	"github.com/threefold-chess/threefold/internal/testmeasure"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -249,17 +249,17 @@ func BenchmarkLiveUpdate(b *testing.B) {
 				runtime.GC()
 				b.ReportAllocs() // allocations per update do not depend on the machine's load
 				b.ResetTimer()
-				cpuStart, cpuOK := testcpu.Now()
+				cpuStart, cpuOK := testmeasure.Now()
 				var untimed time.Duration
 				for n := 0; n < b.N; n++ {
 					i := n % boards
 					if next[i] >= len(texts[i]) {
-						c0, _ := testcpu.Now()
+						c0, _ := testmeasure.Now()
 						b.StopTimer()
 						reset()
 						runtime.GC()
 						b.StartTimer()
-						c1, _ := testcpu.Now()
+						c1, _ := testmeasure.Now()
 						untimed += c1 - c0
 					}
 					if err := feed.feedText(texts[i][next[i]], fallback, emit); err != nil {
@@ -267,7 +267,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 					}
 					next[i]++
 				}
-				if cpuEnd, ok := testcpu.Now(); ok && cpuOK {
+				if cpuEnd, ok := testmeasure.Now(); ok && cpuOK {
 					b.ReportMetric(float64(cpuEnd-cpuStart-untimed)/float64(b.N), "cpu-ns/op")
 				}
 				if w.Games() != boards {

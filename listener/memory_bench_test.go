@@ -13,16 +13,9 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testmeasure"
 	"github.com/threefold-chess/threefold/pgn"
 )
-
-// liveHeap is the heap still in use after a full collection.
-func liveHeap() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
 
 // BenchmarkMemoryWatcherByLength: the watcher following one game ply by
 // ply, up to a length: knights going back and forth (the game: a
@@ -61,12 +54,12 @@ func benchWatcherLength(b *testing.B, name string, gen func(n int) []string) {
 			var live int64
 			b.ReportAllocs()
 			for b.Loop() {
-				before := liveHeap()
+				before := testmeasure.LiveHeap()
 				w := NewWatcher(WatcherOptions{MaxPlies: plies})
 				for i := 1; i <= plies; i++ {
 					w.Apply(snap("g", moves[:i]))
 				}
-				live = liveHeap() - before
+				live = testmeasure.LiveHeap() - before
 				runtime.KeepAlive(w)
 			}
 			b.ReportMetric(float64(live), "live-B")
@@ -100,7 +93,7 @@ func BenchmarkMemoryFinishedGames(b *testing.B) {
 				alerts := 0
 				b.ReportAllocs()
 				for b.Loop() {
-					before := liveHeap()
+					before := testmeasure.LiveHeap()
 					clk := newFakeClock()
 					w := NewWatcher(WatcherOptions{FinishedGrace: run.grace, Clock: clk, Alert: func(threefold.Alert) { alerts++ }})
 					feed := newPGNFeed("lichess", "bench", 0, threefold.AudienceArbiters, clk, pgn.Limits{})
@@ -112,7 +105,7 @@ func BenchmarkMemoryFinishedGames(b *testing.B) {
 						}
 						clk.Advance(time.Minute)
 					}
-					live = liveHeap() - before
+					live = testmeasure.LiveHeap() - before
 					runtime.KeepAlive(w)
 					runtime.KeepAlive(feed)
 				}
@@ -181,7 +174,7 @@ func BenchmarkMemoryWatchOnce(b *testing.B) {
 			asked := 0
 			for b.Loop() {
 				w = nil // the last loop's
-				before := liveHeap()
+				before := testmeasure.LiveHeap()
 				w = NewWatcher(WatcherOptions{})
 				src := AfterTaken(&FileSource{Path: path, Once: true}, func(_ context.Context, _ string, s threefold.GameState) {
 					if _, _, ok := w.Termination(s.Game.Site, s.Game.ID); ok {
@@ -191,7 +184,7 @@ func BenchmarkMemoryWatchOnce(b *testing.B) {
 				if err := w.Run(context.Background(), src); err != nil {
 					b.Fatal(err)
 				}
-				live = liveHeap() - before
+				live = testmeasure.LiveHeap() - before
 				runtime.KeepAlive(w)
 			}
 			if asked == 0 {

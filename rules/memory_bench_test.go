@@ -5,16 +5,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/threefold-chess/threefold/internal/testmeasure"
 	"github.com/threefold-chess/threefold/rules"
 )
-
-// liveHeap is the heap still in use after a full collection.
-func liveHeap() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
 
 // BenchmarkMemoryShuffleByLength: a game of knights going back and forth
 // (every position recurs, the tracker's worst case) played to a length,
@@ -40,7 +33,7 @@ func memoryShuffle(b *testing.B, name string, plies int, drop bool, cycle []stri
 		b.ReportAllocs()
 		var live int64
 		for b.Loop() {
-			before := liveHeap()
+			before := testmeasure.LiveHeap()
 			g := rules.NewGame(rules.StartPosition())
 			if drop {
 				g.DropMoves()
@@ -50,7 +43,7 @@ func memoryShuffle(b *testing.B, name string, plies int, drop bool, cycle []stri
 					b.Fatal(err)
 				}
 			}
-			live = liveHeap() - before
+			live = testmeasure.LiveHeap() - before
 			runtime.KeepAlive(g)
 		}
 		b.ReportMetric(float64(live), "live-B")

@@ -7,15 +7,8 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testmeasure"
 )
-
-// liveHeap is the heap still in use after a full collection.
-func liveHeap() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
 
 // BenchmarkMemoryRecorderOnce: the recorder of watch --once takes 2,000
 // and 8,000 finished games of one file, batched into SQLite as watch does.
@@ -37,7 +30,7 @@ func BenchmarkMemoryRecorderOnce(b *testing.B) {
 						b.Fatal(err)
 					}
 					r = nil
-					before := liveHeap()
+					before := testmeasure.LiveHeap()
 					r = NewRecorder(s, nil)
 					bt := NewBatcher(ctx, s, nil, func(threefold.Alert) {})
 					r.SetBatcher(bt)
@@ -46,7 +39,7 @@ func BenchmarkMemoryRecorderOnce(b *testing.B) {
 							Moves: moves, Result: "1/2-1/2", Finished: true, Last: last, More: i < games-1})
 					}
 					r.Flush()
-					live = liveHeap() - before
+					live = testmeasure.LiveHeap() - before
 					runtime.KeepAlive(r)
 					s.Close()
 				}

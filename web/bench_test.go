@@ -9,7 +9,7 @@ import (
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/internal/randgame"
-	"github.com/threefold-chess/threefold/internal/testcpu"
+	"github.com/threefold-chess/threefold/internal/testmeasure"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -158,17 +158,17 @@ func BenchmarkHubBroadcast(b *testing.B) {
 				runtime.GC()
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpuStart, cpuOK := testcpu.Now()
+				cpuStart, cpuOK := testmeasure.Now()
 				var untimed time.Duration
 				for n := 0; n < b.N; n++ {
 					i := n % boards
 					if next[i] > length+extra {
-						c0, _ := testcpu.Now()
+						c0, _ := testmeasure.Now()
 						b.StopTimer()
 						reset()
 						runtime.GC()
 						b.StartTimer()
-						c1, _ := testcpu.Now()
+						c1, _ := testmeasure.Now()
 						untimed += c1 - c0
 					}
 					h.Update(state(i, next[i]))
@@ -179,7 +179,7 @@ func BenchmarkHubBroadcast(b *testing.B) {
 					}
 					drain(pages[i])
 				}
-				if cpuEnd, ok := testcpu.Now(); ok && cpuOK {
+				if cpuEnd, ok := testmeasure.Now(); ok && cpuOK {
 					b.ReportMetric(float64(cpuEnd-cpuStart-untimed)/float64(b.N), "cpu-ns/op")
 				}
 				b.ReportMetric(float64(sent)/float64(b.N), "sent-B/op")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/testmeasure"
 	"github.com/threefold-chess/threefold/rules"
 )
 
@@ -91,7 +92,7 @@ func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 				var live int64
 				b.ReportAllocs()
 				for b.Loop() {
-					before := liveHeap()
+					before := testmeasure.LiveHeap()
 					now := time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC)
 					hub := NewHub(HubOptions{FinishedGrace: run.grace, Now: func() time.Time { return now }})
 					for i := range games {
@@ -104,21 +105,13 @@ func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 							now = now.Add(time.Minute)
 						}
 					}
-					live = liveHeap() - before
+					live = testmeasure.LiveHeap() - before
 					runtime.KeepAlive(hub)
 				}
 				b.ReportMetric(float64(live), "live-B")
 			})
 		}
 	}
-}
-
-// liveHeap is the heap still in use after a full collection.
-func liveHeap() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
 }
 
 // TestHubForgetsGamesAfterTheirLastState: a finished game whose state is

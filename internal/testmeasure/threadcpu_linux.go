@@ -1,8 +1,8 @@
-// Package testcpu reads the CPU time of the calling OS thread, for
-// benchmarks that report it beside the wall time (cpu-ns/op): unlike the
-// wall time, it does not count the time the thread waited for a CPU on a
-// busy machine.
-package testcpu
+// Package testmeasure is what benchmarks report beside the wall time:
+// the CPU time of the calling OS thread (cpu-ns/op; unlike the wall time,
+// it does not count the time the thread waited for a CPU on a busy
+// machine), and the heap still live after a collection (live-B).
+package testmeasure
 
 import (
 	"syscall"

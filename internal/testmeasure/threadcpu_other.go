@@ -1,8 +1,8 @@
 //go:build !linux
 
-// Package testcpu reads the CPU time of the calling OS thread, for
-// benchmarks that report it beside the wall time (cpu-ns/op).
-package testcpu
+// Package testmeasure is what benchmarks report beside the wall time:
+// a thread's CPU time and the live heap.
+package testmeasure
 
 import "time"
 
