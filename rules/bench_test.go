@@ -205,3 +205,13 @@ func BenchmarkClaimCheck(b *testing.B) {
 		b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N*len(notnils)), "ns/check")
 	})
 }
+
+// BenchmarkFEN: FEN of a middlegame position with castling rights and an
+// en passant square, as scan writes each game's final position.
+func BenchmarkFEN(b *testing.B) {
+	p := mustFEN("r1bqk2r/pppp1ppp/2n2n2/1Bb1p3/4P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = p.FEN()
+	}
+}

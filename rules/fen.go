@@ -198,14 +198,13 @@ func parseFEN(fen string, v Variant, auto bool) (Position, []string, error) {
 // FEN returns the position in Forsyth-Edwards Notation, with only the
 // castling rights the position has and the en passant square only when an
 // en passant capture is legal.
-func (p *Position) FEN() string {
-	return fmt.Sprintf("%s %s %s %s %d %d", p.placementFEN(), p.turnFEN(), p.castlingFEN(), p.ep, p.halfmove, p.fullmove)
-}
+func (p *Position) FEN() string { return string(p.appendFEN(make([]byte, 0, 96), false, true)) }
 
-func (p *Position) placementFEN() string {
-	var b strings.Builder
+// appendFEN appends the position in FEN to b: X-FEN castling rights, or
+// Shredder-FEN's files; with the two counters or without (an EPD).
+func (p *Position) appendFEN(b []byte, shredder, counters bool) []byte {
 	for r := 7; r >= 0; r-- {
-		empty := 0
+		empty := byte(0)
 		for f := 0; f < 8; f++ {
 			pc := p.board[NewSquare(f, r)]
 			if pc == NoPiece {
@@ -213,26 +212,40 @@ func (p *Position) placementFEN() string {
 				continue
 			}
 			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
+				b = append(b, '0'+empty)
 				empty = 0
 			}
-			b.WriteString(pc.String())
+			l := pieceLetters[pc.Type()]
+			if pc.Color() == White {
+				l -= 'a' - 'A'
+			}
+			b = append(b, byte(l))
 		}
 		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
+			b = append(b, '0'+empty)
 		}
 		if r > 0 {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 	}
-	return b.String()
-}
-
-func (p *Position) turnFEN() string {
 	if p.turn == White {
-		return "w"
+		b = append(b, " w "...)
+	} else {
+		b = append(b, " b "...)
 	}
-	return "b"
+	b = p.appendCastling(b, shredder)
+	if p.ep < 0 || p.ep > 63 {
+		b = append(b, " -"...)
+	} else {
+		b = append(b, ' ', byte('a'+p.ep.File()), byte('1'+p.ep.Rank()))
+	}
+	if counters {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(p.halfmove), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(p.fullmove), 10)
+	}
+	return b
 }
 
 // castlingFEN writes the castling rights in X-FEN, as python-chess and
@@ -240,21 +253,26 @@ func (p *Position) turnFEN() string {
 // king, the rook's file for any other; white first, h-side first. Standard
 // positions come out as KQkq.
 func (p *Position) castlingFEN() string {
-	return p.writeCastling(false)
+	return string(p.appendCastling(nil, false))
 }
 
 // ShredderFEN returns the position in FEN with the castling rights written
 // as the files of their rooks (Shredder-FEN: HAha), which says which rook
 // without looking at the board.
 func (p *Position) ShredderFEN() string {
-	return fmt.Sprintf("%s %s %s %s %d %d", p.placementFEN(), p.turnFEN(), p.writeCastling(true), p.ep, p.halfmove, p.fullmove)
+	return string(p.appendFEN(make([]byte, 0, 96), true, true))
 }
 
 func (p *Position) writeCastling(shredder bool) string {
+	return string(p.appendCastling(nil, shredder))
+}
+
+// appendCastling appends the castling rights to b as writeCastling says
+// them.
+func (p *Position) appendCastling(b []byte, shredder bool) []byte {
 	if p.castle == 0 {
-		return "-"
+		return append(b, '-')
 	}
-	var b []byte
 	for _, c := range []Color{White, Black} {
 		rights := castlingRights(c, p.castle)
 		kingFile := p.kingSquare(c).File()
@@ -281,7 +299,7 @@ func (p *Position) writeCastling(shredder bool) string {
 			b = append(b, letter)
 		}
 	}
-	return string(b)
+	return b
 }
 
 // backRankRooks returns the files of the rooks of colour c on c's back

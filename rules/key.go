@@ -1,7 +1,5 @@
 package rules
 
-import "fmt"
-
 // Key is the identity of a position in the sense of FIDE 9.2.3: two
 // positions are the same position iff their keys are equal. It holds the
 // placement of every piece (kind and colour), the side to move, the
@@ -80,7 +78,7 @@ func (k Key) String() string {
 		}
 		p.ep = NewSquare(f-1, r)
 	}
-	return fmt.Sprintf("%s %s %s %s", p.placementFEN(), p.turnFEN(), p.castlingFEN(), p.ep)
+	return string(p.appendFEN(make([]byte, 0, 96), false, false))
 }
 
 // Zobrist numbers. The hash of a position is a function of its Key only,
