@@ -52,6 +52,11 @@ func TestFinishedRoundWhoseStreamStaysOpen(t *testing.T) {
 	// A check while the round goes on changes nothing.
 	e.nextBroadcastCheck()
 	e.waitFor("the first check", func() bool { return len(e.fake.RequestsTo(http.MethodGet, "/api/broadcast/-/-/rndOpen1")) == 1 })
+	// The check has taken its answer in once it re-arms its timer; a round
+	// finished before that would end the stream at this first check.
+	if err := e.clk.WaitTimer(e.ctx, lichess.BroadcastCheckInterval); err != nil {
+		t.Fatal(err)
+	}
 	b.Finish()
 	if e.fake.Streams("broadcast") != 1 {
 		t.Fatal("the finished round's stream was closed; this test needs it open")
