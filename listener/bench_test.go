@@ -85,16 +85,6 @@ func BenchmarkBroadcastRound500(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// randomGame is randgame.Line of n plies, which must exist.
-func randomGame(tb testing.TB, seed uint64, n int) []string {
-	tb.Helper()
-	moves, ok := randgame.Line(seed, n)
-	if !ok {
-		tb.Fatal("no random game long enough")
-	}
-	return moves
-}
-
 // BenchmarkWatcherUpdateByLength measures the watcher alone: one more ply
 // of a game already followed to a given length (the snapshot shares the
 // source's move slice, as every source here does). The cost per update
@@ -106,7 +96,7 @@ func BenchmarkWatcherUpdateByLength(b *testing.B) {
 		b.Run("plies="+strconv.Itoa(length), func(b *testing.B) {
 			lines := make([][]string, games)
 			for i := range lines {
-				lines[i] = randomGame(b, uint64(i), length+extra)
+				lines[i] = randgame.MustLine(b, uint64(i), length+extra)
 			}
 			var w *Watcher
 			var next []int
@@ -148,7 +138,7 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 			const extra = 100
 			texts := make([][]string, games)
 			for i := range texts {
-				line := randomGame(b, uint64(i), length+extra)
+				line := randgame.MustLine(b, uint64(i), length+extra)
 				head := fmt.Sprintf("[Event \"bench\"]\n[GameURL \"https://x/%d\"]\n", i)
 				for p := length; p <= length+extra; p++ {
 					texts[i] = append(texts[i], pgnOf(head, line[:p], "*"))
@@ -205,7 +195,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 	const extra = 10 // updates per board before the round starts over
 	moves := make([][]string, lines)
 	for i := range moves {
-		moves[i] = randomGame(b, uint64(i), 500+extra)
+		moves[i] = randgame.MustLine(b, uint64(i), 500+extra)
 	}
 	for _, boards := range []int{10, 1000} {
 		for _, length := range []int{10, 500} {

@@ -13,6 +13,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/internal/testmeasure"
 	"github.com/threefold-chess/threefold/pgn"
 )
@@ -41,7 +42,7 @@ func BenchmarkMemoryWatcherByLength(b *testing.B) {
 			}
 			return out
 		}},
-		{"random", func(n int) []string { return randomGame(b, 7, n) }},
+		{"random", func(n int) []string { return randgame.MustLine(b, 7, n) }},
 	} {
 		benchWatcherLength(b, run.name, run.moves)
 	}
@@ -157,7 +158,7 @@ func BenchmarkMemoryGzipOfZeros(b *testing.B) {
 func BenchmarkMemoryWatchOnce(b *testing.B) {
 	lines := make([][]string, 50)
 	for i := range lines {
-		lines[i] = randomGame(b, uint64(i), 40)
+		lines[i] = randgame.MustLine(b, uint64(i), 40)
 	}
 	for _, games := range []int{2000, 8000} {
 		b.Run("games="+strconv.Itoa(games), func(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -79,7 +80,7 @@ func TestPGNFeedResentLongGame(t *testing.T) {
 	head := func(white string) string {
 		return "[Event \"E\"]\n[White \"" + white + "\"]\n[Black \"B\"]\n[GameURL \"" + url + "\"]\n"
 	}
-	line := randomGame(t, 7, 161)
+	line := randgame.MustLine(t, 7, 161)
 	corrected := slices.Clone(line[:151])
 	corrected[60] = "Qh5" // a token the random line does not have there
 	if corrected[60] == line[60] {

@@ -91,16 +91,6 @@ func BenchmarkHubPush(b *testing.B) {
 	}
 }
 
-// randomLine is randgame.Line of n plies, which must exist.
-func randomLine(b *testing.B, seed uint64, n int) []string {
-	b.Helper()
-	moves, ok := randgame.Line(seed, n)
-	if !ok {
-		b.Fatal("no random game long enough")
-	}
-	return moves
-}
-
 // BenchmarkHubBroadcast is the dashboard's side of one live update: a
 // board's state with one more ply taken in (Hub.Update: its replay and its
 // view), then pushed to the pages — 10 index pages, and a game page on
@@ -114,7 +104,7 @@ func BenchmarkHubBroadcast(b *testing.B) {
 	const extra = 10 // updates per board before the boards start over
 	moves := make([][]string, lines)
 	for i := range moves {
-		moves[i] = randomLine(b, uint64(i), 500+extra)
+		moves[i] = randgame.MustLine(b, uint64(i), 500+extra)
 	}
 	for _, boards := range []int{10, 1000} {
 		for _, length := range []int{10, 500} {

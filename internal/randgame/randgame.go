@@ -8,6 +8,7 @@ package randgame
 
 import (
 	"math/rand/v2"
+	"testing"
 
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -61,4 +62,15 @@ func Line(seed uint64, n int) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// MustLine is Line for a test or benchmark, which fails when no game was
+// long enough.
+func MustLine(tb testing.TB, seed uint64, n int) []string {
+	tb.Helper()
+	moves, ok := Line(seed, n)
+	if !ok {
+		tb.Fatal("no random game long enough")
+	}
+	return moves
 }
