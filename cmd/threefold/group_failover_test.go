@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -470,13 +471,25 @@ watch:
 			}
 		}
 	}
+	// Settled: the victim's rounds taken over, and every round held by a
+	// live instance. A taker that took more than its share gives one
+	// back (holder "" until another takes it): the check below must not
+	// catch that moment.
 	gs = waitStatus(ctx, t, st, "the victim's leases taken over", func(gs store.GroupStatus) bool {
+		alive := map[string]bool{}
+		for _, in := range gs.Instances {
+			alive[in.ID] = in.Alive && in.ID != victim.ID
+		}
 		taken := 0
 		for _, l := range gs.Leases {
-			for _, name := range victimRounds {
-				if l.Name == name && !l.Expired && l.Holder != victim.ID {
-					taken++
-				}
+			if l.Kind != store.LeaseSource {
+				continue
+			}
+			if l.Expired || !alive[l.Holder] {
+				return false
+			}
+			if slices.Contains(victimRounds, l.Name) {
+				taken++
 			}
 		}
 		return taken == len(victimRounds)
