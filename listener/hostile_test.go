@@ -22,7 +22,8 @@ import (
 // TestFileSourceReportsSyntaxErrors: a stray token in a relay file cut the
 // game there without a word, and a later threefold was never alerted. The
 // game now needs attention, with the line and the token as scan says them,
-// and the log says so.
+// and the log says so. (Read once, each game is forgotten once the next
+// comes: its status is looked at as it is taken in, as the recorder does.)
 func TestFileSourceReportsSyntaxErrors(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "round.pgn")
@@ -33,11 +34,17 @@ func TestFileSourceReportsSyntaxErrors(t *testing.T) {
 	}
 	var logs bytes.Buffer
 	w := NewWatcher(WatcherOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	src := &FileSource{Path: path, Once: true}
+	var st []GameStatus
+	src := AfterTaken(&FileSource{Path: path, Once: true}, func(_ context.Context, _ string, s threefold.GameState) {
+		for _, g := range w.Status() {
+			if g.Game == s.Game {
+				st = append(st, g)
+			}
+		}
+	}, func() {})
 	if err := w.Run(context.Background(), src); err != nil {
 		t.Fatal(err)
 	}
-	st := w.Status()
 	if len(st) != 2 {
 		t.Fatalf("%d games: %+v", len(st), st)
 	}
@@ -271,10 +278,10 @@ func TestOneBadFileDoesNotStopTheOthers(t *testing.T) {
 }
 
 // TestFileSourceOnceForgetsWhatItSent: a file read once is not read
-// again, so its finished games are forgotten as soon as they were
-// emitted (watch --once of a month of games kept every one); a game still
-// going is kept, and a file followed keeps every game, to emit only what
-// changed at the next reading.
+// again, so its games are forgotten as soon as they were emitted, finished
+// or without a result (watch --once of a month of games kept every one),
+// and their states say Last; a file followed keeps every game, to emit
+// only what changed at the next reading.
 func TestFileSourceOnceForgetsWhatItSent(t *testing.T) {
 	game := func(id, moves, result string) string {
 		return "[GameURL \"https://x/" + id + "\"]\n[Result \"" + result + "\"]\n\n" + moves + " " + result + "\n\n"
@@ -286,7 +293,7 @@ func TestFileSourceOnceForgetsWhatItSent(t *testing.T) {
 		kept []string
 		last []string // the games whose state says Last
 	}{
-		{"read once", true, []string{"https://x/b"}, []string{"https://x/a", "https://x/c"}},
+		{"read once", true, nil, []string{"https://x/a", "https://x/b", "https://x/c"}},
 		{"followed", false, []string{"https://x/a", "https://x/b", "https://x/c"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -149,50 +149,55 @@ func BenchmarkMemoryGzipOfZeros(b *testing.B) {
 }
 
 // BenchmarkMemoryWatchOnce: watch --once of a file of 2,000 and 8,000
-// finished games (random, 40 plies each), the way watch reads it: the file
-// source read once, the watcher, and after each state a question to the
-// watcher about how the game ended (as the recorder asks). live-B is what
-// the watcher holds once the file is read: flat in the number of games
-// (each game is forgotten once the next comes); it held every game for
-// the 2-hour grace period, though no state of them follows.
+// games (random, 40 plies each), finished (1/2-1/2) or unfinished (without
+// a result, "*"), the way watch reads it: the file source read once, the
+// watcher, and after each state a question to the watcher about how the
+// game ended (as the recorder asks). live-B is what the watcher holds once
+// the file is read: flat in the number of games (each game is forgotten
+// once the next comes); it held every finished game for the 2-hour grace
+// period, and every unfinished one to the end, though no state of them
+// follows.
 func BenchmarkMemoryWatchOnce(b *testing.B) {
 	lines := make([][]string, 50)
 	for i := range lines {
 		lines[i] = randgame.MustLine(b, uint64(i), 40)
 	}
-	for _, games := range []int{2000, 8000} {
-		b.Run("games="+strconv.Itoa(games), func(b *testing.B) {
-			var text strings.Builder
-			for i := range games {
-				text.WriteString(pgnOf("[Event \"bench\"]\n[GameURL \"https://x/"+strconv.Itoa(i)+"\"]\n", lines[i%len(lines)], "1/2-1/2"))
-			}
-			path := filepath.Join(b.TempDir(), "games.pgn")
-			if err := os.WriteFile(path, []byte(text.String()), 0o600); err != nil {
-				b.Fatal(err)
-			}
-			var live int64
-			var w *Watcher
-			asked := 0
-			for b.Loop() {
-				w = nil // the last loop's
-				before := testmeasure.LiveHeap()
-				w = NewWatcher(WatcherOptions{})
-				src := AfterTaken(&FileSource{Path: path, Once: true}, func(_ context.Context, _ string, s threefold.GameState) {
-					if _, _, ok := w.Termination(s.Game.Site, s.Game.ID); ok {
-						asked++
-					}
-				}, func() {})
-				if err := w.Run(context.Background(), src); err != nil {
+	for _, run := range []struct{ name, result string }{{"finished", "1/2-1/2"}, {"unfinished", "*"}} {
+		for _, games := range []int{2000, 8000} {
+			b.Run(run.name+"/games="+strconv.Itoa(games), func(b *testing.B) {
+				var text strings.Builder
+				for i := range games {
+					text.WriteString(pgnOf("[Event \"bench\"]\n[GameURL \"https://x/"+strconv.Itoa(i)+"\"]\n", lines[i%len(lines)], run.result))
+				}
+				path := filepath.Join(b.TempDir(), "games.pgn")
+				if err := os.WriteFile(path, []byte(text.String()), 0o600); err != nil {
 					b.Fatal(err)
 				}
-				live = testmeasure.LiveHeap() - before
-				runtime.KeepAlive(w)
-			}
-			if asked == 0 {
-				b.Fatal("the watcher never knew how a game ended")
-			}
-			b.ReportMetric(float64(live), "live-B")
-			b.ReportMetric(float64(w.Games()), "games-held")
-		})
+				var live int64
+				var w *Watcher
+				states, asked := 0, 0
+				for b.Loop() {
+					w = nil // the last loop's
+					before := testmeasure.LiveHeap()
+					w = NewWatcher(WatcherOptions{})
+					src := AfterTaken(&FileSource{Path: path, Once: true}, func(_ context.Context, _ string, s threefold.GameState) {
+						states++
+						if _, _, ok := w.Termination(s.Game.Site, s.Game.ID); ok {
+							asked++
+						}
+					}, func() {})
+					if err := w.Run(context.Background(), src); err != nil {
+						b.Fatal(err)
+					}
+					live = testmeasure.LiveHeap() - before
+					runtime.KeepAlive(w)
+				}
+				if states < games || (run.result != "*" && asked == 0) {
+					b.Fatalf("%d states taken in (want %d); the watcher knew how %d ended", states, games, asked)
+				}
+				b.ReportMetric(float64(live), "live-B")
+				b.ReportMetric(float64(w.Games()), "games-held")
+			})
+		}
 	}
 }

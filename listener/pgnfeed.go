@@ -58,9 +58,12 @@ type pgnFeed struct {
 	// (without): the last state of a file says that no more follow.
 	hold bool
 	held *feedGame
-	// forgetSent: a finished game is forgotten once it was emitted (a file
-	// read once names it no more), so that watch --once of a file of
-	// millions of games does not keep them all.
+	// forgetSent: a game is forgotten once it was emitted (a file read
+	// once names it no more), finished or not (a game without a result,
+	// "*", has no state to follow either), so that watch --once of a file
+	// of millions of games does not keep them all. Should a later game of
+	// the reading name it again, it is taken as a new sighting, as the
+	// watcher and the store recognise it.
 	forgetSent bool
 	// counters, for tests and benchmarks
 	fullParses, tailParses int
@@ -438,7 +441,7 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 		Finished:   finished,
 		ReadError:  fg.readErr,
 		More:       more,
-		Last:       f.forgetSent && finished,
+		Last:       f.forgetSent,
 		ObservedAt: f.observed(),
 		Delay:      f.delay,
 		Audience:   f.audience,
@@ -447,7 +450,7 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 	if err != nil {
 		return stopError{err}
 	}
-	if f.forgetSent && finished && f.games[fg.id] == fg {
+	if f.forgetSent && f.games[fg.id] == fg {
 		delete(f.games, fg.id)
 	}
 	return nil

@@ -84,8 +84,9 @@ type Watcher struct {
 	mu        sync.Mutex
 	games     map[gameKey]*tracked
 	lastPrune time.Time
-	// lastOf holds, by source, the finished games whose last state it
-	// took in (GameState.Last): forgotten at that source's next state,
+	// lastOf holds, by source, the games whose last state it took in
+	// (GameState.Last), finished or not: forgotten at that source's next
+	// state, unless a state without Last came since (another source),
 	// once whoever reads the watcher about them (the recorder's
 	// Termination) is done.
 	lastOf map[string][]gameKey
@@ -122,6 +123,7 @@ type tracked struct {
 	afterEnd  bool // moves after the game was drawn by rule have been reported in the log
 	result    string
 	finished  bool
+	last      bool // the last snapshot said Last: no state of it follows from its source
 	updated   time.Time
 	endedAt   time.Time                 // when the watcher first saw it finished (its clock)
 	clocks    []*threefold.ClockReading // the last snapshot's clocks (a read-only view)
@@ -228,16 +230,17 @@ func (w *Watcher) Apply(s threefold.GameState) {
 	}
 	w.apply(t, &s)
 	t.mu.Unlock()
-	if s.Last && s.Finished {
+	if s.Last {
 		w.mu.Lock()
 		w.lastOf[s.Source] = append(w.lastOf[s.Source], k)
 		w.mu.Unlock()
 	}
 }
 
-// forgetLastLocked forgets the finished games whose last state source
-// sent before this one (w.mu held): watch --once of a file of millions of
-// games holds the games being read, not every game for the grace period.
+// forgetLastLocked forgets the games whose last state source sent before
+// this one (w.mu held): watch --once of a file of millions of games holds
+// the games being read, not every game for the grace period (a finished
+// one) or to the end (one without a result).
 func (w *Watcher) forgetLastLocked(source string) {
 	keys := w.lastOf[source]
 	if len(keys) == 0 {
@@ -245,7 +248,7 @@ func (w *Watcher) forgetLastLocked(source string) {
 	}
 	for _, k := range keys {
 		if t := w.games[k]; t != nil && t.mu.TryLock() {
-			if t.finished {
+			if t.last {
 				delete(w.games, k)
 			}
 			t.mu.Unlock()
@@ -286,6 +289,7 @@ func (w *Watcher) apply(t *tracked, s *threefold.GameState) {
 	t.source = s.Source
 	t.result = s.Result
 	t.finished = s.Finished
+	t.last = s.Last
 	t.updated = s.ObservedAt
 	t.clocks = s.Clocks
 	if t.game != nil && (s.StartFEN != t.start || s.Notation != t.notation) {

@@ -416,6 +416,11 @@ func TestWatcherForgetsGamesAfterTheirLastState(t *testing.T) {
 		s.Source = source
 		return s
 	}
+	unfinishedLast := func(id, source string) threefold.GameState {
+		s := playing(id, source)
+		s.Result, s.Last = "*", true
+		return s
+	}
 	steps := []struct {
 		name  string
 		state threefold.GameState
@@ -428,6 +433,12 @@ func TestWatcherForgetsGamesAfterTheirLastState(t *testing.T) {
 		{"c's last state", finished("c", "f1", true), []string{"b", "c", "x"}},
 		{"d's last state", finished("d", "f1", true), []string{"b", "d", "x"}},
 		{"d again: a game named twice", finished("d", "f1", true), []string{"b", "d", "x"}},
+		{"e, without a result: its last state", unfinishedLast("e", "f1"), []string{"b", "e", "x"}},
+		{"the next game of e's source", playing("g", "f1"), []string{"b", "g", "x"}},
+		{"y, without a result, from another source", playing("y", "f2"), []string{"b", "g", "x", "y"}},
+		{"y's last state from f1", unfinishedLast("y", "f1"), []string{"b", "g", "x", "y"}},
+		{"y goes on in f2", playing("y", "f2"), []string{"b", "g", "x", "y"}},
+		{"the next game of f1: y is f2's", playing("h", "f1"), []string{"b", "g", "h", "x", "y"}},
 	}
 	c := newCollector()
 	for _, st := range steps {

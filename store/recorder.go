@@ -201,7 +201,7 @@ func (r *Recorder) Record(ctx context.Context, source string, s threefold.GameSt
 	}
 	_, known := sm[s.Game.Site+"/"+s.Game.ID]
 	sm[s.Game.Site+"/"+s.Game.ID] = len(s.Moves)
-	if s.Last && s.Finished {
+	if s.Last {
 		// No state of it follows (a file read once): the store has what
 		// this run needs of it, the memory need not.
 		delete(r.games, k)

@@ -186,6 +186,9 @@ func TestRecorderForgetsGamesAfterTheirLastState(t *testing.T) {
 	state := func(id string, last bool) threefold.GameState {
 		return threefold.GameState{Game: threefold.GameRef{Site: "file", ID: id}, Moves: moves, Result: "1-0", Finished: true, Last: last, ObservedAt: epoch}
 	}
+	unfinished := func(id string, last bool) threefold.GameState {
+		return threefold.GameState{Game: threefold.GameRef{Site: "file", ID: id}, Moves: moves[:4], Result: "*", Last: last, ObservedAt: epoch}
+	}
 	cases := []struct {
 		name  string
 		state threefold.GameState
@@ -195,12 +198,19 @@ func TestRecorderForgetsGamesAfterTheirLastState(t *testing.T) {
 		{"the last state of a", state("f.pgn#1", true), 0, `{"games":{}}`},
 		{"b, finished, may be corrected", state("f.pgn#2", false), 1, `{"games":{"file/f.pgn#2":7}}`},
 		{"the last state of c", state("f.pgn#3", true), 1, `{"games":{"file/f.pgn#2":7}}`},
+		{"d, without a result, may go on", unfinished("f.pgn#4", false), 2, `{"games":{"file/f.pgn#2":7,"file/f.pgn#4":4}}`},
+		{"the last state of e, without a result", unfinished("f.pgn#5", true), 2, `{"games":{"file/f.pgn#2":7,"file/f.pgn#4":4}}`},
 	}
 	for _, c := range cases {
 		r.Record(ctx, "file f.pgn", c.state)
 		g, err := s.Game(ctx, "file", c.state.Game.ID)
-		if err != nil || !g.Finished || g.Termination != threefold.TermCheckmate || len(g.Moves) != len(moves) {
-			t.Errorf("%s: stored %+v, %v", c.name, g, err)
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.state.Finished && (!g.Finished || g.Termination != threefold.TermCheckmate || len(g.Moves) != len(moves)):
+			t.Errorf("%s: stored %+v", c.name, g)
+		case !c.state.Finished && (g.Finished || len(g.Moves) != len(c.state.Moves)):
+			t.Errorf("%s: stored %+v", c.name, g)
 		}
 		r.mu.Lock()
 		held := len(r.games)

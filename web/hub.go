@@ -65,8 +65,8 @@ type Hub struct {
 	pages     map[string]map[*client]struct{} // the pages connected, by focus ("" for the index)
 	dirty     map[string]time.Time            // game key -> when it first changed since the last push
 	pending   []threefold.Alert               // alerts not yet pushed
-	// lastKeys are the finished games whose last state came (a file read
-	// once): forgotten once pushed.
+	// lastKeys are the games whose last state came (a file read once),
+	// finished or not: forgotten once pushed.
 	lastKeys []string
 	srcDirt  bool
 	bot      *threefold.BotStatus // the bot's account, when the bot runs
@@ -84,6 +84,7 @@ type hubGame struct {
 	// since). Guarded by Hub.mu.
 	pushed  *GameView
 	live    bool      // counted in Hub.live; guarded by Hub.mu
+	last    bool      // its last update said Last; guarded by Hub.mu
 	endedAt time.Time // when the hub saw it finished; guarded by Hub.mu
 }
 
@@ -141,6 +142,7 @@ func (h *Hub) Update(u threefold.GameState) {
 		h.games[key] = g
 	}
 	g.view = v
+	g.last = u.Last
 	if live := v.Status != "finished"; live != g.live {
 		g.live = live
 		if live {
@@ -161,7 +163,7 @@ func (h *Hub) Update(u threefold.GameState) {
 	if _, ok := h.dirty[key]; !ok {
 		h.dirty[key] = now
 	}
-	if u.Last && u.Finished {
+	if u.Last {
 		h.lastKeys = append(h.lastKeys, key)
 	}
 	h.mu.Unlock()
@@ -459,11 +461,18 @@ func (h *Hub) push() {
 			h.metrics.ObserveUpdateLatency(now.Sub(since))
 		}
 	}
-	// A finished game whose last state came is on the pages now; no
-	// state of it follows (watch --once of a file of millions of games
-	// holds the games being read, not every game for the grace period).
+	// A game whose last state came is on the pages now; no state of it
+	// follows (watch --once of a file of millions of games holds the
+	// games being read, not every finished game for the grace period nor
+	// a game without a result to the end).
 	for _, k := range h.lastKeys {
-		if g := h.games[k]; g != nil && !g.live {
+		if g := h.games[k]; g != nil && g.last {
+			if g.live {
+				h.live--
+				if h.metrics != nil {
+					h.metrics.SetGamesFollowed(h.live)
+				}
+			}
 			delete(h.games, k)
 		}
 	}

@@ -74,18 +74,22 @@ func TestHubAttention(t *testing.T) {
 // games of a file read by watch --once, 10 ms apart, each state its
 // game's last and pushed: flat, where once-as-before (states that are not
 // their game's last) keeps every game for the 2-hour grace period.
+// once-unfinished: the same games without a result ("*"), which the hub
+// kept to the end.
 func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 	moves := strings.Fields("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
 	for _, run := range []struct {
-		name  string
-		grace time.Duration
-		games []int
-		once  bool // watch --once: games 10 ms apart, each state its game's last, pushed
+		name   string
+		grace  time.Duration
+		games  []int
+		once   bool // watch --once: games 10 ms apart, each state its game's last, pushed
+		result string
 	}{
-		{"grace=1h", time.Hour, []int{1000, 10000, 100000}, false},
-		{"grace=never", 100000 * time.Hour, []int{1000, 10000}, false},
-		{"once", 2 * time.Hour, []int{1000, 10000}, true},
-		{"once-as-before", 2 * time.Hour, []int{1000, 10000}, false},
+		{"grace=1h", time.Hour, []int{1000, 10000, 100000}, false, "1/2-1/2"},
+		{"grace=never", 100000 * time.Hour, []int{1000, 10000}, false, "1/2-1/2"},
+		{"once", 2 * time.Hour, []int{1000, 10000}, true, "1/2-1/2"},
+		{"once-as-before", 2 * time.Hour, []int{1000, 10000}, false, "1/2-1/2"},
+		{"once-unfinished", 2 * time.Hour, []int{1000, 10000}, true, "*"},
 	} {
 		for _, games := range run.games {
 			b.Run(run.name+"/games="+strconv.Itoa(games), func(b *testing.B) {
@@ -97,7 +101,7 @@ func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 					hub := NewHub(HubOptions{FinishedGrace: run.grace, Now: func() time.Time { return now }})
 					for i := range games {
 						hub.Update(threefold.GameState{Game: threefold.GameRef{Site: "x", ID: strconv.Itoa(i)}, Notation: rules.SAN,
-							Moves: moves, Result: "1/2-1/2", Finished: true, Last: run.once})
+							Moves: moves, Result: run.result, Finished: run.result != "*", Last: run.once})
 						if strings.HasPrefix(run.name, "once") {
 							hub.push()
 							now = now.Add(10 * time.Millisecond)
@@ -114,10 +118,11 @@ func BenchmarkMemoryHubFinishedGames(b *testing.B) {
 	}
 }
 
-// TestHubForgetsGamesAfterTheirLastState: a finished game whose state is
-// its source's last (a file read once) is pushed to the pages, then
-// forgotten, not kept for the grace period; a finished game that may
-// still be corrected stays, and so does one that goes on.
+// TestHubForgetsGamesAfterTheirLastState: a game whose state is its
+// source's last (a file read once) is pushed to the pages, then
+// forgotten, not kept for the grace period (finished) or to the end
+// (without a result); a finished game that may still be corrected stays,
+// and so does one that goes on.
 func TestHubForgetsGamesAfterTheirLastState(t *testing.T) {
 	hub := NewHub(HubOptions{})
 	page := &client{send: make(chan []byte, clientBuffer), quit: make(chan struct{})}
@@ -136,6 +141,9 @@ func TestHubForgetsGamesAfterTheirLastState(t *testing.T) {
 		{"b finished, may be corrected", game("b", true, false), []string{"file/b"}},
 		{"c goes on", game("c", false, false), []string{"file/b", "file/c"}},
 		{"c's last state", game("c", true, true), []string{"file/b"}},
+		{"d goes on", game("d", false, false), []string{"file/b", "file/d"}},
+		{"d's last state, without a result", game("d", false, true), []string{"file/b"}},
+		{"e's only state, without a result", game("e", false, true), []string{"file/b"}},
 	}
 	for _, st := range steps {
 		hub.Update(st.state)
