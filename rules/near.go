@@ -36,16 +36,42 @@ type placementKey struct {
 
 func placementOf(k *Key) placementKey { return placementKey{k.planes, k.meta & 1} }
 
+// placementHash returns the hash of the placement and the side to move of
+// the entry e: its hash without the castling rights and the e.p. file.
+func placementHash(e *seenPosition) uint64 {
+	h := e.hash ^ castlingHash(uint16(e.key.meta>>keyCastleShift))
+	if f := e.key.meta >> keyEPShift & 15; f != 0 {
+		h ^= zobEP[(f-1)&7]
+	}
+	return h
+}
+
+// minNearSlots is the size of the placement index of a new stretch.
+const minNearSlots = 64
+
 // nearTracker indexes the positions of the current stretch by placement,
 // once a near repetition has become possible. Its zero value is idle.
+//
+// A position of the stretch has a stable number, its ref: the positions
+// the tracker kept (earlier) come first, then the Game's seen, so
+// seen[i] is ref len(earlier)+i, and keep, which moves seen to the end of
+// earlier, changes no ref.
 type nearTracker struct {
 	active bool
-	// earlier are the positions of the stretch that the tracker forgot when
+	// earlier are the positions of the stretch that the Game forgot when
 	// castling rights changed.
 	earlier []seenPosition
-	// byPlacement holds, for each placement, its positions: i >= 0 is
-	// seen[i] of the Game, i < 0 is earlier[-i-1].
-	byPlacement map[placementKey][]int32
+	// slots is an open-addressing table of every position of the stretch
+	// by placementHash, filled in the order of the refs (so the positions
+	// of one placement are met in the order they first occurred).
+	slots []nearSlot
+	used  int // slots in use
+}
+
+// nearSlot is one position of the stretch in the placement index.
+type nearSlot struct {
+	hash uint64 // placementHash
+	ref  int32  // ref + 1; 0: empty
 }
 
 // stop ends the stretch: a pawn moved or a piece was captured.
@@ -53,61 +79,78 @@ func (n *nearTracker) stop() {
 	if n.active {
 		n.active = false
 		n.earlier = n.earlier[:0]
-		clear(n.byPlacement)
+		if len(n.slots) > minNearSlots {
+			n.slots = nil
+		} else {
+			clear(n.slots)
+		}
+		n.used = 0
 	}
 }
 
 // keep is called when castling rights changed without a pawn move or a
-// capture, before the tracker forgets seen: they may recur in placement.
+// capture, before the Game forgets seen: they may recur in placement.
 func (n *nearTracker) keep(seen []seenPosition) {
+	base := len(n.earlier)
+	n.earlier = append(n.earlier, seen...)
 	if !n.active {
 		n.active = true
-		if n.byPlacement == nil {
-			n.byPlacement = map[placementKey][]int32{}
+		for i := range seen {
+			n.insert(placementHash(&seen[i]), int32(base+i))
 		}
 	}
-	base := int32(len(n.earlier))
-	n.earlier = append(n.earlier, seen...)
-	for pk, refs := range n.byPlacement {
-		for i, r := range refs {
-			if r >= 0 {
-				refs[i] = -(base + r) - 1
-			}
-		}
-		n.byPlacement[pk] = refs
-	}
-	for i := range seen {
-		if ref := -(base + int32(i)) - 1; !n.indexed(&seen[i].key, ref) {
-			pk := placementOf(&seen[i].key)
-			n.byPlacement[pk] = append(n.byPlacement[pk], ref)
-		}
-	}
-}
-
-// indexed reports whether ref is already listed under the placement of k.
-func (n *nearTracker) indexed(k *Key, ref int32) bool {
-	for _, r := range n.byPlacement[placementOf(k)] {
-		if r == ref {
-			return true
-		}
-	}
-	return false
+	// Already active: every position of seen was indexed when it was new.
 }
 
 // add indexes the current position of g, which is new, starting a stretch
-// when it has an en passant capture.
+// when it has an en passant capture (the position is then the first of
+// its stretch: a double push just made it).
 func (n *nearTracker) add(g *Game) {
 	if !n.active {
 		if g.pos.ep == NoSquare {
 			return
 		}
 		n.active = true
-		if n.byPlacement == nil {
-			n.byPlacement = map[placementKey][]int32{}
+	}
+	n.insert(placementHash(&g.seen[g.cur]), int32(len(n.earlier))+g.cur)
+}
+
+// insert enters the position ref, whose placement hashes to h; refs come
+// in increasing order.
+func (n *nearTracker) insert(h uint64, ref int32) {
+	if 2*(n.used+1) > len(n.slots) {
+		n.grow()
+	}
+	mask := uint64(len(n.slots) - 1)
+	i := h & mask
+	for n.slots[i].ref != 0 {
+		i = (i + 1) & mask
+	}
+	n.slots[i] = nearSlot{hash: h, ref: ref + 1}
+	n.used++
+}
+
+// grow doubles the placement index (or makes the first one) and enters
+// its positions again, in the order of their refs.
+func (n *nearTracker) grow() {
+	old := n.slots
+	size := max(minNearSlots, 2*len(old))
+	n.slots = make([]nearSlot, size)
+	mask := uint64(size - 1)
+	var live []nearSlot
+	for _, s := range old {
+		if s.ref != 0 {
+			live = append(live, s)
 		}
 	}
-	pk := placementOf(&g.seen[g.cur].key)
-	n.byPlacement[pk] = append(n.byPlacement[pk], g.cur)
+	slices.SortFunc(live, func(a, b nearSlot) int { return int(a.ref - b.ref) })
+	for _, s := range live {
+		i := s.hash & mask
+		for n.slots[i].ref != 0 {
+			i = (i + 1) & mask
+		}
+		n.slots[i] = s
+	}
 }
 
 // NearRepetitions returns the earlier positions with the placement and
@@ -124,15 +167,22 @@ func (g *Game) NearRepetitions() []NearRepetition {
 func (g *Game) nearRepetitions() []NearRepetition {
 	n := &g.near
 	cur := &g.seen[g.cur]
+	h := placementHash(cur)
+	pk := placementOf(&cur.key)
 	var out []NearRepetition
-	for _, r := range n.byPlacement[placementOf(&cur.key)] {
-		var o *seenPosition
-		if r >= 0 {
-			o = &g.seen[r]
-		} else {
-			o = &n.earlier[-r-1]
+	mask := uint64(len(n.slots) - 1)
+	for i := h & mask; n.slots[i].ref != 0; i = (i + 1) & mask {
+		s := n.slots[i]
+		if s.hash != h {
+			continue
 		}
-		if o.key == cur.key {
+		var o *seenPosition
+		if r := int(s.ref - 1); r < len(n.earlier) {
+			o = &n.earlier[r]
+		} else {
+			o = &g.seen[r-len(n.earlier)]
+		}
+		if o.key == cur.key || placementOf(&o.key) != pk {
 			continue
 		}
 		out = append(out, NearRepetition{Plies: o.plies(), Count: int(o.count), Diff: cur.key.Diff(o.key)})
@@ -142,12 +192,5 @@ func (g *Game) nearRepetitions() []NearRepetition {
 
 // clone returns a copy of n that shares nothing with it.
 func (n *nearTracker) clone() nearTracker {
-	c := nearTracker{active: n.active, earlier: slices.Clone(n.earlier)}
-	if n.byPlacement != nil {
-		c.byPlacement = make(map[placementKey][]int32, len(n.byPlacement))
-		for pk, refs := range n.byPlacement {
-			c.byPlacement[pk] = slices.Clone(refs)
-		}
-	}
-	return c
+	return nearTracker{active: n.active, earlier: slices.Clone(n.earlier), slots: slices.Clone(n.slots), used: n.used}
 }
