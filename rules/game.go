@@ -151,52 +151,50 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 
 func (g *Game) play(m Move) {
 	p := &g.pos
-	// Castling goes king to own rook: it captures nothing, and only its
-	// loss of castling rights makes it irreversible.
-	newPlacement := !m.IsCastling() && (p.board[m&63].Type() == Pawn || p.board[m>>6&63] != NoPiece)
 	castle := p.castle
-	p.Play(m)
+	newPlacement := p.play(m)
 	g.ply++
 	if !g.dropMoves {
 		g.moves = append(g.moves, m)
 	}
-	if newPlacement {
+	switch {
+	case newPlacement:
 		if g.near.active {
 			g.near.stop()
 		}
-	} else if p.castle != castle {
+		g.record(true)
+	case p.castle != castle:
+		// Castling, or a king or rook move that loses castling rights.
 		g.near.keep(g.seen)
+		g.record(true)
+	default:
+		g.record(false)
 	}
-	g.record(newPlacement || p.castle != castle)
 }
 
 // record counts the current position, first forgetting every position
 // when the move that led here was irreversible.
 func (g *Game) record(irreversible bool) {
 	h := g.pos.hash
-	ply := int32(g.ply)
-	var slot int
+	var slot uint64
 	if irreversible || g.index == nil {
 		// The position is the first of a new stretch: nothing to look up.
 		g.resetWindow()
-		slot = int(h & uint64(len(g.index)-1))
-	} else if slot = g.lookupCurrent(h); g.index[slot] > g.base {
-		g.cur = g.index[slot] - g.base - 1
-		e := &g.seen[g.cur]
-		if e.count < keptPlies {
-			e.first[e.count] = ply
+		slot = h & uint64(len(g.index)-1)
+	} else {
+		index, base := g.index, g.base
+		mask := uint64(len(index) - 1)
+		for slot = h & mask; ; slot = (slot + 1) & mask {
+			s := index[slot&mask] - base
+			if s <= 0 {
+				break // a new position
+			}
+			// The Key is made only when an entry has the same hash.
+			if o := &g.seen[s-1]; o.hash == h && o.key == g.pos.Key() {
+				g.recordAgain(s - 1)
+				return
+			}
 		}
-		e.count++
-		e.last = ply
-		g.count = e.count
-		if e.count == 2 {
-			t := g.pos.turn
-			g.twice[t] = append(g.twice[t], g.cur)
-		}
-		if e.count >= 5 && g.fivefoldPly < 0 {
-			g.fivefoldPly = g.ply
-		}
-		return
 	}
 	// A new position: its entry is written in place (first[1:] may hold
 	// an old entry's plies, which count hides).
@@ -207,16 +205,37 @@ func (g *Game) record(irreversible bool) {
 		g.seen = append(g.seen, seenPosition{})
 	}
 	e := &g.seen[n]
-	e.hash, e.count, e.last = h, 1, ply
+	ply := int32(g.ply)
+	e.hash, e.count, e.last, e.first[0] = h, 1, ply, ply
 	g.pos.fillKey(&e.key)
-	e.first[0] = ply
 	g.cur, g.count = int32(n), 1
-	g.index[slot] = g.base + g.cur + 1
-	if 2*len(g.seen) > len(g.index) {
+	g.index[slot&uint64(len(g.index)-1)] = g.base + int32(n) + 1
+	if 2*(n+1) > len(g.index) {
 		g.growIndex()
 	}
 	if g.near.active || g.pos.ep != NoSquare { // almost never: no call at all
 		g.near.add(g)
+	}
+}
+
+// recordAgain counts one more occurrence of the position seen[i], the
+// current one.
+func (g *Game) recordAgain(i int32) {
+	ply := int32(g.ply)
+	g.cur = i
+	e := &g.seen[i]
+	if e.count < keptPlies {
+		e.first[e.count] = ply
+	}
+	e.count++
+	e.last = ply
+	g.count = e.count
+	if e.count == 2 {
+		t := g.pos.turn & 1
+		g.twice[t] = append(g.twice[t], i)
+	}
+	if e.count >= 5 && g.fivefoldPly < 0 {
+		g.fivefoldPly = g.ply
 	}
 }
 
@@ -252,21 +271,6 @@ func (g *Game) lookup(h uint64, key *Key) int {
 			return int(i)
 		}
 		if o := &g.seen[s-1]; o.hash == h && o.key == *key {
-			return int(i)
-		}
-	}
-}
-
-// lookupCurrent is lookup for the current position, whose hash is h: its
-// Key is made only when an entry has the same hash.
-func (g *Game) lookupCurrent(h uint64) int {
-	mask := uint64(len(g.index) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := g.index[i] - g.base
-		if s <= 0 {
-			return int(i)
-		}
-		if o := &g.seen[s-1]; o.hash == h && o.key == g.pos.Key() {
 			return int(i)
 		}
 	}

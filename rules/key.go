@@ -37,10 +37,14 @@ func (p *Position) fillKey(k *Key) {
 	k.planes[1] = p.byType[Knight] | p.byType[Bishop] | p.byType[King]
 	k.planes[2] = p.byType[Rook] | p.byType[Queen] | p.byType[King]
 	k.planes[3] = p.byColor[White]
-	k.meta = uint32(p.turn) | uint32(p.castle)<<keyCastleShift
-	if p.ep != NoSquare {
-		k.meta |= uint32(p.ep.File()+1) << keyEPShift
-	}
+	k.meta = uint32(p.turn) | uint32(p.castle)<<keyCastleShift | epKeyBits(p.ep)
+}
+
+// epKeyBits returns the e.p. part of a Key's meta for the e.p. square ep:
+// its file plus one, or 0 for NoSquare, without a branch.
+func epKeyBits(ep Square) uint32 {
+	held := ^uint32(int32(ep) >> 31) // all ones unless ep is NoSquare (-1)
+	return (uint32(ep&7) + 1) << keyEPShift & held
 }
 
 // Turn returns the side to move of the keyed position.

@@ -191,18 +191,81 @@ func (p *Position) IsCapture(m Move) bool {
 
 // Play makes the move m, which must be legal in p (from LegalMoves,
 // ParseUCI, ParseSAN, or checked with IsLegal).
-func (p *Position) Play(m Move) {
-	from, to := m.From(), m.To()
+func (p *Position) Play(m Move) { p.play(m) }
+
+// play is Play; it reports whether m moved a pawn or captured: then no
+// earlier position can recur (castling, which captures nothing, is not
+// such a move).
+func (p *Position) play(m Move) (newPlacement bool) {
+	from, to := m.From()&63, m.To()&63
 	pc := p.board[from]
-	us := p.turn
-	them := us.Other()
-	if p.ep != NoSquare {
-		p.hash ^= zobEP[p.ep.File()]
-	}
+	us := p.turn & 1
+	h := p.hash ^ zobTurn
 	oldEP := p.ep
-	p.ep = NoSquare
+	if oldEP != NoSquare {
+		h ^= zobEP[oldEP&7]
+		p.ep = NoSquare
+	}
+	p.fullmove += int32(us)
+	p.turn = us ^ 1
+	if m>>12 != 0 { // castling or a promotion
+		p.hash = h
+		return p.playSpecial(m, pc, us)
+	}
+	// The common move: one piece from from to to, perhaps taking.
+	if captured := p.board[to]; captured != NoPiece {
+		p.byType[captured&7] ^= to.bb()
+		p.byColor[us^1] ^= to.bb()
+		h ^= zobPiece[captured&15][to]
+		newPlacement = true
+	}
+	t := PieceType(pc & 7)
+	moved := from.bb() | to.bb()
+	p.byType[t] ^= moved
+	p.byColor[us] ^= moved
+	p.board[from] = NoPiece
+	p.board[to] = pc
+	h ^= zobPiece[pc&15][from] ^ zobPiece[pc&15][to]
+	if p.castle != 0 {
+		if lost := p.castle & castlingLoss(us, t, from, to); lost != 0 {
+			h ^= castlingHash(lost)
+			p.castle &^= lost
+		}
+	}
+	if t == Pawn {
+		newPlacement = true
+		if to == oldEP {
+			// En passant: the captured pawn stands beside, on the from
+			// rank; everything is counted again.
+			p.hash = h
+			p.remove(to ^ 8)
+			p.halfmove = 0
+			p.checkers = p.computeCheckers()
+			return true
+		}
+		if to-from == 16 || from-to == 16 {
+			p.setEnPassant((from+to)/2, to)
+			if p.ep != NoSquare {
+				h ^= zobEP[p.ep&7]
+			}
+		}
+	}
+	p.hash = h
+	if newPlacement {
+		p.halfmove = 0
+	} else {
+		p.halfmove++
+	}
+	p.checkers = p.checkersAfter(t, from, to)
+	return newPlacement
+}
+
+// playSpecial is play for castling and promotions, with the turn already
+// passed to the other side and p.hash updated for it and the e.p. square
+// gone.
+func (p *Position) playSpecial(m Move, pc Piece, us Color) (newPlacement bool) {
+	from, to := m.From(), m.To()
 	p.halfmove++
-	special := m>>12 != 0 // castling or a promotion
 	if m.IsCastling() {
 		// Lift both, then set both down: the king may land where the rook
 		// stood and the other way round.
@@ -212,25 +275,14 @@ func (p *Position) Play(m Move) {
 		p.remove(to)
 		p.put(kingTo, pc)
 		p.put(rookTo, rook)
-	} else {
+	} else { // a promotion
 		if p.board[to] != NoPiece {
 			p.remove(to)
-			p.halfmove = 0
 		}
-		p.relocate(from, to)
-		if pc.Type() == Pawn {
-			p.halfmove = 0
-			if to == oldEP {
-				p.remove(to ^ 8) // the captured pawn stands beside, on the from rank
-				special = true
-			}
-			if promo := m.Promotion(); promo != NoPieceType {
-				p.remove(to)
-				p.put(to, NewPiece(us, promo))
-			} else if to-from == 16 || from-to == 16 {
-				p.setEnPassant((from+to)/2, to)
-			}
-		}
+		p.remove(from)
+		p.put(to, NewPiece(us, m.Promotion()))
+		p.halfmove = 0
+		newPlacement = true
 	}
 	if p.castle != 0 {
 		if lost := p.castle & castlingLoss(us, pc.Type(), from, to); lost != 0 {
@@ -238,19 +290,8 @@ func (p *Position) Play(m Move) {
 			p.castle &^= lost
 		}
 	}
-	if us == Black {
-		p.fullmove++
-	}
-	p.turn = them
-	p.hash ^= zobTurn
-	if p.ep != NoSquare {
-		p.hash ^= zobEP[p.ep.File()]
-	}
-	if special {
-		p.checkers = p.computeCheckers()
-	} else {
-		p.checkers = p.checkersAfter(pc.Type(), from, to)
-	}
+	p.checkers = p.computeCheckers()
+	return newPlacement
 }
 
 // setEnPassant records the e.p. square after a double push to pawnSq, but
