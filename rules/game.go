@@ -317,13 +317,16 @@ func (g *Game) CanClaimThreefold() bool { return g.Count() >= 3 }
 // CanClaimRepetition reports whether the side to move may claim a draw by
 // repetition now: under 9.2.2, or under 9.2.1 by declaring a move.
 func (g *Game) CanClaimRepetition() bool {
-	// Usually false at once: the opponent has had no position twice, so
-	// no move goes back to one.
+	// Usually false at once, inlined into the caller: the opponent has had
+	// no position twice, so no move goes back to one.
 	return g.count >= 3 || len(g.twice[g.pos.turn&1^1]) != 0 && g.canClaimByMove()
 }
 
 // canClaimByMove reports whether some legal move leads to a position
-// that occurred twice (9.2.1).
+// that occurred twice (9.2.1). It is kept out of line so that
+// CanClaimRepetition, which calls it rarely, is inlined.
+//
+//go:noinline
 func (g *Game) canClaimByMove() bool {
 	var one [1]Move
 	return len(g.claimMoves(one[:0], true)) > 0

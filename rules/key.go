@@ -33,19 +33,19 @@ func (p *Position) Key() Key {
 
 // fillKey writes the Key of the position to k.
 func (p *Position) fillKey(k *Key) {
-	k.planes[0] = p.byType[Pawn] | p.byType[Bishop] | p.byType[Queen]
-	k.planes[1] = p.byType[Knight] | p.byType[Bishop] | p.byType[King]
-	k.planes[2] = p.byType[Rook] | p.byType[Queen] | p.byType[King]
-	k.planes[3] = p.byColor[White]
-	k.meta = uint32(p.turn) | uint32(p.castle)<<keyCastleShift | epKeyBits(p.ep)
+	t := &p.byType
+	k.planes = [4]uint64{t[Pawn] | t[Bishop] | t[Queen], t[Knight] | t[Bishop] | t[King], t[Rook] | t[Queen] | t[King], p.byColor[White]}
+	k.meta = uint32(p.turn) | uint32(p.castle)<<keyCastleShift | keyEPBits[uint8(p.ep+1)]
 }
 
-// epKeyBits returns the e.p. part of a Key's meta for the e.p. square ep:
-// its file plus one, or 0 for NoSquare, without a branch.
-func epKeyBits(ep Square) uint32 {
-	held := ^uint32(int32(ep) >> 31) // all ones unless ep is NoSquare (-1)
-	return (uint32(ep&7) + 1) << keyEPShift & held
-}
+// keyEPBits is the e.p. part of a Key's meta by e.p. square plus one: the
+// file plus one, or 0 for NoSquare.
+var keyEPBits = func() (t [256]uint32) {
+	for s := 0; s < 64; s++ {
+		t[s+1] = uint32(s&7+1) << keyEPShift
+	}
+	return t
+}()
 
 // Turn returns the side to move of the keyed position.
 func (k Key) Turn() Color { return Color(k.meta & 1) }
