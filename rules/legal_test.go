@@ -162,6 +162,9 @@ func TestShortcutMoves(t *testing.T) {
 		{"rook pinned on the rank takes the pinner", "4k3/8/8/8/8/8/8/r1R1K1R1 w - - 0 1", "Rxa1", "c1a1", false},
 		{"king may not walk along the checking line", "8/8/8/8/k7/8/8/r3K3 w - - 0 1", "Kf1", "illegal", false},
 		{"king steps off the checking line", "8/8/8/8/k7/8/8/r3K3 w - - 0 1", "Ke2", "e1e2", false},
+		{"the only king step, not in check, onto an attacked square", "4k3/8/8/8/8/8/5r2/4K3 w - - 0 1", "Kf1", "illegal", false},
+		{"the only bishop, pinned on a diagonal, leaves it", "4k3/8/8/8/8/2b5/3B4/4K3 w - - 0 1", "Be3", "illegal", false},
+		{"the only bishop, not in check and on no line of the king", "4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "Bh7", "b1h7", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := ParseFEN(tc.fen)

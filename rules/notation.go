@@ -99,112 +99,38 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	if n < 2 {
 		return NoMove, false
 	}
-	us := p.turn
-	if s[0] == 'O' {
-		var dir int
-		switch s[:n] {
-		case "O-O":
-			dir = 2
-		case "O-O-O":
-			dir = -2
-		default:
-			return NoMove, false
+	s = s[:n]
+	us := p.turn & 1
+	pt := sanPieceType[s[0]]
+	if pt == NoPieceType {
+		if s[0] == 'O' {
+			return p.parseCastleFast(s)
 		}
-		m, err := p.parseCastle(s, dir)
-		return m, err == nil
-	}
-	// The destination, and the promotion piece after it.
-	promo := NoPieceType
-	if n >= 4 && s[n-2] == '=' {
-		switch s[n-1] {
-		case 'Q':
-			promo = Queen
-		case 'R':
-			promo = Rook
-		case 'B':
-			promo = Bishop
-		case 'N':
-			promo = Knight
-		default:
-			return NoMove, false
-		}
-		n -= 2
+		return p.parsePawnSANFast(s, us)
 	}
 	f, r := s[n-2]-'a', s[n-1]-'1'
 	if f > 7 || r > 7 {
 		return NoMove, false
 	}
-	to := NewSquare(int(f), int(r))
+	to := Square(r<<3 | f)
 	if t := p.board[to]; t != NoPiece && t.Color() == us {
 		return NoMove, false
 	}
-	last := r == 7 || r == 0
-	pt := Pawn
-	switch s[0] {
-	case 'N':
-		pt = Knight
-	case 'B':
-		pt = Bishop
-	case 'R':
-		pt = Rook
-	case 'Q':
-		pt = Queen
-	case 'K':
-		pt = King
-	}
-	if pt == Pawn {
-		if last != (promo != NoPieceType) {
-			return NoMove, false
-		}
-		fwd := Square(8)
-		if us == Black {
-			fwd = -8
-		}
-		var from Square
-		switch n {
-		case 2: // a push: e4
-			one := to - fwd
-			if p.board[to] != NoPiece || one < 0 || one > 63 {
-				return NoMove, false
-			}
-			from = one
-			if p.board[one] == NoPiece && (us == White && r == 3 || us == Black && r == 4) {
-				from = one - fwd
-			}
-		case 4: // a capture: exd5
-			ff := s[0] - 'a'
-			if s[1] != 'x' || ff > 7 || (ff != f+1 && ff+1 != f) || (p.board[to] == NoPiece && to != p.ep) {
-				return NoMove, false
-			}
-			from = to - fwd + Square(ff) - Square(f)
-			if from < 0 || from > 63 {
-				return NoMove, false
-			}
-		default:
-			return NoMove, false
-		}
-		m := NewMove(from, to, promo)
-		return m, p.board[from] == NewPiece(us, Pawn) && p.legal(m)
-	}
-	if promo != NoPieceType {
-		return NoMove, false
-	}
+	own := p.byColor[us] & p.byType[pt]
 	// Between the piece letter and the destination: a file, a rank or
 	// both, then x, each optional.
 	mid := s[1 : n-2]
 	if len(mid) > 0 && mid[len(mid)-1] == 'x' {
 		mid = mid[:len(mid)-1]
 	}
-	own := p.pieces(us, pt)
 	switch len(mid) {
 	case 0:
 	case 1:
-		switch c := mid[0]; {
-		case c >= 'a' && c <= 'h':
+		if c := mid[0]; c-'a' < 8 {
 			own &= fileA << (c - 'a')
-		case c >= '1' && c <= '8':
+		} else if c-'1' < 8 {
 			own &= rank1 << (8 * (c - '1'))
-		default:
+		} else {
 			return NoMove, false
 		}
 	case 2:
@@ -212,7 +138,7 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 		if ff > 7 || fr > 7 {
 			return NoMove, false
 		}
-		own &= NewSquare(int(ff), int(fr)).bb()
+		own &= 1 << (fr<<3 | ff)
 	default:
 		return NoMove, false
 	}
@@ -220,14 +146,30 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	switch pt {
 	case Knight:
 		cands = knightAttacks[to] & own
-	case Bishop:
-		cands = bishopAttacks(to, p.occupied()) & own
-	case Rook:
-		cands = rookAttacks(to, p.occupied()) & own
-	case Queen:
-		cands = (bishopAttacks(to, p.occupied()) | rookAttacks(to, p.occupied())) & own
 	case King:
 		cands = kingAttacks[to] & own
+	default:
+		occ := p.byColor[White] | p.byColor[Black]
+		if pt != Rook {
+			cands = bishopAttacks(to, occ)
+		}
+		if pt != Bishop {
+			cands |= rookAttacks(to, occ)
+		}
+		cands &= own
+	}
+	if cands == 0 {
+		return NoMove, false
+	}
+	m := NewMove(lsb(cands), to, NoPieceType)
+	if cands&(cands-1) == 0 {
+		// One piece can go there, as almost always: it is legal at once
+		// when the king is not in check and the piece is no king and on
+		// no line through the king (so it cannot be pinned).
+		if pt != King && p.checkers == 0 && line[p.kingSquare(us)&63][m.From()] == 0 {
+			return m, true
+		}
+		return m, p.legal(m)
 	}
 	found := NoMove
 	for ; cands != 0; cands &= cands - 1 {
@@ -239,6 +181,79 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 		}
 	}
 	return found, found != NoMove
+}
+
+// sanPieceType is the piece type of a SAN piece letter, by byte: N, B,
+// R, Q or K; NoPieceType for every other byte.
+var sanPieceType = [256]PieceType{'N': Knight, 'B': Bishop, 'R': Rook, 'Q': Queen, 'K': King}
+
+// parseCastleFast is parseSANFast for s (no + or #) that starts with O.
+func (p *Position) parseCastleFast(s string) (Move, bool) {
+	var dir int
+	switch s {
+	case "O-O":
+		dir = 2
+	case "O-O-O":
+		dir = -2
+	default:
+		return NoMove, false
+	}
+	m, err := p.parseCastle(s, dir)
+	return m, err == nil
+}
+
+// parsePawnSANFast is parseSANFast for s (no + or #, at least two bytes)
+// that starts with no piece letter: a pawn move, e4, exd5, e8=Q, exd8=Q.
+func (p *Position) parsePawnSANFast(s string, us Color) (Move, bool) {
+	n := len(s)
+	// The destination, and the promotion piece after it.
+	promo := NoPieceType
+	if n >= 4 && s[n-2] == '=' {
+		if promo = sanPieceType[s[n-1]]; promo == NoPieceType || promo == King {
+			return NoMove, false
+		}
+		n -= 2
+	}
+	f, r := s[n-2]-'a', s[n-1]-'1'
+	if f > 7 || r > 7 {
+		return NoMove, false
+	}
+	to := Square(r<<3 | f)
+	if t := p.board[to]; t != NoPiece && t.Color() == us {
+		return NoMove, false
+	}
+	if last := r == 7 || r == 0; last != (promo != NoPieceType) {
+		return NoMove, false
+	}
+	fwd := Square(8)
+	if us == Black {
+		fwd = -8
+	}
+	var from Square
+	switch n {
+	case 2: // a push: e4
+		one := to - fwd
+		if p.board[to] != NoPiece || one < 0 || one > 63 {
+			return NoMove, false
+		}
+		from = one
+		if p.board[one] == NoPiece && (us == White && r == 3 || us == Black && r == 4) {
+			from = one - fwd
+		}
+	case 4: // a capture: exd5
+		ff := s[0] - 'a'
+		if s[1] != 'x' || ff > 7 || (ff != f+1 && ff+1 != f) || (p.board[to] == NoPiece && to != p.ep) {
+			return NoMove, false
+		}
+		from = to - fwd + Square(ff) - Square(f)
+		if from < 0 || from > 63 {
+			return NoMove, false
+		}
+	default:
+		return NoMove, false
+	}
+	m := NewMove(from, to, promo)
+	return m, p.board[from] == NewPiece(us, Pawn) && p.legal(m)
 }
 
 // parseSAN is ParseSAN for every form it accepts, with the errors.
