@@ -166,7 +166,7 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 		// One piece can go there, as almost always: it is legal at once
 		// when the king is not in check and the piece is no king and on
 		// no line through the king (so it cannot be pinned).
-		if pt != King && p.checkers == 0 && line[p.kingSquare(us)&63][m.From()] == 0 {
+		if pt != King && p.notPinnedNorInCheck(m.From()) {
 			return m, true
 		}
 		return m, p.legal(m)
@@ -253,7 +253,20 @@ func (p *Position) parsePawnSANFast(s string, us Color) (Move, bool) {
 		return NoMove, false
 	}
 	m := NewMove(from, to, promo)
-	return m, p.board[from] == NewPiece(us, Pawn) && p.legal(m)
+	if p.board[from] != NewPiece(us, Pawn) {
+		return NoMove, false
+	}
+	if to != p.ep && p.notPinnedNorInCheck(from) {
+		return m, true
+	}
+	return m, p.legal(m)
+}
+
+// notPinnedNorInCheck reports whether the side to move is not in check
+// and its piece on from (not its king) stands on no line through its
+// king: then every move of that piece but en passant is legal.
+func (p *Position) notPinnedNorInCheck(from Square) bool {
+	return p.checkers == 0 && line[p.kingSquare(p.turn)&63][from&63] == 0
 }
 
 // parseSAN is ParseSAN for every form it accepts, with the errors.

@@ -151,38 +151,6 @@ func (p *Position) computeCheckers() uint64 {
 	return p.attackers(p.kingSquare(p.turn), p.occupied()) & p.byColor[p.turn.Other()]
 }
 
-// checkersAfter returns the pieces of the side that moved (the side to
-// move is already the other) that check the side to move after an
-// ordinary move of a piece of type t from from to to: only the piece that
-// moved can give check directly, and only a slider on a line through from
-// can give it by discovery. (Castling, en passant and promotions, where
-// more changes, recompute everything.)
-func (p *Position) checkersAfter(t PieceType, from, to Square) uint64 {
-	them := p.turn & 1
-	ksq := p.kingSquare(them) & 63
-	own := p.byColor[them^1]
-	var c uint64
-	// Only an own slider on a line through the king and from (or to, if
-	// the piece moved is one) can check from afar: look along the kinds of
-	// lines it is on.
-	lines := line[ksq][from&63]
-	switch t {
-	case Pawn:
-		c = pawnAttacks[them][ksq] & to.bb()
-	case Knight:
-		c = knightAttacks[ksq] & to.bb()
-	case Bishop, Rook, Queen:
-		lines |= line[ksq][to&63]
-	}
-	if diag := (p.byType[Bishop] | p.byType[Queen]) & own; lines&diag != 0 {
-		c |= bishopAttacks(ksq, p.occupied()) & diag
-	}
-	if orth := (p.byType[Rook] | p.byType[Queen]) & own; lines&orth != 0 {
-		c |= rookAttacks(ksq, p.occupied()) & orth
-	}
-	return c
-}
-
 // IsCapture reports whether the (legal) move m captures, en passant
 // included. Castling, the king onto its own rook, is not a capture.
 func (p *Position) IsCapture(m Move) bool {
@@ -256,7 +224,31 @@ func (p *Position) play(m Move) (newPlacement bool) {
 	} else {
 		p.halfmove++
 	}
-	p.checkers = p.checkersAfter(t, from, to)
+	// The checkers of the side now to move: only the piece that moved can
+	// give check directly, and only a slider on a line through from can
+	// give it by discovery (or through to, for a slider that moved).
+	ksq := p.kingSquare(us^1) & 63
+	own := p.byColor[us]
+	lines := line[ksq][from]
+	var c uint64
+	switch t {
+	case Pawn:
+		c = pawnAttacks[us^1][ksq] & to.bb()
+	case Knight:
+		c = knightAttacks[ksq] & to.bb()
+	case Bishop, Rook, Queen:
+		lines |= line[ksq][to]
+	}
+	if lines != 0 {
+		occ := p.byColor[White] | p.byColor[Black]
+		if diag := (p.byType[Bishop] | p.byType[Queen]) & own; lines&diag != 0 {
+			c |= bishopAttacks(ksq, occ) & diag
+		}
+		if orth := (p.byType[Rook] | p.byType[Queen]) & own; lines&orth != 0 {
+			c |= rookAttacks(ksq, occ) & orth
+		}
+	}
+	p.checkers = c
 	return newPlacement
 }
 
