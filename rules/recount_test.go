@@ -14,41 +14,47 @@ import (
 // identity is the FIDE identity of a position (9.2.3) computed the slow
 // way, without Key: the placement, the side to move and the castling
 // rights as the FEN writes them, and an e.p. square only when some legal
-// move captures en passant there.
-func identity(p rules.Position) string {
+// move captures en passant there. That can only be right after a double
+// push (afterPush); otherwise no legal move is looked at.
+func identity(p rules.Position, afterPush bool) string {
 	f := strings.Fields(p.FEN())
 	ep := "-"
-	for _, m := range p.LegalMoves(nil) {
-		if p.PieceAt(m.From()).Type() == rules.Pawn && m.From().File() != m.To().File() && p.PieceAt(m.To()) == rules.NoPiece {
-			ep = m.To().String()
+	if afterPush {
+		for _, m := range p.LegalMoves(nil) {
+			if p.PieceAt(m.From()).Type() == rules.Pawn && m.From().File() != m.To().File() && p.PieceAt(m.To()) == rules.NoPiece {
+				ep = m.To().String()
+			}
 		}
 	}
 	return f[0] + " " + f[1] + " " + f[2] + " " + ep
 }
 
+// doublePush reports whether m, in p, moves a pawn two squares.
+func doublePush(p *rules.Position, m rules.Move) bool {
+	d := m.To().Rank() - m.From().Rank()
+	return p.PieceAt(m.From()).Type() == rules.Pawn && (d == 2 || d == -2)
+}
+
 // recount is what Game must answer after each ply, counted by comparing
 // the identity of the current position with that of every earlier one.
 type recount struct {
-	ids      []string // identity by ply
+	ids      []string         // identity by ply
+	plies    map[string][]int // plies by identity
 	fivefold int
 }
 
-func (r *recount) add(p rules.Position) {
-	r.ids = append(r.ids, identity(p))
-	if r.fivefold < 0 && len(r.occurrences(r.ids[len(r.ids)-1])) >= 5 {
-		r.fivefold = len(r.ids) - 1
-	}
+func newRecount(start rules.Position) *recount {
+	r := &recount{plies: map[string][]int{}, fivefold: -1}
+	r.add(identity(start, true))
+	return r
 }
 
-// occurrences returns every ply whose position has identity id.
-func (r *recount) occurrences(id string) []int {
-	var plies []int
-	for i, o := range r.ids {
-		if o == id {
-			plies = append(plies, i)
-		}
+func (r *recount) add(id string) {
+	r.plies[id] = append(r.plies[id], len(r.ids))
+	if r.fivefold < 0 && len(r.plies[id]) == 5 {
+		r.fivefold = len(r.ids)
 	}
-	return plies
+	r.ids = append(r.ids, id)
 }
 
 // claimMoves returns the legal moves of p that produce a position that
@@ -58,7 +64,7 @@ func (r *recount) claimMoves(p rules.Position) []string {
 	for _, m := range p.LegalMoves(nil) {
 		next := p
 		next.Play(m)
-		if len(r.occurrences(identity(next))) >= 2 {
+		if len(r.plies[identity(next, doublePush(&p, m))]) >= 2 {
 			out = append(out, m.UCI())
 		}
 	}
@@ -83,11 +89,10 @@ func kept(plies []int) []int {
 func checkRecount(t *testing.T, name string, start rules.Position, moves []rules.Move, bySAN bool) (threefolds, claims int, fivefold bool) {
 	t.Helper()
 	g := rules.NewGame(start)
-	r := &recount{fivefold: -1}
-	r.add(start)
+	r := newRecount(start)
 	for ply := 0; ; ply++ {
 		p := g.Position()
-		occ := r.occurrences(r.ids[ply])
+		occ := r.plies[r.ids[ply]]
 		if g.Count() != len(occ) || fmt.Sprint(g.Occurrences()) != fmt.Sprint(kept(occ)) {
 			t.Fatalf("%s: ply %d (%s): count %d occurrences %v, recount %v", name, ply, p.FEN(), g.Count(), g.Occurrences(), occ)
 		}
@@ -124,7 +129,7 @@ func checkRecount(t *testing.T, name string, start rules.Position, moves []rules
 		} else if err := g.Play(m); err != nil {
 			t.Fatalf("%s: ply %d: %v", name, ply, err)
 		}
-		r.add(g.Position())
+		r.add(identity(g.Position(), doublePush(&p, m)))
 	}
 }
 
