@@ -496,6 +496,7 @@ const (
 	cSpace                   // white space
 	cSAN                     // may appear in a move as PGN writes it (or a null move)
 	cFirst                   // may start a SAN move (a file, a piece letter, O of castling)
+	cDigit                   // 0 to 9
 )
 
 var class = func() (t [256]uint8) {
@@ -510,6 +511,9 @@ var class = func() (t [256]uint8) {
 	}
 	for _, c := range []byte("abcdefghKQRBNO") {
 		t[c] |= cFirst
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= cDigit
 	}
 	return t
 }()
@@ -627,9 +631,16 @@ func looksLikeTag(b []byte) bool {
 	return j < len(b) && b[j] == '"'
 }
 
-func isNameByte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-'
-}
+func isNameByte(c byte) bool { return nameByte[c] }
+
+// nameByte marks the bytes of a tag name.
+var nameByte = func() (t [256]bool) {
+	for c := range t {
+		b := byte(c)
+		t[c] = b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '+' || b == '#' || b == '=' || b == ':' || b == '-'
+	}
+	return t
+}()
 
 // scanTags reads the tag pairs of a line starting at b[i] == '['. Movetext after the last `]` goes on
 // to the movetext scanner.
@@ -722,7 +733,7 @@ func (r *Reader) keepTag(name []byte) bool {
 		return true
 	}
 	for _, k := range r.keepTags {
-		if string(name) == k {
+		if len(k) == len(name) && k[0] == name[0] && string(name) == k { // most names differ in length or first letter
 			return true
 		}
 	}
@@ -731,8 +742,12 @@ func (r *Reader) keepTag(name []byte) bool {
 
 // closingQuote returns the index of the quote that ends a tag value starting at b[i], or -1.
 func closingQuote(b []byte, i int) int {
-	if k := bytes.IndexByte(b[i:], '"'); k >= 0 && bytes.IndexByte(b[i:i+k], '\\') < 0 {
-		return i + k // the usual value: no escape before the first quote
+	for j := i; j < len(b); j++ { // the usual value: a few bytes, no escape before the first quote
+		if c := b[j]; c == '"' {
+			return j
+		} else if c == '\\' {
+			break
+		}
 	}
 	for ; i < len(b); i++ {
 		switch b[i] {
@@ -785,33 +800,17 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 			r.inBrace, r.recording = false, false
 			continue
 		}
+		if r.depth == 0 && r.state == stateMovetext && !r.broken {
+			// The common case first: the main line's plain moves (Nf3, exd8=Q+) and move numbers
+			// ("12.", "12..."), read by mainLine. What it leaves is read below.
+			if i = r.mainLine(b, i); i == len(b) {
+				return
+			}
+		}
 		c := b[i]
 		if class[c]&cSpace != 0 {
 			i++
 			continue
-		}
-		if class[c]&cFirst != 0 && r.depth == 0 && r.state == stateMovetext && !r.broken {
-			// The common case first, a plain move such as Nf3 or exd8=Q+ (no number, glyph or result):
-			// SAN bytes up to a delimiter. Anything else is read below.
-			j := i + 1
-			for j < len(b) && class[b[j]]&(cSAN|cDelim) == cSAN {
-				j++
-			}
-			if (j == len(b) || class[b[j]]&cDelim != 0) && j-i <= maxMoveToken && len(r.moveOff)/2 < r.lim.MaxPlies {
-				// addMove written out: most of the reading is this. Past MaxPlies, token reports it.
-				o := len(r.text)
-				if j-i <= 8 && i+8 <= len(b) && cap(r.text)-o >= 8 {
-					// The usual move, a few bytes: copied as one word of 8 (those past it are beyond len),
-					// without a call to memmove.
-					*(*[8]byte)(r.text[o : o+8]) = [8]byte(b[i : i+8])
-					r.text = r.text[:o+j-i]
-				} else {
-					r.text = append(r.text, b[i:j]...)
-				}
-				r.moveOff = append(r.moveOff, int32(o), int32(len(r.text)))
-				i = j
-				continue
-			}
 		}
 		switch c {
 		case '{':
@@ -892,6 +891,72 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 			i = j
 		}
 	}
+}
+
+// mainLine reads, from b[i] on, the main line's plain moves (SAN bytes up to a delimiter, no glyph, at most
+// maxMoveToken bytes, MaxPlies in all), the move numbers that stand alone ("12." or "12...") and the white
+// space between them, in one loop on locals: most of the reading is this. It returns where it stopped: the
+// end of b, or a byte that starts anything else (a comment, a result, a glyph, a move over a limit), which
+// scanMovetext reads. The reader is in the main line: depth 0, movetext begun, not broken, no comment open.
+func (r *Reader) mainLine(b []byte, i int) int {
+	text, off := r.text, r.moveOff
+	maxOff := 2 * r.lim.MaxPlies
+	for i < len(b) {
+		k := class[b[i]]
+		if k&cFirst != 0 {
+			j, kj := i+1, cDelim // the end of b delimits the move
+			for j < len(b) {
+				if kj = class[b[j]]; kj&(cSAN|cDelim) != cSAN {
+					break
+				}
+				j++
+			}
+			if kj&cDelim == 0 || j-i > maxMoveToken || len(off) >= maxOff {
+				break // a glyph or a byte no move has, a token too long, one ply too many: token says which
+			}
+			o := len(text)
+			if j-i <= 8 && i+8 <= len(b) && cap(text)-o >= 8 {
+				// The usual move, a few bytes: copied as one word of 8 (those past it are beyond len),
+				// without a call to memmove.
+				*(*[8]byte)(text[o : o+8]) = [8]byte(b[i : i+8])
+				text = text[:o+j-i]
+			} else {
+				text = append(text, b[i:j]...)
+			}
+			off = append(off, int32(o), int32(len(text)))
+			if i = j; kj&cSpace != 0 {
+				i++ // the space after the move
+			}
+			continue
+		}
+		if k&cSpace != 0 {
+			i++
+			continue
+		}
+		if k&cDigit == 0 {
+			break
+		}
+		j := i + 1
+		for j < len(b) && class[b[j]]&cDigit != 0 {
+			j++
+		}
+		if j == len(b) || b[j] != '.' {
+			break
+		}
+		for j < len(b) && b[j] == '.' {
+			j++
+		}
+		if j == len(b) {
+			i = j
+			break
+		}
+		if class[b[j]]&cSpace == 0 {
+			break // a number joined to its move: token reads it
+		}
+		i = j + 1 // the space after it too
+	}
+	r.text, r.moveOff = text, off
+	return i
 }
 
 // token handles one movetext token and reports whether it ended the game (a result at top level).

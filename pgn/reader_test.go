@@ -334,6 +334,26 @@ func TestReaderFeatures(t *testing.T) {
 			},
 		},
 		{
+			// The main line's plain moves and move numbers are read in one loop (mainLine); every other
+			// token is handed to the general reader at the byte it starts on.
+			name: "main-line tokens next to other tokens",
+			input: "1. e4 e5 2.Nf3 Nc6!? 3. Bb5 $1 a6 4.\nBa4 12...Nf6 5 O-O Be7\n6. Re1 {c} b5 (6... d6 7. c3) 7. Bb3\n" +
+				"d6 8. c3\tO-O 9. h3 Nb8 10. exd8=Q+ Qxd8 11. a8=q 1-0",
+			want: []want{{moves: mv("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 exd8=Q+ Qxd8 a8=q"),
+				result: "1-0"}},
+		},
+		{
+			name:  "a move at the end of the text, a number ending a line",
+			input: "1. e4 e5 2.\nNf3 Nc6 3.\nBb5",
+			want:  []want{{moves: mv("e4 e5 Nf3 Nc6 Bb5")}},
+		},
+		{
+			name:  "a move token too long for a move",
+			input: "1. e4 e5 2. aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa Nc6 *",
+			want: []want{{moves: mv("e4 e5"), result: "*",
+				err: `line 1: unexpected token "aaaaaaaaaaaaaaaaaaaaaaaa"...`}},
+		},
+		{
 			name:  "binary garbage between games",
 			input: "[Event \"A\"]\n\n1. e4 *\n\x00\x01\xff\xfe garbage \x89PNG\r\n\x1a\n[Event \"B\"]\n\n1. d4 *\n",
 			want: []want{
