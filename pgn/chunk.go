@@ -27,6 +27,7 @@ var errChunkEnd = errors.New("pgn: end of chunk")
 // A Chunk is a run of whole lines of a PGN input.
 type Chunk struct {
 	data []byte
+	str  string  // data as a string, once asked for (text)
 	buf  *[]byte // data's buffer, from chunkBuffers
 	line int     // lines of the input before the chunk
 	// nextLen is the length of the first line of the next chunk, which looks like a tag pair; -1 when the
@@ -34,6 +35,14 @@ type Chunk struct {
 	nextLen int
 	last    bool  // the input's last chunk
 	err     error // last: the read error that ended the input early, or nil
+}
+
+// text returns the chunk's lines as a string: the moves of its games are cut from it.
+func (c *Chunk) text() string {
+	if c.str == "" {
+		c.str = string(c.data)
+	}
+	return c.str
 }
 
 // Release gives the chunk's memory back for later chunks; the chunk must not be used after it.
@@ -237,6 +246,7 @@ func (cr *ChunkReader) Read(c *Chunk) *Part {
 	if old := cr.r; old != nil { // its memory is reused
 		r.text, r.tagOff, r.moveOff = old.text[:0], old.tagOff[:0], old.moveOff[:0]
 		r.rec, r.recEnds, r.replay, r.replayEnd = old.rec[:0], old.recEnds[:0], old.replay[:0], old.replayEnd[:0]
+		r.games, r.moveSlab, r.tagSlab = old.games, old.moveSlab, old.tagSlab
 		*old = *r
 		r = old
 	}
@@ -250,6 +260,7 @@ func (cr *ChunkReader) Read(c *Chunk) *Part {
 
 // readChunk reads the games of c with r, which holds the state at the chunk's start.
 func readChunk(r *Reader, c *Chunk) *Part {
+	r.setChunk(c)
 	r.src, r.srcEnd = c.data, errChunkEnd
 	if c.last {
 		r.srcEnd = io.EOF
@@ -268,7 +279,7 @@ func readChunk(r *Reader, c *Chunk) *Part {
 		}
 		p.Games = append(p.Games, g)
 	}
-	r.src = nil
+	r.src, r.chunk = nil, nil
 	if !c.last {
 		p.clean, p.carry = r.endsClean(c.nextLen)
 		if p.clean && p.carry < 0 {

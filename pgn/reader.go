@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -179,8 +180,10 @@ type Reader struct {
 	pendingAtStart bool
 	hasPending     bool
 
-	// The game being read. text holds the unescaped tag names and values and the cleaned move tokens;
-	// tagOff (4 per tag) and moveOff (2 per move) index into it.
+	// The game being read. text holds the unescaped tag names and values and the move tokens copied;
+	// tagOff (4 per tag) indexes into it. moveOff (2 per move) holds where each move is: the bitwise
+	// complements (^) of its start and end in text, or, for a move taken from a chunk's line as written,
+	// its start and end in the chunk (chunkText).
 	text    []byte
 	tagOff  []int32
 	moveOff []int32
@@ -211,6 +214,18 @@ type Reader struct {
 	srcEnd          error
 	resets          int
 	firstResetBytes int
+	// The chunk being read, as read (chunk, whose capacity tells where a line of it starts) and as a
+	// string the games' moves are cut from (chunkText); lineInChunk says the line being scanned is one
+	// of its lines, pendingInChunk the same of pending.
+	chunk          []byte
+	chunkText      string
+	lineInChunk    bool
+	pendingInChunk bool
+	// Games and their moves and tags of a Reader of chunks are cut from slabs: a few allocations a
+	// chunk instead of four a game.
+	games    []Game
+	moveSlab []string
+	tagSlab  []Tag
 }
 
 // NewReader returns a Reader of the PGN text in r (uncompressed; see NewDecompressingReader), within the
@@ -240,6 +255,7 @@ func (r *Reader) Next() (*Game, error) {
 	for {
 		if r.hasPending {
 			r.hasPending = false
+			r.lineInChunk = r.pendingInChunk
 			r.scanLine(r.pending, r.pendingAtStart)
 		} else if r.replayAt < len(r.replayEnd) {
 			start := int32(0)
@@ -250,7 +266,7 @@ func (r *Reader) Next() (*Game, error) {
 			r.line = r.replayNum
 			r.replayAt++
 			r.replayNum++
-			r.rescanning = true
+			r.rescanning, r.lineInChunk = true, false
 			r.scanLine(b, true)
 			r.rescanning = false
 		} else {
@@ -281,6 +297,7 @@ func (r *Reader) Next() (*Game, error) {
 				continue
 			}
 			r.line++
+			r.lineInChunk = r.chunk != nil
 			r.scanLine(b, true)
 		}
 		if r.done {
@@ -451,11 +468,15 @@ func (r *Reader) reset() {
 
 // finish builds the game read so far and resets the state for the next one.
 func (r *Reader) finish() *Game {
-	g := &Game{Index: r.index, Line: r.startLine, Result: r.result, Err: r.gameErr}
+	g := r.newGame()
+	*g = Game{Index: r.index, Line: r.startLine, Result: r.result, Err: r.gameErr}
 	r.index++
-	s := string(r.text)
+	var s string
+	if len(r.text) > 0 {
+		s = string(r.text)
+	}
 	if n := len(r.tagOff) / 4; n > 0 {
-		g.Tags = make([]Tag, n)
+		g.Tags = r.newTags(n)
 		for i := range g.Tags {
 			o := r.tagOff[4*i : 4*i+4]
 			g.Tags[i] = Tag{Name: s[o[0]:o[1]], Value: s[o[2]:o[3]]}
@@ -463,9 +484,13 @@ func (r *Reader) finish() *Game {
 	}
 	if n := len(r.moveOff) / 2; n > 0 {
 		// Built in locals, which the compiler keeps in registers and checks the bounds of once.
-		moves, off := make([]string, n), r.moveOff[:2*n]
+		moves, off, chunk := r.newMoves(n), r.moveOff[:2*n], r.chunkText
 		for i := range moves {
-			moves[i] = s[off[2*i]:off[2*i+1]]
+			if o, e := off[2*i], off[2*i+1]; o >= 0 {
+				moves[i] = chunk[o:e]
+			} else {
+				moves[i] = s[^o:^e]
+			}
 		}
 		g.Moves = moves
 	}
@@ -473,11 +498,66 @@ func (r *Reader) finish() *Game {
 	return g
 }
 
+// newGame returns a new Game, from the slab of a Reader of chunks.
+func (r *Reader) newGame() *Game {
+	if !r.inMemory {
+		return new(Game)
+	}
+	if len(r.games) == 0 {
+		r.games = make([]Game, 32)
+	}
+	g := &r.games[0]
+	r.games = r.games[1:]
+	return g
+}
+
+// newMoves returns room for n moves, from the slab of a Reader of chunks.
+func (r *Reader) newMoves(n int) []string {
+	if !r.inMemory {
+		return make([]string, n)
+	}
+	if len(r.moveSlab) < n {
+		r.moveSlab = make([]string, max(n, 1024))
+	}
+	m := r.moveSlab[:n:n]
+	r.moveSlab = r.moveSlab[n:]
+	return m
+}
+
+// newTags returns room for n tag pairs, from the slab of a Reader of chunks.
+func (r *Reader) newTags(n int) []Tag {
+	if !r.inMemory {
+		return make([]Tag, n)
+	}
+	if len(r.tagSlab) < n {
+		r.tagSlab = make([]Tag, max(n, 128))
+	}
+	t := r.tagSlab[:n:n]
+	r.tagSlab = r.tagSlab[n:]
+	return t
+}
+
+// setChunk makes c the chunk read: the moves of the game being read that were taken from the previous
+// chunk are copied into text first.
+func (r *Reader) setChunk(c *Chunk) {
+	for i := 0; i < len(r.moveOff); i += 2 {
+		if o, e := r.moveOff[i], r.moveOff[i+1]; o >= 0 {
+			t := int32(len(r.text))
+			r.text = append(r.text, r.chunkText[o:e]...)
+			r.moveOff[i], r.moveOff[i+1] = ^t, ^int32(len(r.text))
+		}
+	}
+	r.chunk, r.chunkText = nil, ""
+	if len(c.data) <= math.MaxInt32 { // else its moves are copied: offsets are 32-bit
+		r.chunk, r.chunkText = c.data, c.text()
+	}
+}
+
 // endGame marks the current game as complete; the unscanned rest of the line is kept for the next one.
 func (r *Reader) endGame(rest []byte, atStart bool) {
 	r.done = true
 	if len(rest) > 0 {
-		r.pending, r.pendingAtStart, r.hasPending = rest, atStart, true
+		r.pending, r.pendingAtStart, r.hasPending, r.pendingInChunk = rest, atStart, true, r.lineInChunk
 	}
 }
 
@@ -901,6 +981,11 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 func (r *Reader) mainLine(b []byte, i int) int {
 	text, off := r.text, r.moveOff
 	maxOff := 2 * r.lim.MaxPlies
+	// base: where b starts in the chunk whose line it is (b is a slice of it), or -1.
+	base := int32(-1)
+	if r.lineInChunk {
+		base = int32(cap(r.chunk) - cap(b))
+	}
 	for i < len(b) {
 		k := class[b[i]]
 		if k&cFirst != 0 {
@@ -914,16 +999,20 @@ func (r *Reader) mainLine(b []byte, i int) int {
 			if kj&cDelim == 0 || j-i > maxMoveToken || len(off) >= maxOff {
 				break // a glyph or a byte no move has, a token too long, one ply too many: token says which
 			}
-			o := len(text)
-			if j-i <= 8 && i+8 <= len(b) && cap(text)-o >= 8 {
-				// The usual move, a few bytes: copied as one word of 8 (those past it are beyond len),
-				// without a call to memmove.
-				*(*[8]byte)(text[o : o+8]) = [8]byte(b[i : i+8])
-				text = text[:o+j-i]
+			if base >= 0 {
+				off = append(off, base+int32(i), base+int32(j)) // the move as written in the chunk
 			} else {
-				text = append(text, b[i:j]...)
+				o := len(text)
+				if j-i <= 8 && i+8 <= len(b) && cap(text)-o >= 8 {
+					// The usual move, a few bytes: copied as one word of 8 (those past it are beyond
+					// len), without a call to memmove.
+					*(*[8]byte)(text[o : o+8]) = [8]byte(b[i : i+8])
+					text = text[:o+j-i]
+				} else {
+					text = append(text, b[i:j]...)
+				}
+				off = append(off, ^int32(o), ^int32(len(text)))
 			}
-			off = append(off, int32(o), int32(len(text)))
 			if i = j; kj&cSpace != 0 {
 				i++ // the space after the move
 			}
@@ -1033,7 +1122,7 @@ func (r *Reader) addMove(t []byte) {
 	}
 	o := int32(len(r.text))
 	r.text = append(r.text, t...)
-	r.moveOff = append(r.moveOff, o, int32(len(r.text)))
+	r.moveOff = append(r.moveOff, ^o, ^int32(len(r.text)))
 }
 
 func resultString(t []byte) string {
