@@ -68,13 +68,9 @@ type NearRepetition struct {
 	Differences     []string `json:"differences"`
 }
 
-// nearRepetition says what t.NearRepetitions says about the current ply,
-// or nil when nothing.
-func nearRepetition(ply int, t *rules.Game) *NearRepetition {
-	near := t.NearRepetitions()
-	if len(near) == 0 {
-		return nil
-	}
+// nearRepetition says what near, t.NearRepetitions of the current ply
+// when not empty, says about it.
+func nearRepetition(ply int, near []rules.NearRepetition) *NearRepetition {
 	n := &NearRepetition{Ply: ply}
 	var diff rules.Diff
 	for _, o := range near {
@@ -150,8 +146,8 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 				r.FirstClaim = rep
 			}
 		}
-		if n := nearRepetition(ply, t); n != nil {
-			r.NearRepetitions = append(r.NearRepetitions, *n)
+		if near := t.NearRepetitions(); len(near) != 0 { // rarely: no call for the others
+			r.NearRepetitions = append(r.NearRepetitions, *nearRepetition(ply, near))
 		}
 		if hm := t.HalfmoveClock(); hm >= 99 {
 			if (r.FiftyMovesPly == nil || ply < *r.FiftyMovesPly) && t.Verdict().FiftyMoves {
