@@ -8,3 +8,6 @@ import "time"
 
 // Now is measured on Linux only: elsewhere ok is false.
 func Now() (d time.Duration, ok bool) { return 0, false }
+
+// ProcessNow is measured on Linux only: elsewhere ok is false.
+func ProcessNow() (d time.Duration, ok bool) { return 0, false }
