@@ -11,10 +11,24 @@ import (
 // holds the two together). It is most of what scan --json does per game
 // besides the replay.
 func (r *Report) appendJSON(b []byte) []byte {
+	b = r.appendJSONHead(b)
+	if r.jsonTail != nil {
+		return append(b, r.jsonTail...)
+	}
+	return r.appendJSONTail(b)
+}
+
+// appendJSONHead appends the start of r's JSON line, up to its id: what
+// Run knows only once the games are in input order.
+func (r *Report) appendJSONHead(b []byte) []byte {
 	b = append(b, `{"file":`...)
 	b = appendJSONString(b, r.File)
 	b = append(b, `,"id":`...)
-	b = strconv.AppendInt(b, int64(r.ID), 10)
+	return strconv.AppendInt(b, int64(r.ID), 10)
+}
+
+// appendJSONTail appends the rest of r's JSON line, after its id.
+func (r *Report) appendJSONTail(b []byte) []byte {
 	b = append(b, `,"plies":`...)
 	b = strconv.AppendInt(b, int64(r.Plies), 10)
 	b = append(b, `,"max_occurrences":`...)

@@ -22,6 +22,7 @@ type Output struct {
 // game or file could not be read. err is Run's (ctx's end, for one), or
 // one of writing ("scan: write: …"), which comes first.
 func Print(ctx context.Context, opts Options, out Output) (failed bool, err error) {
+	opts.JSON = out.JSON
 	progress := Progress{Lang: opts.Lang}
 	stopProgress := progress.Start(out.Stderr, out.Live)
 	bw := bufio.NewWriterSize(out.Stdout, 1<<16)

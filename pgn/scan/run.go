@@ -26,6 +26,10 @@ type Options struct {
 	ReadError func(message string)
 	// Lang is the language of a file that is not there ("" is English).
 	Lang i18n.Lang
+	// JSON says the reports will be written as JSON lines (Writer.JSON):
+	// the workers render each line but its file and id, which spares
+	// Run's one goroutine, which puts the reports in order, that work.
+	JSON bool
 }
 
 // Run reads the files one after the other, analyses their games on
@@ -113,6 +117,9 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 					}
 					res.reports = append(res.reports, a.Analyse(g, fileName(j.file)))
 				}
+				if opts.JSON {
+					renderJSON(res.reports)
+				}
 				results <- res
 			}
 		}()
@@ -182,6 +189,22 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 		return readFails.Load() > 0, err
 	}
 	return readFails.Load() > 0, nil
+}
+
+// renderJSON renders the JSON lines of reports, but their file and id
+// (Report.jsonTail), into one buffer.
+func renderJSON(reports []*Report) {
+	buf := make([]byte, 0, 512*len(reports)) // a line is some 400 bytes
+	ends := make([]int, len(reports))
+	for i, r := range reports {
+		buf = r.appendJSONTail(buf)
+		ends[i] = len(buf)
+	}
+	start := 0
+	for i, r := range reports {
+		r.jsonTail = buf[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
 }
 
 // splitFile hands the chunks of one file to emit, in order, until emit

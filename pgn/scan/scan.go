@@ -48,6 +48,9 @@ type Report struct {
 	NearRepetitions []NearRepetition `json:"near_repetitions,omitempty"`
 	start           rules.Position
 	moves           []string
+	// jsonTail, when not nil, is appendJSONTail of the report, rendered by
+	// Run's worker (Options.JSON): the fields must not change after it.
+	jsonTail []byte
 }
 
 // Repetition is the proof of one claim: where, by whom, under which rule.

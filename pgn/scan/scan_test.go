@@ -215,6 +215,60 @@ func TestRunMatchesOneReader(t *testing.T) {
 	}
 }
 
+// TestRunRendersJSON: with Options.JSON the workers render the reports'
+// JSON lines but their file and id; the lines are the ones Writer makes
+// of the reports alone, also for the chunks read again in order (a
+// comment open over many games) and with a file name in each line.
+func TestRunRendersJSON(t *testing.T) {
+	var text strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&text, "[Event \"g%d \\\"q\\\"\"]\n[White \"\u00e9\"]\n\n", i)
+		if i == 100 {
+			text.WriteString("1. e4 { a comment open over many games:\n\n")
+			for j := range 300 {
+				fmt.Fprintf(&text, "[Event \"inside %d\"]\n\n1. d4 d5 *\n\n", j)
+			}
+			text.WriteString("} e5 2. Nf3 *\n\n")
+			continue
+		}
+		text.WriteString(shuffle + "*\n\n")
+	}
+	name := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(name, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rendered, whole strings.Builder
+	renderedBy := Writer{Out: &rendered, JSON: true}
+	wholeBy := Writer{Out: &whole, JSON: true}
+	var reports, onWorkers int
+	if _, err := Run(context.Background(), Options{Files: []string{name, name}, Workers: 3, JSON: true}, func(r *Report) error {
+		reports++
+		if r.jsonTail != nil {
+			onWorkers++
+		}
+		if err := renderedBy.Write(r); err != nil {
+			return err
+		}
+		plain := *r
+		plain.jsonTail = nil
+		return wholeBy.Write(&plain)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if onWorkers == 0 || onWorkers == reports {
+		t.Errorf("%d of %d reports rendered on the workers, want some (not those read again)", onWorkers, reports)
+	}
+	if rendered.String() != whole.String() {
+		got, want := strings.Split(rendered.String(), "\n"), strings.Split(whole.String(), "\n")
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("line %d:\n%s\nwant\n%s", i+1, got[i], want[i])
+			}
+		}
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+}
+
 // TestAnalysedTags: Analyse reads no tag but analysedTags (which Run keeps
 // alone): it reports the same on games stripped of the others.
 func TestAnalysedTags(t *testing.T) {

@@ -24,7 +24,8 @@ import (
 //     stored, and compressed again as zstd) and cutting the text into
 //     chunks (pgn.Splitter), the reading goroutine;
 //   - order: putting the workers' parts back in order (pgn.Stitcher) and
-//     writing the reports as JSON lines (Writer), Run's own goroutine;
+//     writing the reports as JSON lines (Writer: the file and id, the rest
+//     rendered by the workers), Run's own goroutine;
 //   - run/gzip, run/zstd, run/plain: Run with one worker, the reports written the
 //     same way.
 func BenchmarkSerial(b *testing.B) {
@@ -67,6 +68,7 @@ func BenchmarkSerial(b *testing.B) {
 			plies += r.Plies
 			rs = append(rs, r)
 		}
+		renderJSON(rs) // as the workers do for scan --json
 		parts, reports = append(parts, p), append(reports, rs)
 	}
 	measure := func(b *testing.B, loop func()) {
@@ -122,7 +124,7 @@ func BenchmarkSerial(b *testing.B) {
 	run := func(b *testing.B, path string) {
 		measure(b, func() {
 			w := Writer{Out: io.Discard, JSON: true}
-			if _, err := Run(context.Background(), Options{Files: []string{path}, Workers: 1}, w.Write); err != nil {
+			if _, err := Run(context.Background(), Options{Files: []string{path}, Workers: 1, JSON: true}, w.Write); err != nil {
 				b.Fatal(err)
 			}
 		})
