@@ -165,6 +165,8 @@ func TestShortcutMoves(t *testing.T) {
 		{"the only king step, not in check, onto an attacked square", "4k3/8/8/8/8/8/5r2/4K3 w - - 0 1", "Kf1", "illegal", false},
 		{"the only bishop, pinned on a diagonal, leaves it", "4k3/8/8/8/8/2b5/3B4/4K3 w - - 0 1", "Be3", "illegal", false},
 		{"the only bishop, not in check and on no line of the king", "4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "Bh7", "b1h7", false},
+		{"knight on the king's file, the enemy rook shielded by a pawn", "4r1k1/8/8/8/4P3/8/4N3/4K3 w - - 0 1", "Nc3", "e2c3", false},
+		{"pawn on the king's diagonal, the enemy bishop beyond it", "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1", "d4", "illegal", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := ParseFEN(tc.fen)

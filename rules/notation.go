@@ -164,8 +164,8 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	m := NewMove(lsb(cands), to, NoPieceType)
 	if cands&(cands-1) == 0 {
 		// One piece can go there, as almost always: it is legal at once
-		// when the king is not in check and the piece is no king and on
-		// no line through the king (so it cannot be pinned).
+		// when the king is not in check and the piece is no king and
+		// cannot be pinned.
 		if pt != King && p.notPinnedNorInCheck(m.From()) {
 			return m, true
 		}
@@ -263,10 +263,12 @@ func (p *Position) parsePawnSANFast(s string, us Color) (Move, bool) {
 }
 
 // notPinnedNorInCheck reports whether the side to move is not in check
-// and its piece on from (not its king) stands on no line through its
-// king: then every move of that piece but en passant is legal.
+// and no enemy slider stands on the line through its king and from (if
+// there is one): then the piece on from (not the king) is not pinned, and
+// every move of it but en passant is legal.
 func (p *Position) notPinnedNorInCheck(from Square) bool {
-	return p.checkers == 0 && line[p.kingSquare(p.turn)&63][from&63] == 0
+	sliders := p.byColor[p.turn^1] & (p.byType[Bishop] | p.byType[Rook] | p.byType[Queen])
+	return p.checkers == 0 && line[p.kingSquare(p.turn)&63][from&63]&sliders == 0
 }
 
 // parseSAN is ParseSAN for every form it accepts, with the errors.
