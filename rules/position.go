@@ -34,7 +34,7 @@ func castlingLoss(us Color, t PieceType, from, to Square) uint16 {
 // and the two clocks. It is a value: copy it freely. The zero value is not
 // a valid position; use StartPosition or ParseFEN.
 type Position struct {
-	byType   [7]uint64 // by PieceType; [0] is unused
+	byType   [8]uint64 // by PieceType; [0] and [7] are unused (8 so that an index &7 needs no bounds check)
 	byColor  [2]uint64
 	board    [64]Piece
 	hash     uint64 // Zobrist hash of the Key
