@@ -200,29 +200,27 @@ func parseFEN(fen string, v Variant, auto bool) (Position, []string, error) {
 // en passant capture is legal.
 func (p *Position) FEN() string { return string(p.appendFEN(make([]byte, 0, 96), false, true)) }
 
+// fenLetter is the FEN letter of a piece, by Piece.
+var fenLetter = [16]byte{1: 'P', 'N', 'B', 'R', 'Q', 'K', 9: 'p', 'n', 'b', 'r', 'q', 'k'}
+
 // appendFEN appends the position in FEN to b: X-FEN castling rights, or
 // Shredder-FEN's files; with the two counters or without (an EPD).
 func (p *Position) appendFEN(b []byte, shredder, counters bool) []byte {
+	occ := p.byColor[White] | p.byColor[Black]
 	for r := 7; r >= 0; r-- {
-		empty := byte(0)
-		for f := 0; f < 8; f++ {
-			pc := p.board[NewSquare(f, r)]
-			if pc == NoPiece {
-				empty++
-				continue
+		// The occupied squares of the rank, one after the other, with the
+		// count of the empty ones before each.
+		f := 0
+		for row := uint8(occ >> (8 * r)); row != 0; row &= row - 1 {
+			next := bits.TrailingZeros8(row)
+			if next > f {
+				b = append(b, byte('0'+next-f))
 			}
-			if empty > 0 {
-				b = append(b, '0'+empty)
-				empty = 0
-			}
-			l := pieceLetters[pc.Type()]
-			if pc.Color() == White {
-				l -= 'a' - 'A'
-			}
-			b = append(b, byte(l))
+			b = append(b, fenLetter[p.board[(r<<3|next)&63]&15])
+			f = next + 1
 		}
-		if empty > 0 {
-			b = append(b, '0'+empty)
+		if f < 8 {
+			b = append(b, byte('0'+8-f))
 		}
 		if r > 0 {
 			b = append(b, '/')
