@@ -66,6 +66,10 @@ type nearTracker struct {
 	// of one placement are met in the order they first occurred).
 	slots []nearSlot
 	used  int // slots in use
+	// shared: two positions of the stretch have the same placementHash
+	// (so perhaps the same placement): until then no position has a near
+	// repetition, and NearRepetitions answers at once.
+	shared bool
 }
 
 // nearSlot is one position of the stretch in the placement index.
@@ -84,7 +88,7 @@ func (n *nearTracker) stop() {
 		} else {
 			clear(n.slots)
 		}
-		n.used = 0
+		n.used, n.shared = 0, false
 	}
 }
 
@@ -124,6 +128,9 @@ func (n *nearTracker) insert(h uint64, ref int32) {
 	mask := uint64(len(n.slots) - 1)
 	i := h & mask
 	for n.slots[i].ref != 0 {
+		if n.slots[i].hash == h {
+			n.shared = true
+		}
 		i = (i + 1) & mask
 	}
 	n.slots[i] = nearSlot{hash: h, ref: ref + 1}
@@ -158,7 +165,7 @@ func (n *nearTracker) grow() {
 // pawn move or capture, in the order they first occurred. It is nil
 // almost always, and costs nothing then.
 func (g *Game) NearRepetitions() []NearRepetition {
-	if !g.near.active {
+	if !g.near.shared {
 		return nil // the usual answer, inlined
 	}
 	return g.nearRepetitions()
@@ -192,5 +199,7 @@ func (g *Game) nearRepetitions() []NearRepetition {
 
 // clone returns a copy of n that shares nothing with it.
 func (n *nearTracker) clone() nearTracker {
-	return nearTracker{active: n.active, earlier: slices.Clone(n.earlier), slots: slices.Clone(n.slots), used: n.used}
+	c := *n
+	c.earlier, c.slots = slices.Clone(n.earlier), slices.Clone(n.slots)
+	return c
 }
