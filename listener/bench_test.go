@@ -189,14 +189,16 @@ func BenchmarkBroadcastUpdateByLength(b *testing.B) {
 // -benchtime of at least 10,000x, so that each of 1,000 boards has had its
 // updates (the setup's first reading of each board is not timed). Beside
 // ns/op (wall time) it reports cpu-ns/op, the CPU time of the updating
-// thread (Linux), which a busy machine does not inflate.
+// thread (Linux), which a busy machine does not inflate, and alerts/op,
+// the alerts the timed updates raised: none, the games being chosen so
+// (randgame.QuietLines), since an alert is work of its own.
 func BenchmarkLiveUpdate(b *testing.B) {
 	const lines = 50 // distinct random games; board i plays line i%lines
 	const extra = 10 // updates per board before the round starts over
-	moves := make([][]string, lines)
-	for i := range moves {
-		moves[i] = randgame.MustLine(b, uint64(i), 500+extra)
-	}
+	// Lines whose updates raise no alert at either length (random play
+	// past a few hundred plies repeats positions): the rows compare the
+	// same work.
+	moves := randgame.QuietLines(b, lines, 500+extra, [2]int{10, 10 + extra}, [2]int{500, 500 + extra})
 	for _, boards := range []int{10, 1000} {
 		for _, length := range []int{10, 500} {
 			b.Run(fmt.Sprintf("boards=%d/plies=%d", boards, length), func(b *testing.B) {
@@ -219,19 +221,21 @@ func BenchmarkLiveUpdate(b *testing.B) {
 				var feed *pgnFeed
 				var w *Watcher
 				var next []int
-				alerts := 0
+				alerts := 0 // raised by the updates timed
 				emit := func(s threefold.GameState) error { w.Apply(s); return nil }
 				fallback := func(int) string { return "" }
 				reset := func() {
 					w = NewWatcher(WatcherOptions{Alert: func(threefold.Alert) { alerts++ }})
 					feed = newPGNFeed("lichess", "bench", 0, "", nil, pgn.Limits{})
 					next = make([]int, boards)
+					before := alerts
 					for i := range texts {
 						if err := feed.feedText(texts[i][0], fallback, emit); err != nil {
 							b.Fatal(err)
 						}
 						next[i] = 1
 					}
+					alerts = before
 				}
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
@@ -264,6 +268,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 					b.Fatalf("%d games followed, want %d", w.Games(), boards)
 				}
 				b.ReportMetric(float64(feed.tailParses)/float64(feed.tailParses+feed.fullParses), "tail-parse-share")
+				b.ReportMetric(float64(alerts)/float64(b.N), "alerts/op")
 			})
 		}
 	}

@@ -141,3 +141,55 @@ func TestPGNFeedResentLongGame(t *testing.T) {
 		t.Errorf("the second game: %+v", last)
 	}
 }
+
+// TestPGNFeedCorrectionAnywhere: a broadcast game resent ply by ply (each
+// text after the first a tail parse), then resent with one move
+// corrected, at plies all along the game: the first, every fifth, each of
+// the last few. Each correction is parsed whole and emitted as it is, the
+// line sent again after it too, and the next move after that is a tail
+// parse again.
+func TestPGNFeedCorrectionAnywhere(t *testing.T) {
+	const url = "https://lichess.org/broadcast/e/r/round001/game0001"
+	const at = 150 // plies before the correction: about 1 KB of movetext
+	head := "[Event \"E\"]\n[GameURL \"" + url + "\"]\n"
+	line := randgame.MustLine(t, 11, at+1)
+	feed := func(f *pgnFeed, moves []string) (emitted []string, tail bool) {
+		t.Helper()
+		tails := f.tailParses
+		err := f.feedText(pgnOf(head, moves, "*"), func(int) string { return "?" }, func(s threefold.GameState) error {
+			emitted = s.Moves
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return emitted, f.tailParses > tails
+	}
+	// follow feeds the line ply by ply, as a broadcast does.
+	follow := func() *pgnFeed {
+		f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil, pgn.Limits{})
+		for p := 1; p <= at; p++ {
+			if got, tail := feed(f, line[:p]); !slices.Equal(got, line[:p]) || tail != (p > 1) {
+				t.Fatalf("ply %d: emitted %d plies, tail parse %v", p, len(got), tail)
+			}
+		}
+		return f
+	}
+	for k := 0; k < at; k += 1 + min(4, (at-k)/2) { // every fifth ply, and each of the last few
+		f := follow()
+		corrected := slices.Clone(line[:at])
+		corrected[k] = "Qh5"
+		if line[k] == "Qh5" {
+			corrected[k] = "Qh4"
+		}
+		if got, tail := feed(f, corrected); !slices.Equal(got, corrected) || tail {
+			t.Fatalf("ply %d corrected: emitted %d plies, tail parse %v", k+1, len(got), tail)
+		}
+		if got, tail := feed(f, line[:at]); !slices.Equal(got, line[:at]) || tail {
+			t.Fatalf("ply %d, back to the line: emitted %d plies, tail parse %v", k+1, len(got), tail)
+		}
+		if got, tail := feed(f, line[:at+1]); !slices.Equal(got, line[:at+1]) || !tail {
+			t.Fatalf("ply %d, one more: emitted %d plies, tail parse %v", k+1, len(got), tail)
+		}
+	}
+}

@@ -95,17 +95,17 @@ func BenchmarkHubPush(b *testing.B) {
 // board's state with one more ply taken in (Hub.Update: its replay and its
 // view), then pushed to the pages — 10 index pages, and a game page on
 // every board — with 10 and 1,000 boards followed, each at 10 and 500
-// plies. The rows are to be compared with each other: the cost should
-// depend on neither. Beside ns/op it reports cpu-ns/op, the updating
+// plies, on games in which no position repeats around either length
+// (randgame.QuietLines). The rows are to be compared with each other: the
+// cost should depend on neither. Beside ns/op it reports cpu-ns/op, the updating
 // thread's CPU time (Linux), which a busy machine does not inflate, and
 // sent-B/op, the bytes pushed to the pages.
 func BenchmarkHubBroadcast(b *testing.B) {
 	const lines = 20 // distinct random games; board i plays line i%lines
 	const extra = 10 // updates per board before the boards start over
-	moves := make([][]string, lines)
-	for i := range moves {
-		moves[i] = randgame.MustLine(b, uint64(i), 500+extra)
-	}
+	// Lines in whose updates no position repeats at either length: the
+	// rows compare the same work (see randgame.QuietLines).
+	moves := randgame.QuietLines(b, lines, 500+extra, [2]int{10, 10 + extra}, [2]int{500, 500 + extra})
 	for _, boards := range []int{10, 1000} {
 		for _, length := range []int{10, 500} {
 			b.Run(fmt.Sprintf("boards=%d/plies=%d", boards, length), func(b *testing.B) {

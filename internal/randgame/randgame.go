@@ -74,3 +74,47 @@ func MustLine(tb testing.TB, seed uint64, n int) []string {
 	}
 	return moves
 }
+
+// QuietLines returns count lines of n plies: those of Line(seed, n) for
+// seeds 0, 1, 2, ... in which every ply of each window [from, to] raises
+// nothing under the rules of a draw — its position's first occurrence, no
+// draw to claim by a declared move, the halfmove clock under 99 — and
+// which no rule has drawn by ply n (no fifth occurrence, no 75 moves
+// without a capture or a pawn move). A benchmark of live updates at
+// several lengths plays them, so that its rows compare the same work
+// (random play past a few hundred plies repeats positions, and the
+// alerts they raise are another cost than the game's length). It fails
+// tb when 100 times count seeds do not give count lines.
+func QuietLines(tb testing.TB, count, n int, windows ...[2]int) [][]string {
+	tb.Helper()
+	var out [][]string
+	for seed := uint64(0); len(out) < count && seed < uint64(100*count); seed++ {
+		moves, ok := Line(seed, n)
+		if ok && quiet(moves, windows) {
+			out = append(out, moves)
+		}
+	}
+	if len(out) < count {
+		tb.Fatalf("%d quiet lines of %d plies, want %d", len(out), n, count)
+	}
+	return out
+}
+
+// quiet reports whether a line is quiet in windows (see QuietLines).
+func quiet(moves []string, windows [][2]int) bool {
+	g := rules.NewGame(rules.StartPosition())
+	for p, san := range moves {
+		if _, err := g.PlaySAN(san); err != nil {
+			return false
+		}
+		if g.HalfmoveClock() >= 150 || g.FivefoldPly() >= 0 {
+			return false
+		}
+		for _, w := range windows {
+			if p+1 >= w[0] && p+1 <= w[1] && (g.Count() > 1 || g.HalfmoveClock() >= 99 || g.CanClaimRepetition()) {
+				return false
+			}
+		}
+	}
+	return true
+}
