@@ -166,7 +166,10 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 		// One piece can go there, as almost always: it is legal at once
 		// when the king is not in check and the piece is no king and
 		// cannot be pinned.
-		if pt != King && p.notPinnedNorInCheck(m.From()) {
+		if pt == King {
+			return m, p.kingStepSafe(m.From(), to)
+		}
+		if p.notPinnedNorInCheck(m.From()) {
 			return m, true
 		}
 		return m, p.legal(m)

@@ -424,6 +424,23 @@ func (p *Position) legal(m Move) bool {
 	return p.legalByAttacks(m)
 }
 
+// kingStepSafe reports whether the king of the side to move, on from,
+// is attacked by no enemy piece on to once it stands there: the pieces of
+// each kind in turn, the sliders with from empty (the king does not shield
+// the squares behind it on a checking line).
+func (p *Position) kingStepSafe(from, to Square) bool {
+	them := p.byColor[p.turn^1]
+	if (knightAttacks[to]&p.byType[Knight]|kingAttacks[to]&p.byType[King]|pawnAttacks[p.turn&1][to]&p.byType[Pawn])&them != 0 {
+		return false
+	}
+	occ := (p.byColor[White] | p.byColor[Black]) &^ from.bb()
+	if diag := (p.byType[Bishop] | p.byType[Queen]) & them; diag != 0 && bishopAttacks(to, occ)&diag != 0 {
+		return false
+	}
+	orth := (p.byType[Rook] | p.byType[Queen]) & them
+	return orth == 0 || rookAttacks(to, occ)&orth == 0
+}
+
 // legalByAttacks reports whether the pseudo-legal move m leaves the own
 // king safe, by looking for attackers of the king after the move: the
 // reference legal must agree with.
@@ -436,7 +453,7 @@ func (p *Position) legalByAttacks(m Move) bool {
 		if m.IsCastling() {
 			return true // castlingLegal already checked every square
 		}
-		return p.attackers(to, occ&^from.bb())&them == 0
+		return p.kingStepSafe(from, to)
 	}
 	occ2 := (occ &^ from.bb()) | to.bb()
 	enemies := them &^ to.bb()
