@@ -176,24 +176,23 @@ func (g *Game) play(m Move) {
 // when the move that led here was irreversible.
 func (g *Game) record(irreversible bool) {
 	h := g.pos.hash
-	var slot uint64
 	if irreversible || g.index == nil {
-		// The position is the first of a new stretch: nothing to look up.
+		// The position is the first of a new stretch: nothing to look up
+		// (the probe below meets an empty slot at once).
 		g.resetWindow()
-		slot = h & uint64(len(g.index)-1)
-	} else {
-		index, base := g.index, g.base
-		mask := uint64(len(index) - 1)
-		for slot = h & mask; ; slot = (slot + 1) & mask {
-			s := index[slot&mask] - base
-			if s <= 0 {
-				break // a new position
-			}
-			// The Key is made only when an entry has the same hash.
-			if o := &g.seen[s-1]; o.hash == h && o.key == g.pos.Key() {
-				g.recordAgain(s - 1)
-				return
-			}
+	}
+	index, base := g.index, g.base
+	mask := uint64(len(index) - 1)
+	slot := h & mask
+	for ; ; slot = (slot + 1) & mask {
+		s := index[slot&mask] - base
+		if s <= 0 {
+			break // a new position
+		}
+		// The Key is made only when an entry has the same hash.
+		if o := &g.seen[s-1]; o.hash == h && o.key == g.pos.Key() {
+			g.recordAgain(s - 1)
+			return
 		}
 	}
 	// A new position: its entry is written in place (first[1:] may hold
@@ -209,8 +208,8 @@ func (g *Game) record(irreversible bool) {
 	e.hash, e.count, e.last, e.first[0] = h, 1, ply, ply
 	g.pos.fillKey(&e.key)
 	g.cur, g.count = int32(n), 1
-	g.index[slot&uint64(len(g.index)-1)] = g.base + int32(n) + 1
-	if 2*(n+1) > len(g.index) {
+	index[slot&mask] = base + int32(n) + 1
+	if 2*(n+1) > len(index) {
 		g.growIndex()
 	}
 	if g.near.active || g.pos.ep != NoSquare { // almost never: no call at all
