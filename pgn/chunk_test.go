@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -155,11 +156,12 @@ func TestChunkedMatchesReader(t *testing.T) {
 // drops is still the game's error.
 func TestChunkedKeepTags(t *testing.T) {
 	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
-	keep := []string{"Event", "FEN"}
+	keep := []string{"Event", "FEN", "Opening"} // Opening: length 7, first letter 7 in keepBit's 3 bits, bit 63
 	texts := append([]struct{ name, text string }{
 		{"only dropped tags", "[Site \"a\"]\n\n[Site \"b\"]\n[Date \"c\"]\n\n1. e4 *\n"},
 		{"dropped tags malformed or over the limit", "[Event \"a\"]\n[Site \"" + strings.Repeat("s", 20) + "\"]\n\n1. e4 *\n\n[Site x]\n\n1. d4 *\n\n[Site \"y\n"},
 		{"kept tags around dropped ones", "[Site \"a\"]\n[Event \"b\\\\\\\"\"]\n[Date \"c\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[Event \"d\"]\n\n1. Kb1 *\n"},
+		{"dropped tags placed as kept ones", "[Opening \"Sicilian\"]\n[Gambits \"none\"]\n[Ewent \"e\"]\n[FEM \"f\"]\n\n1. e4 *\n"},
 	}, hostile...)
 	for _, tt := range texts {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +170,7 @@ func TestChunkedKeepTags(t *testing.T) {
 				for _, g := range want {
 					var tags []Tag
 					for _, tag := range g.Tags {
-						if tag.Name == "Event" || tag.Name == "FEN" {
+						if slices.Contains(keep, tag.Name) {
 							tags = append(tags, tag)
 						}
 					}

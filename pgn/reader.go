@@ -13,10 +13,12 @@ package pgn
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -190,20 +192,22 @@ type Reader struct {
 	tags    int // tag pairs read, kept or not
 	// keepTags, when not nil, names the only tag pairs kept (see ChunkReader.KeepTags); the others are
 	// read and checked all the same.
-	keepTags   []string
-	state      scanState
-	blankAfter bool // a blank line followed the tag pairs
-	startLine  int
-	result     string
-	gameErr    error
-	broken     bool // a movetext problem was found: no more moves are taken
-	inBrace    bool
-	braceLine  int
-	depth      int
-	depthLine  int
-	done       bool // the game ended in the line being scanned
-	gameBytes  int  // bytes of text of the game so far
-	overSize   bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
+	keepTags    []string
+	keepMask    uint64 // 1<<keepBit of each name in keepTags, once keepMaskSet
+	keepMaskSet bool
+	state       scanState
+	blankAfter  bool // a blank line followed the tag pairs
+	startLine   int
+	result      string
+	gameErr     error
+	broken      bool // a movetext problem was found: no more moves are taken
+	inBrace     bool
+	braceLine   int
+	depth       int
+	depthLine   int
+	done        bool // the game ended in the line being scanned
+	gameBytes   int  // bytes of text of the game so far
+	overSize    bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
 
 	// A Reader of chunks (see Splitter) reads its lines from memory: src holds the lines not read yet and
 	// srcEnd is what readLine returns after them (errChunkEnd, io.EOF, or the read error that cut the
@@ -812,17 +816,43 @@ func (r *Reader) keepTag(name []byte) bool {
 	if r.keepTags == nil {
 		return true
 	}
+	if !r.keepMaskSet {
+		r.keepMask, r.keepMaskSet = 0, true
+		for _, k := range r.keepTags {
+			if k != "" {
+				r.keepMask |= 1 << keepBit(k)
+			}
+		}
+	}
+	if r.keepMask&(1<<keepBit(name)) == 0 {
+		return false // most names differ from every kept one in length or first letter
+	}
 	for _, k := range r.keepTags {
-		if len(k) == len(name) && k[0] == name[0] && string(name) == k { // most names differ in length or first letter
+		if string(name) == k {
 			return true
 		}
 	}
 	return false
 }
 
+// keepBit places a tag name by its length and first letter, 3 bits each (name is not empty).
+func keepBit[S ~string | ~[]byte](name S) int { return len(name)&7<<3 | int(name[0]&7) }
+
 // closingQuote returns the index of the quote that ends a tag value starting at b[i], or -1.
 func closingQuote(b []byte, i int) int {
-	for j := i; j < len(b); j++ { // the usual value: a few bytes, no escape before the first quote
+	// The usual value: no escape before the first quote, which is looked for 8 bytes at a time.
+	j := i
+	for ; j+8 <= len(b); j += 8 {
+		w := binary.LittleEndian.Uint64(b[j:])
+		if m := zeroBytes(w^0x2222222222222222) | zeroBytes(w^0x5c5c5c5c5c5c5c5c); m != 0 {
+			if j += bits.TrailingZeros64(m) / 8; b[j] == '"' {
+				return j
+			}
+			j = len(b) // a backslash first: read below
+			break
+		}
+	}
+	for ; j < len(b); j++ {
 		if c := b[j]; c == '"' {
 			return j
 		} else if c == '\\' {
@@ -841,6 +871,10 @@ func closingQuote(b []byte, i int) int {
 	}
 	return -1
 }
+
+// zeroBytes has the high bit of its lowest zero byte set (and maybe bits above it), or is 0 when x has no
+// zero byte.
+func zeroBytes(x uint64) uint64 { return (x - 0x0101010101010101) & ^x & 0x8080808080808080 }
 
 // lastTagQuote returns the index of the quote in a line ending with `"]` (blanks allowed), or -1.
 func lastTagQuote(b []byte) int {

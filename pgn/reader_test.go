@@ -104,6 +104,13 @@ func TestReaderFeatures(t *testing.T) {
 				moves: mv("d4"), result: "*"}},
 		},
 		{
+			// A value's closing quote is looked for 8 bytes at a time: escapes and quotes past the first 8.
+			name:  "long tag values with escapes late",
+			input: `[Event "abcdefghijklmnop\"q\\r"]` + "\n" + `[Site "abcdefghijklmnopqrstuvwxyz01234"]` + "\n" + `[Round "abcdefgh"]` + "\n\n1. d4 *\n",
+			want: []want{{tags: []Tag{{"Event", `abcdefghijklmnop"q\r`}, {"Site", "abcdefghijklmnopqrstuvwxyz01234"}, {"Round", "abcdefgh"}},
+				moves: mv("d4"), result: "*"}},
+		},
+		{
 			name:  "unescaped quotes inside a tag value",
 			input: `[Event "The "Big" One"]` + "\n" + `[Site "x" ]` + "\n" + `[Round "a"b" ]  ` + "\n\n1. e4 *",
 			want:  []want{{tags: []Tag{{"Event", `The "Big" One`}, {"Site", "x"}, {"Round", `a"b`}}, moves: mv("e4"), result: "*"}},
