@@ -9,7 +9,9 @@
 #     repetitions; its cost grows with the square of a game's length, so
 #     it is measured on those games only, and so is threefold there);
 #   - python-chess (pip install chess), parse + replay + position key, on
-#     the first PYGAMES games, when it is installed.
+#     the first PYGAMES games, when it is installed;
+#   - threefold on the same text compressed with zstd -3, when the zstd tool
+#     is installed (the Lichess database is .pgn.zst).
 # Each command runs RUNS times; the table gives the median wall time, the
 # CPU time (user + system) of that run, plies per second of wall time and
 # of CPU time, and how many times faster threefold (HEAD, gzip input) is,
@@ -56,6 +58,13 @@ read -r games plies < <(sed -e 's/\([0-9]\),\([0-9]\)/\1\2/g' "$tmp/summary" | s
   measure "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" scan --json "${wflag[@]}" "$gz"
   measure "threefold scan --json, HEAD, plain" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn"
   measure "threefold scan --json, HEAD, 1 worker" "$tmp/threefold-head" scan --json --workers 1 "$tmp/corpus.pgn"
+  # The Lichess database is zstd: the same text as the zstd tool writes it (level 3, its default).
+  if command -v zstd >/dev/null; then
+    zstd -q -3 -c "$tmp/corpus.pgn" >"$tmp/corpus.pgn.zst"
+    measure "threefold scan --json, HEAD, zstd" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn.zst"
+  else
+    printf 'threefold scan --json, HEAD, zstd\tnot run (apt-get install zstd)\t\n'
+  fi
   measure "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" scan --json "${wflag[@]}" "$gz"
   if command -v pgn-extract >/dev/null; then
     measure "pgn-extract --repetition, plain" pgn-extract --repetition -s -o /dev/null "$tmp/corpus.pgn"
