@@ -81,6 +81,7 @@ func BenchmarkHubPush(b *testing.B) {
 	for b.Loop() {
 		h.mu.Lock()
 		h.dirty[GameKey(ref)] = h.now()
+		h.dirtyKeys = append(h.dirtyKeys, GameKey(ref))
 		h.mu.Unlock()
 		h.push()
 		for _, c := range clients {

@@ -64,7 +64,11 @@ type Hub struct {
 	clients   int                             // pages connected
 	pages     map[string]map[*client]struct{} // the pages connected, by focus ("" for the index)
 	dirty     map[string]time.Time            // game key -> when it first changed since the last push
-	pending   []threefold.Alert               // alerts not yet pushed
+	// dirtyKeys are dirty's keys, in the order they came: push goes
+	// through them, not through the map, whose iteration costs the room it
+	// once grew to (every board's first state, at start) on every push.
+	dirtyKeys []string
+	pending   []threefold.Alert // alerts not yet pushed
 	// lastKeys are the games whose last state came (a file read once),
 	// finished or not: forgotten once pushed.
 	lastKeys []string
@@ -162,6 +166,7 @@ func (h *Hub) Update(u threefold.GameState) {
 	}
 	if _, ok := h.dirty[key]; !ok {
 		h.dirty[key] = now
+		h.dirtyKeys = append(h.dirtyKeys, key)
 	}
 	if u.Last {
 		h.lastKeys = append(h.lastKeys, key)
@@ -441,13 +446,14 @@ func (h *Hub) push() {
 	var msgs []pageMessage
 	add := func(focus string, data []byte) { msgs = append(msgs, pageMessage{focus, data}) }
 	now := h.now()
-	keys := make([]string, 0, len(h.dirty))
-	for k := range h.dirty {
-		keys = append(keys, k)
-	}
+	keys := h.dirtyKeys
+	h.dirtyKeys = keys[:0] // h.mu is held: nothing is appended meanwhile
 	sort.Strings(keys)
 	for _, k := range keys {
-		since := h.dirty[k]
+		since, ok := h.dirty[k]
+		if !ok {
+			continue // forgotten since (pruneLocked)
+		}
 		delete(h.dirty, k)
 		g := h.games[k]
 		v := g.view

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"runtime"
 	"slices"
 	"strconv"
@@ -161,5 +162,42 @@ func TestHubForgetsGamesAfterTheirLastState(t *testing.T) {
 	}
 	if hub.live != 0 {
 		t.Errorf("live count %d, want 0", hub.live)
+	}
+}
+
+// TestHubPushesEachChangedGameOnce: a push sends the index pages each game
+// that changed since the last one, once however often it changed, and
+// not a game forgotten meanwhile (finished beyond the grace period).
+func TestHubPushesEachChangedGameOnce(t *testing.T) {
+	now := time.Date(2026, 7, 7, 12, 0, 0, 0, time.UTC)
+	hub := NewHub(HubOptions{FinishedGrace: time.Hour, Now: func() time.Time { return now }})
+	page := &client{send: make(chan []byte, clientBuffer), quit: make(chan struct{})}
+	hub.register(page)
+	<-page.send // the hello
+	state := func(id string, moves []string, finished bool) threefold.GameState {
+		return threefold.GameState{Game: threefold.GameRef{Site: "x", ID: id}, Notation: rules.SAN, Moves: moves, Finished: finished}
+	}
+	hub.Update(state("gone", []string{"e4"}, true))
+	hub.Update(state("a", []string{"e4"}, false))
+	hub.Update(state("b", []string{"d4"}, false))
+	hub.Update(state("a", []string{"e4", "e5"}, false))
+	now = now.Add(2 * time.Hour) // "gone" is forgotten at the next update
+	hub.Update(state("b", []string{"d4", "d5"}, false))
+	hub.push()
+	var got []string
+	for len(page.send) > 0 {
+		var m message
+		if err := json.Unmarshal(<-page.send, &m); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, m.Game.Game.ID+":"+strconv.Itoa(m.Game.Ply))
+	}
+	if want := []string{"x/a", "x/b"}; len(got) != 2 || got[0] != "a:2" || got[1] != "b:2" {
+		t.Fatalf("pushed %v, want the last state of each of %v", got, want)
+	}
+	hub.Update(state("a", []string{"e4", "e5", "Nf3"}, false))
+	hub.push()
+	if len(page.send) != 1 {
+		t.Fatalf("%d messages after one more change, want 1", len(page.send))
 	}
 }

@@ -84,10 +84,14 @@ type GameView struct {
 	gen, groupGen int
 }
 
-// Summary returns the view without its per-ply detail.
+// Summary returns the view without its per-ply detail, nor the plies of
+// its repeated positions (Repeated): what the index pages show of a game
+// (its most occurrences are MaxCount). An index page is sent the summary
+// of every move of every game, which would otherwise grow with the game's
+// repetitions.
 func (v *GameView) Summary() *GameView {
 	s := *v
-	s.UCI, s.SAN, s.FENs, s.Occ, s.Group, s.NearRepetitions = nil, nil, nil, nil, nil, nil
+	s.UCI, s.SAN, s.FENs, s.Occ, s.Group, s.NearRepetitions, s.Repeated = nil, nil, nil, nil, nil, nil, nil
 	return &s
 }
 

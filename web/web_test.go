@@ -429,6 +429,11 @@ func TestViewMarksEveryOccurrence(t *testing.T) {
 					}
 				}
 			}
+			// The index pages' summary: the counts, not the plies of the
+			// repeated positions (sent on every move, it grew with them).
+			if s := v.Summary(); s.Repeated != nil || s.MaxCount != v.MaxCount || s.Count != v.Count || len(v.Repeated) != len(tc.repeated) {
+				t.Fatalf("summary: repeated %v, max count %d, count %d", s.Repeated, s.MaxCount, s.Count)
+			}
 		})
 	}
 }
