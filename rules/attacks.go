@@ -110,6 +110,38 @@ func slowSliderAttacks(s int, occ uint64, dirs [4][2]int) uint64 {
 	return att
 }
 
+// sliderRays returns, for each direction of dirs, the squares a slider on
+// each square reaches in that direction on an empty board, and whether the
+// direction goes up the square numbers.
+func sliderRays(dirs [4][2]int) (rays [4][64]uint64, up [4]bool) {
+	for d, dir := range dirs {
+		up[d] = dir[1]*8+dir[0] > 0
+		one := [4][2]int{dir, dir, dir, dir}
+		for s := 0; s < 64; s++ {
+			rays[d][s] = slowSliderAttacks(s, 0, one)
+		}
+	}
+	return rays, up
+}
+
+// rayAttacks is slowSliderAttacks from the rays of sliderRays: each ray
+// cut behind its first occupied square. It fills the magic tables.
+func rayAttacks(s int, occ uint64, rays *[4][64]uint64, up [4]bool) uint64 {
+	var att uint64
+	for d := range rays {
+		r := rays[d][s&63]
+		if b := r & occ; b != 0 {
+			first := bits.TrailingZeros64(b)
+			if !up[d] {
+				first = 63 - bits.LeadingZeros64(b)
+			}
+			r &^= rays[d][first&63]
+		}
+		att |= r
+	}
+	return att
+}
+
 type xorshift uint64
 
 func (x *xorshift) next() uint64 {
@@ -128,6 +160,7 @@ func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift)
 	occs := make([]uint64, 4096)
 	refs := make([]uint64, 4096)
 	used := make([]int, 4096)
+	rays, up := sliderRays(dirs)
 	for s := 0; s < 64; s++ {
 		f, r := s&7, s>>3
 		edges := ((rank1 | rank8) &^ (rank1 << uint(8*r))) | ((fileA | fileH) &^ (fileA << uint(f)))
@@ -140,7 +173,7 @@ func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift)
 		var sub uint64
 		for i := 0; i < size; i++ {
 			occs[i] = sub
-			refs[i] = slowSliderAttacks(s, sub, dirs)
+			refs[i] = rayAttacks(s, sub, &rays, up)
 			sub = (sub - m.mask) & m.mask
 		}
 		m.offset = uint32(len(table))
