@@ -916,8 +916,9 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 		}
 		if r.depth == 0 && r.state == stateMovetext && !r.broken {
 			// The common case first: the main line's plain moves (Nf3, exd8=Q+) and move numbers
-			// ("12.", "12..."), read by mainLine. What it leaves is read below.
-			if i = r.mainLine(b, i); i == len(b) {
+			// ("12.", "12..."), read by mainLine, on the lines after this one too. What it leaves is
+			// read below, in the line it stopped in.
+			if b, i = r.mainLine(b, i); i == len(b) {
 				return
 			}
 		}
@@ -1012,7 +1013,9 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 // space between them, in one loop on locals: most of the reading is this. It returns where it stopped: the
 // end of b, or a byte that starts anything else (a comment, a result, a glyph, a move over a limit), which
 // scanMovetext reads. The reader is in the main line: depth 0, movetext begun, not broken, no comment open.
-func (r *Reader) mainLine(b []byte, i int) int {
+// At the end of a line of a chunk it goes on with the next lines that start with a move or a number
+// (nextMoveLine); it returns the line it stopped in.
+func (r *Reader) mainLine(b []byte, i int) ([]byte, int) {
 	text, off := r.text, r.moveOff
 	maxOff := 2 * r.lim.MaxPlies
 	// base: where b starts in the chunk whose line it is (b is a slice of it), or -1.
@@ -1020,12 +1023,20 @@ func (r *Reader) mainLine(b []byte, i int) int {
 	if r.lineInChunk {
 		base = int32(cap(r.chunk) - cap(b))
 	}
-	for i < len(b) {
+	for {
+		if i == len(b) {
+			nb, ok := r.nextMoveLine(base)
+			if !ok {
+				break
+			}
+			b, i, base = nb, 0, int32(cap(r.chunk)-cap(nb))
+		}
 		k := class[b[i]]
 		if k&cFirst != 0 {
 			j, kj := i+1, cDelim // the end of b delimits the move
 			for j < len(b) {
-				if kj = class[b[j]]; kj&(cSAN|cDelim) != cSAN {
+				if c := class[b[j]]; c&(cSAN|cDelim) != cSAN {
+					kj = c
 					break
 				}
 				j++
@@ -1079,7 +1090,33 @@ func (r *Reader) mainLine(b []byte, i int) int {
 		i = j + 1 // the space after it too
 	}
 	r.text, r.moveOff = text, off
-	return i
+	return b, i
+}
+
+// nextMoveLine takes the next line of the chunk, as Next and scanLine would read it, when it starts with a
+// byte that may start a move or a number and nothing but scanMovetext would look at it: the line being
+// read is the chunk's (base >= 0), the next one is whole (it ends with a line end) and within the line and
+// game limits, and no line waits to be read first.
+func (r *Reader) nextMoveLine(base int32) ([]byte, bool) {
+	if base < 0 || r.hasPending || r.recording || r.replayAt < len(r.replayEnd) {
+		return nil, false
+	}
+	k := bytes.IndexByte(r.src, '\n')
+	if k < 0 {
+		return nil, false
+	}
+	b := r.src[:k]
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	if len(b) == 0 || class[b[0]]&(cFirst|cDigit) == 0 || len(b) > r.lim.MaxLineBytes ||
+		r.gameBytes+len(b)+1 > r.lim.MaxGameBytes {
+		return nil, false
+	}
+	r.src = r.src[k+1:]
+	r.line++
+	r.gameBytes += len(b) + 1
+	return b, true
 }
 
 // token handles one movetext token and reports whether it ended the game (a result at top level).
