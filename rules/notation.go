@@ -167,7 +167,8 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 		// when the king is not in check and the piece is no king and
 		// cannot be pinned.
 		if pt == King {
-			return m, p.kingStepSafe(m.From(), to)
+			// The king does not shield the squares behind it on a line.
+			return m, !p.attacked(to, us^1, (p.byColor[White]|p.byColor[Black])&^m.From().bb())
 		}
 		if p.notPinnedNorInCheck(m.From()) {
 			return m, true

@@ -138,8 +138,19 @@ func (p *Position) attackers(s Square, occ uint64) uint64 {
 		rookAttacks(s, occ)&(p.byType[Rook]|p.byType[Queen])
 }
 
+// attacked reports whether a piece of colour by attacks s, with occ as the
+// occupancy: the pieces of each kind in turn, a slider's line looked up
+// only when by has a slider that moves along it.
 func (p *Position) attacked(s Square, by Color, occ uint64) bool {
-	return p.attackers(s, occ)&p.byColor[by] != 0
+	them := p.byColor[by&1]
+	if (knightAttacks[s]&p.byType[Knight]|kingAttacks[s]&p.byType[King]|pawnAttacks[by&1^1][s]&p.byType[Pawn])&them != 0 {
+		return true
+	}
+	if diag := (p.byType[Bishop] | p.byType[Queen]) & them; diag != 0 && bishopAttacks(s, occ)&diag != 0 {
+		return true
+	}
+	orth := (p.byType[Rook] | p.byType[Queen]) & them
+	return orth != 0 && rookAttacks(s, occ)&orth != 0
 }
 
 // InCheck reports whether the side to move is in check.
@@ -424,23 +435,6 @@ func (p *Position) legal(m Move) bool {
 	return p.legalByAttacks(m)
 }
 
-// kingStepSafe reports whether the king of the side to move, on from,
-// is attacked by no enemy piece on to once it stands there: the pieces of
-// each kind in turn, the sliders with from empty (the king does not shield
-// the squares behind it on a checking line).
-func (p *Position) kingStepSafe(from, to Square) bool {
-	them := p.byColor[p.turn^1]
-	if (knightAttacks[to]&p.byType[Knight]|kingAttacks[to]&p.byType[King]|pawnAttacks[p.turn&1][to]&p.byType[Pawn])&them != 0 {
-		return false
-	}
-	occ := (p.byColor[White] | p.byColor[Black]) &^ from.bb()
-	if diag := (p.byType[Bishop] | p.byType[Queen]) & them; diag != 0 && bishopAttacks(to, occ)&diag != 0 {
-		return false
-	}
-	orth := (p.byType[Rook] | p.byType[Queen]) & them
-	return orth == 0 || rookAttacks(to, occ)&orth == 0
-}
-
 // legalByAttacks reports whether the pseudo-legal move m leaves the own
 // king safe, by looking for attackers of the king after the move: the
 // reference legal must agree with.
@@ -453,7 +447,8 @@ func (p *Position) legalByAttacks(m Move) bool {
 		if m.IsCastling() {
 			return true // castlingLegal already checked every square
 		}
-		return p.kingStepSafe(from, to)
+		// The king does not shield the squares behind it on a line.
+		return !p.attacked(to, us.Other(), occ&^from.bb())
 	}
 	occ2 := (occ &^ from.bb()) | to.bb()
 	enemies := them &^ to.bb()
