@@ -183,12 +183,8 @@ func FuzzGameAgainstRecount(f *testing.F) {
 				break
 			}
 			m := legal[int(c)%len(legal)]
-			if n := len(moves); n >= 2 && c < 128 {
-				prev := moves[n-2]
-				back := rules.NewMove(prev.To(), prev.From(), rules.NoPieceType)
-				if !prev.IsCastling() && prev.Promotion() == rules.NoPieceType && p.IsLegal(back) {
-					m = back
-				}
+			if back, ok := randgame.TakeBack(&p, moves); ok && c < 128 {
+				m = back
 			}
 			p.Play(m)
 			moves = append(moves, m)

@@ -25,10 +25,8 @@ func Shuffle(rng *rand.Rand, start rules.Position, plies int) []rules.Move {
 			break
 		}
 		m := legal[rng.IntN(len(legal))]
-		if n := len(moves); n >= 2 && rng.IntN(3) > 0 {
-			prev := moves[n-2]
-			back := rules.NewMove(prev.To(), prev.From(), rules.NoPieceType)
-			if !prev.IsCastling() && prev.Promotion() == rules.NoPieceType && p.IsLegal(back) {
+		if len(moves) >= 2 && rng.IntN(3) > 0 {
+			if back, ok := TakeBack(&p, moves); ok {
 				m = back
 			}
 		}
@@ -36,6 +34,22 @@ func Shuffle(rng *rand.Rand, start rules.Position, plies int) []rules.Move {
 		moves = append(moves, m)
 	}
 	return moves
+}
+
+// TakeBack returns the move that takes back the previous move of the side
+// to move in p, the position after moves, and whether it is legal there
+// (not after castling or a promotion, which no move undoes).
+func TakeBack(p *rules.Position, moves []rules.Move) (rules.Move, bool) {
+	n := len(moves)
+	if n < 2 {
+		return rules.NoMove, false
+	}
+	prev := moves[n-2]
+	back := rules.NewMove(prev.To(), prev.From(), rules.NoPieceType)
+	if prev.IsCastling() || prev.Promotion() != rules.NoPieceType || !p.IsLegal(back) {
+		return rules.NoMove, false
+	}
+	return back, true
 }
 
 // Line plays random legal moves from the standard start, the same for the
