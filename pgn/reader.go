@@ -520,12 +520,7 @@ func (r *Reader) newMoves(n int) []string {
 	if !r.inMemory {
 		return make([]string, n)
 	}
-	if len(r.moveSlab) < n {
-		r.moveSlab = make([]string, max(n, 1024))
-	}
-	m := r.moveSlab[:n:n]
-	r.moveSlab = r.moveSlab[n:]
-	return m
+	return fromSlab(&r.moveSlab, n, 1024)
 }
 
 // newTags returns room for n tag pairs, from the slab of a Reader of chunks.
@@ -533,12 +528,19 @@ func (r *Reader) newTags(n int) []Tag {
 	if !r.inMemory {
 		return make([]Tag, n)
 	}
-	if len(r.tagSlab) < n {
-		r.tagSlab = make([]Tag, max(n, 128))
+	return fromSlab(&r.tagSlab, n, 128)
+}
+
+// fromSlab cuts n elements (with no room to grow into the next) off the
+// front of *slab, first making a new slab of max(n, size) when it holds
+// fewer.
+func fromSlab[T any](slab *[]T, n, size int) []T {
+	if len(*slab) < n {
+		*slab = make([]T, max(n, size))
 	}
-	t := r.tagSlab[:n:n]
-	r.tagSlab = r.tagSlab[n:]
-	return t
+	s := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return s
 }
 
 // setChunk makes c the chunk read: the moves of the game being read that were taken from the previous

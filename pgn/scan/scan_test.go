@@ -176,24 +176,8 @@ func TestAnalyserReuse(t *testing.T) {
 // where a comment stays open over many chunks (those are read and analysed
 // again, in order) and with a file's games numbered across chunks.
 func TestRunMatchesOneReader(t *testing.T) {
-	var text strings.Builder
-	for i := range 600 {
-		fmt.Fprintf(&text, "[Event \"g%d\"]\n[Site \"s\"]\n\n", i)
-		if i == 200 {
-			text.WriteString("1. e4 { a comment open over many games:\n\n")
-			for j := range 400 {
-				fmt.Fprintf(&text, "[Event \"inside %d\"]\n\n1. d4 d5 *\n\n", j)
-			}
-			text.WriteString("} e5 2. Nf3 *\n\n")
-			continue
-		}
-		text.WriteString(shuffle + "*\n\n")
-	}
-	name := filepath.Join(t.TempDir(), "games.pgn")
-	if err := os.WriteFile(name, []byte(text.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	games, err := pgn.ParseGames(text.String())
+	name, text := writeOpenCommentGames(t, 600, 200, 400, "[Event \"g%d\"]\n[Site \"s\"]\n\n")
+	games, err := pgn.ParseGames(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,17 +199,19 @@ func TestRunMatchesOneReader(t *testing.T) {
 	}
 }
 
-// TestRunRendersJSON: with Options.JSON the workers render the reports'
-// JSON lines but their file and id; the lines are the ones Writer makes
-// of the reports alone, also for the chunks read again in order (a
-// comment open over many games) and with a file name in each line.
-func TestRunRendersJSON(t *testing.T) {
+// writeOpenCommentGames writes a file of n games, each with the tag
+// section tags (a format of the game's number) and the shuffle, but for
+// game open, whose comment stays open over inside games' worth of text:
+// the chunks there must be read again in order. It returns the file's name
+// and its text.
+func writeOpenCommentGames(t *testing.T, n, open, inside int, tags string) (string, string) {
+	t.Helper()
 	var text strings.Builder
-	for i := range 400 {
-		fmt.Fprintf(&text, "[Event \"g%d \\\"q\\\"\"]\n[White \"\u00e9\"]\n\n", i)
-		if i == 100 {
+	for i := range n {
+		fmt.Fprintf(&text, tags, i)
+		if i == open {
 			text.WriteString("1. e4 { a comment open over many games:\n\n")
-			for j := range 300 {
+			for j := range inside {
 				fmt.Fprintf(&text, "[Event \"inside %d\"]\n\n1. d4 d5 *\n\n", j)
 			}
 			text.WriteString("} e5 2. Nf3 *\n\n")
@@ -237,6 +223,15 @@ func TestRunRendersJSON(t *testing.T) {
 	if err := os.WriteFile(name, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return name, text.String()
+}
+
+// TestRunRendersJSON: with Options.JSON the workers render the reports'
+// JSON lines but their file and id; the lines are the ones Writer makes
+// of the reports alone, also for the chunks read again in order (a
+// comment open over many games) and with a file name in each line.
+func TestRunRendersJSON(t *testing.T) {
+	name, _ := writeOpenCommentGames(t, 400, 100, 300, "[Event \"g%d \\\"q\\\"\"]\n[White \"\u00e9\"]\n\n")
 	var rendered, whole strings.Builder
 	renderedBy := Writer{Out: &rendered, JSON: true}
 	wholeBy := Writer{Out: &whole, JSON: true}
