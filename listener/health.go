@@ -109,13 +109,21 @@ func (h *Health) State(name string, connected bool, err error) {
 		show(name, connected, err)
 	}
 	if save != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), healthSaveTimeout)
 		defer cancel()
 		if err := save(ctx, saved); err != nil {
 			h.log.Warn("source state not stored", "source", name, "err", err)
 		}
 	}
 }
+
+// healthSaveTimeout bounds the write of a source's health. It is longer
+// than the store's default SQLite busy timeout (10 s), so that on a busy
+// store the write waits for another writer's lock as every other write
+// does, and gives up only when the store does not answer at all. (5 s was
+// shorter: on a loaded machine the save gave up while the lock was about
+// to come.)
+const healthSaveTimeout = 15 * time.Second
 
 // Watch wraps src so that a source given up (see NewHealth) ends with an
 // error that says so.
