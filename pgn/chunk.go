@@ -246,7 +246,7 @@ func (cr *ChunkReader) Read(c *Chunk) *Part {
 	if old := cr.r; old != nil { // its memory is reused
 		r.text, r.tagOff, r.moveOff = old.text[:0], old.tagOff[:0], old.moveOff[:0]
 		r.rec, r.recEnds, r.replay, r.replayEnd = old.rec[:0], old.recEnds[:0], old.replay[:0], old.replayEnd[:0]
-		r.games, r.moveSlab, r.tagSlab = old.games, old.moveSlab, old.tagSlab
+		r.games, r.spanSlab, r.tagSlab = old.games, old.spanSlab, old.tagSlab
 		*old = *r
 		r = old
 	}

@@ -32,10 +32,60 @@ type Game struct {
 	Tags  []Tag // in input order
 	// Moves are the main-line SAN tokens exactly as written, without move numbers, NAGs and trailing
 	// annotation glyphs (!, ?, !?, ?!, !!, ??); check and mate marks (+, #) are kept. Null moves (--, Z0)
-	// are kept too; Replay reports them as unreadable.
+	// are kept too; Replay reports them as unreadable. A game of a ChunkReader (or a Stitcher) has them
+	// in its text instead and Moves nil: MoveList gives the moves of every game.
 	Moves  []string
-	Result string // the termination marker (1-0, 0-1, 1/2-1/2, *), "" if the game has none
-	Err    error  // the first syntax problem found in the game (a *SyntaxError), or nil
+	Result string   // the termination marker (1-0, 0-1, 1/2-1/2, *), "" if the game has none
+	Err    error    // the first syntax problem found in the game (a *SyntaxError), or nil
+	inText MoveList // a game of a ChunkReader: its moves
+}
+
+// MoveList is the main line of a game: Game.Moves, or the moves of a game of a ChunkReader, each a piece
+// of one text (the chunk's, or one of the game's own when it copied some of them), which spares a string
+// header a move.
+type MoveList struct {
+	list  []string
+	text  string
+	spans []span // where each move is in text, when list is nil
+}
+
+// span is where a move is in a text: text[start:end].
+type span struct{ start, end int32 }
+
+// MoveList returns the main line's moves.
+func (g *Game) MoveList() MoveList {
+	if g.Moves != nil {
+		return MoveList{list: g.Moves}
+	}
+	return g.inText
+}
+
+// Len returns the number of moves.
+func (m *MoveList) Len() int {
+	if m.spans == nil {
+		return len(m.list)
+	}
+	return len(m.spans)
+}
+
+// At returns move i (0-based) as written.
+func (m *MoveList) At(i int) string {
+	if m.spans == nil {
+		return m.list[i]
+	}
+	return m.text[m.spans[i].start:m.spans[i].end]
+}
+
+// Strings returns the moves as a slice of their own.
+func (m *MoveList) Strings() []string {
+	if m.spans == nil {
+		return m.list
+	}
+	s := make([]string, m.Len())
+	for i := range s {
+		s[i] = m.At(i)
+	}
+	return s
 }
 
 // Tag returns the value of the first tag pair with this name (names are case-sensitive).
@@ -183,12 +233,13 @@ type Reader struct {
 	hasPending     bool
 
 	// The game being read. text holds the unescaped tag names and values and the move tokens copied;
-	// tagOff (4 per tag) indexes into it. moveOff (2 per move) holds where each move is: the bitwise
-	// complements (^) of its start and end in text, or, for a move taken from a chunk's line as written,
-	// its start and end in the chunk (chunkText).
+	// tagOff (4 per tag) indexes into it. moveOff holds where each move is: the bitwise complements (^)
+	// of its start and end in text (a move copied: copied is set), or, for a move taken from a chunk's
+	// line as written, its start and end in the chunk (chunkText).
 	text    []byte
 	tagOff  []int32
-	moveOff []int32
+	moveOff []span
+	copied  bool
 	tags    int // tag pairs read, kept or not
 	// keepTags, when not nil, names the only tag pairs kept (see ChunkReader.KeepTags); the others are
 	// read and checked all the same.
@@ -228,7 +279,7 @@ type Reader struct {
 	// Games and their moves and tags of a Reader of chunks are cut from slabs: a few allocations a
 	// chunk instead of four a game.
 	games    []Game
-	moveSlab []string
+	spanSlab []span
 	tagSlab  []Tag
 }
 
@@ -456,6 +507,7 @@ func (r *Reader) reset() {
 	r.tagOff = r.tagOff[:0]
 	r.tags = 0
 	r.moveOff = r.moveOff[:0]
+	r.copied = false
 	r.state = stateNone
 	r.blankAfter = false
 	r.startLine = 0
@@ -486,20 +538,43 @@ func (r *Reader) finish() *Game {
 			g.Tags[i] = Tag{Name: s[o[0]:o[1]], Value: s[o[2]:o[3]]}
 		}
 	}
-	if n := len(r.moveOff) / 2; n > 0 {
-		// Built in locals, which the compiler keeps in registers and checks the bounds of once.
-		moves, off, chunk := r.newMoves(n), r.moveOff[:2*n], r.chunkText
+	if n := len(r.moveOff); n > 0 && r.inMemory {
+		// A game of a chunk keeps its moves where they are: in the chunk, or, when it copied some, in
+		// a text of its own.
+		spans := fromSlab(&r.spanSlab, n, 2048)
+		copy(spans, r.moveOff)
+		text := r.chunkText
+		if r.copied {
+			text = r.ownMoves(spans, s)
+		}
+		g.inText = MoveList{text: text, spans: spans}
+	} else if n > 0 {
+		// Built in locals, which the compiler keeps in registers and checks the bounds of once. Every
+		// move was copied into text.
+		moves, off := make([]string, n), r.moveOff[:n]
 		for i := range moves {
-			if o, e := off[2*i], off[2*i+1]; o >= 0 {
-				moves[i] = chunk[o:e]
-			} else {
-				moves[i] = s[^o:^e]
-			}
+			moves[i] = s[^off[i].start:^off[i].end]
 		}
 		g.Moves = moves
 	}
 	r.reset()
 	return g
+}
+
+// ownMoves returns a text of the moves of the game being read, which copied some of them into own (the
+// text of the game), and sets spans to where they are in it.
+func (r *Reader) ownMoves(spans []span, own string) string {
+	var b []byte
+	for i, sp := range spans {
+		start := int32(len(b))
+		if sp.start >= 0 {
+			b = append(b, r.chunkText[sp.start:sp.end]...)
+		} else {
+			b = append(b, own[^sp.start:^sp.end]...)
+		}
+		spans[i] = span{start, int32(len(b))}
+	}
+	return string(b)
 }
 
 // newGame returns a new Game, from the slab of a Reader of chunks.
@@ -513,14 +588,6 @@ func (r *Reader) newGame() *Game {
 	g := &r.games[0]
 	r.games = r.games[1:]
 	return g
-}
-
-// newMoves returns room for n moves, from the slab of a Reader of chunks.
-func (r *Reader) newMoves(n int) []string {
-	if !r.inMemory {
-		return make([]string, n)
-	}
-	return fromSlab(&r.moveSlab, n, 1024)
 }
 
 // newTags returns room for n tag pairs, from the slab of a Reader of chunks.
@@ -546,11 +613,11 @@ func fromSlab[T any](slab *[]T, n, size int) []T {
 // setChunk makes c the chunk read: the moves of the game being read that were taken from the previous
 // chunk are copied into text first.
 func (r *Reader) setChunk(c *Chunk) {
-	for i := 0; i < len(r.moveOff); i += 2 {
-		if o, e := r.moveOff[i], r.moveOff[i+1]; o >= 0 {
+	for i, sp := range r.moveOff {
+		if sp.start >= 0 {
 			t := int32(len(r.text))
-			r.text = append(r.text, r.chunkText[o:e]...)
-			r.moveOff[i], r.moveOff[i+1] = ^t, ^int32(len(r.text))
+			r.text = append(r.text, r.chunkText[sp.start:sp.end]...)
+			r.moveOff[i], r.copied = span{^t, ^int32(len(r.text))}, true
 		}
 	}
 	r.chunk, r.chunkText = nil, ""
@@ -1019,7 +1086,7 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 // (nextMoveLine); it returns the line it stopped in.
 func (r *Reader) mainLine(b []byte, i int) ([]byte, int) {
 	text, off := r.text, r.moveOff
-	maxOff := 2 * r.lim.MaxPlies
+	maxOff := r.lim.MaxPlies
 	// base: where b starts in the chunk whose line it is (b is a slice of it), or -1.
 	base := int32(-1)
 	if r.lineInChunk {
@@ -1047,7 +1114,7 @@ func (r *Reader) mainLine(b []byte, i int) ([]byte, int) {
 				break // a glyph or a byte no move has, a token too long, one ply too many: token says which
 			}
 			if base >= 0 {
-				off = append(off, base+int32(i), base+int32(j)) // the move as written in the chunk
+				off = append(off, span{base + int32(i), base + int32(j)}) // the move as written in the chunk
 			} else {
 				o := len(text)
 				if j-i <= 8 && i+8 <= len(b) && cap(text)-o >= 8 {
@@ -1058,7 +1125,8 @@ func (r *Reader) mainLine(b []byte, i int) ([]byte, int) {
 				} else {
 					text = append(text, b[i:j]...)
 				}
-				off = append(off, ^int32(o), ^int32(len(text)))
+				off = append(off, span{^int32(o), ^int32(len(text))})
+				r.copied = true
 			}
 			if i = j; kj&cSpace != 0 {
 				i++ // the space after the move
@@ -1188,14 +1256,14 @@ func (r *Reader) token(t []byte) bool {
 
 // addMove takes the main-line move t, unless the game already has MaxPlies of them.
 func (r *Reader) addMove(t []byte) {
-	if len(r.moveOff)/2 >= r.lim.MaxPlies {
+	if len(r.moveOff) >= r.lim.MaxPlies {
 		r.broken = true
 		r.setLimitErr(r.line, "max_plies", fmt.Sprintf("more than %d plies", r.lim.MaxPlies))
 		return
 	}
 	o := int32(len(r.text))
 	r.text = append(r.text, t...)
-	r.moveOff = append(r.moveOff, ^o, ^int32(len(r.text)))
+	r.moveOff, r.copied = append(r.moveOff, span{^o, ^int32(len(r.text))}), true
 }
 
 func resultString(t []byte) string {

@@ -47,7 +47,7 @@ type Report struct {
 	// to move, occurred before as another position; absent when none.
 	NearRepetitions []NearRepetition `json:"near_repetitions,omitempty"`
 	start           rules.Position
-	moves           []string
+	moves           pgn.MoveList
 	// jsonTail, when not nil, is appendJSONTail of the report, rendered by
 	// Run's worker (Options.JSON): the fields must not change after it.
 	jsonTail []byte
@@ -107,7 +107,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 	a.tracker.DropMoves() // the report keeps the moves as written
 	r := &Report{
 		File: file, ID: g.Index, Line: g.Line, ThreefoldPlies: []int{}, ClaimablePlies: []int{},
-		MaxOccurrences: 1, moves: g.Moves,
+		MaxOccurrences: 1, moves: g.MoveList(),
 	}
 	r.White, _ = g.Tag("White")
 	r.Black, _ = g.Tag("Black")

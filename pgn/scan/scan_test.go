@@ -193,10 +193,21 @@ func TestRunMatchesOneReader(t *testing.T) {
 	}
 	for i, g := range games {
 		want := Analyse(g, "")
-		if !reflect.DeepEqual(got[i], want) {
+		if !sameReports(got[i], want) {
 			t.Fatalf("report %d:\n%+v\nwant\n%+v", i, got[i], want)
 		}
 	}
+}
+
+// sameReports says whether a and b are equal, their games' moves compared
+// as strings: a game of Run's has them in the text of its chunk.
+func sameReports(a, b *Report) bool {
+	x, y := *a, *b
+	if !slices.Equal(x.moves.Strings(), y.moves.Strings()) {
+		return false
+	}
+	x.moves, y.moves = pgn.MoveList{}, pgn.MoveList{}
+	return reflect.DeepEqual(x, y)
 }
 
 // writeOpenCommentGames writes a file of n games, each with the tag

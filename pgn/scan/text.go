@@ -184,10 +184,10 @@ func (r *Report) moveLabel(pr *i18n.Printer, p int) string {
 	if p == 0 {
 		return pr.Sprintf(i18n.ScanTheStart)
 	}
-	if p > len(r.moves) {
+	if p > r.moves.Len() {
 		return pr.Sprintf(i18n.AlertPly, strconv.Itoa(p))
 	}
-	return r.numbered(p, r.moves[p-1])
+	return r.numbered(p, r.moves.At(p-1))
 }
 
 // numbered writes san, the move that makes ply p, with its move number.
