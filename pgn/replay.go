@@ -87,21 +87,8 @@ func (g *Game) ReplayOn(tracker *rules.Game, visit func(ply int, san string, tra
 func (g *Game) PlayFrom(tracker *rules.Game, start rules.Position, visit func(ply int, san string, tracker *rules.Game)) error {
 	tracker.Reset(start)
 	moves := g.MoveList()
-	if moves.spans == nil {
-		for i, san := range moves.list {
-			if _, err := tracker.PlaySAN(san); err != nil {
-				return &MoveError{Ply: i + 1, Number: moveNumber(&start, i), Token: san, Err: err}
-			}
-			if visit != nil {
-				visit(i+1, san, tracker)
-			}
-		}
-		return nil
-	}
-	// The same for moves in a text, read in place.
-	text := moves.text
-	for i, sp := range moves.spans {
-		san := text[sp.start:sp.end]
+	for i := range moves.Len() {
+		san := moves.At(i)
 		if _, err := tracker.PlaySAN(san); err != nil {
 			return &MoveError{Ply: i + 1, Number: moveNumber(&start, i), Token: san, Err: err}
 		}

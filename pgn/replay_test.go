@@ -281,3 +281,34 @@ func TestPlayFrom(t *testing.T) {
 		t.Fatalf("castled from the standard start, where it is illegal: PlayFrom read the [FEN] tag")
 	}
 }
+
+// TestReplayChunkGames: a game of a ChunkReader, whose moves are in its chunk's text, replays as the same
+// game of a Reader: the same moves visited, the same error, the same end.
+func TestReplayChunkGames(t *testing.T) {
+	text := refgames.ReferencePGN() + "\n\n[Event \"glyphs\"]\n\n1.e4 e5! 2.Nf3?! Nc6 3. Bb5 a6 4. Ke3 *\n"
+	want, err := ParseGames(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err, _, _ := readChunked(t, strings.NewReader(text), Limits{}, 2048, 2)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d games, %v; want %d", len(got), err, len(want))
+	}
+	replay := func(g *Game) string {
+		var visited []string
+		tracker, err := g.Replay(func(_ int, san string, _ *rules.Game) { visited = append(visited, san) })
+		if tracker == nil {
+			return fmt.Sprint(err)
+		}
+		p := tracker.Position()
+		return fmt.Sprint(visited, err, p.FEN())
+	}
+	for i := range want {
+		if got[i].Moves != nil {
+			t.Fatalf("game %d of a ChunkReader has Moves", i)
+		}
+		if a, b := replay(got[i]), replay(want[i]); a != b {
+			t.Fatalf("game %d: %s\nwant %s", i, a, b)
+		}
+	}
+}

@@ -124,49 +124,12 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 	} else if ve := (*rules.VariantError)(nil); errors.As(startErr, &ve) {
 		r.Variant = ve.Name
 	}
-	check := func(ply int, _ string, t *rules.Game) { // Play's visit: called on every ply
-		c := t.Count()
-		if c > r.MaxOccurrences {
-			r.MaxOccurrences = c
-		}
-		if c >= 3 {
-			r.ThreefoldPlies = append(r.ThreefoldPlies, ply)
-			if r.FirstThreefold == nil {
-				r.FirstThreefold = &Repetition{Ply: ply, Claimant: t.Turn().String(), Rule: "9.2.2", Occurrences: t.Occurrences()}
-			}
-		}
-		if c >= 3 || t.CanClaimRepetition() {
-			r.ClaimablePlies = append(r.ClaimablePlies, ply)
-			if r.FirstClaim == nil {
-				p := t.Position()
-				rep := &Repetition{Ply: ply, Claimant: p.Turn().String(), Rule: "9.2.2", Occurrences: t.Occurrences()}
-				if c < 3 {
-					rep.Rule, rep.Occurrences = "9.2.1", nil
-					for _, m := range t.ClaimMoves(nil) {
-						rep.Moves = append(rep.Moves, p.SAN(m))
-					}
-				}
-				r.FirstClaim = rep
-			}
-		}
-		if near := t.NearRepetitions(); len(near) != 0 { // rarely: no call for the others
-			r.NearRepetitions = append(r.NearRepetitions, *nearRepetition(ply, near))
-		}
-		if hm := t.HalfmoveClock(); hm >= 99 {
-			if (r.FiftyMovesPly == nil || ply < *r.FiftyMovesPly) && t.Verdict().FiftyMoves {
-				r.FiftyMovesPly = intp(ply)
-			}
-			if p := t.Position(); hm >= 150 && (r.SeventyFiveMovesPly == nil || ply < *r.SeventyFiveMovesPly) && p.Status() != rules.Checkmate {
-				r.SeventyFiveMovesPly = intp(ply)
-			}
-		}
-	}
 	tracker := &a.tracker
 	var err error
 	if startErr == nil {
-		err = g.PlayFrom(tracker, start, check)
+		err = a.play(r, r.moves, start)
 	} else {
-		err = g.ReplayOn(tracker, check) // the error as ReplayOn words it
+		err = g.ReplayOn(tracker, nil) // the error as ReplayOn words it
 	}
 	var moveErr *pgn.MoveError
 	if err == nil || errors.As(err, &moveErr) {
@@ -174,7 +137,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 		// out. The start position occurred once and nothing can be claimed
 		// by repetition there, so only such a start has something to check.
 		if start := tracker.Start(); start.HalfmoveClock() >= 99 {
-			check(0, "", rules.NewGame(start))
+			r.check(0, rules.NewGame(start))
 		}
 		r.Plies = tracker.Ply()
 		p := tracker.Position()
@@ -194,6 +157,64 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 		r.Error = g.Err.Error()
 	}
 	return r
+}
+
+// play replays moves from start on the Analyser's tracker, as
+// pgn.Game.PlayFrom does, and checks the plies that may have something to
+// report: on most plies nothing happens, which is tested first, inlined.
+func (a *Analyser) play(r *Report, moves pgn.MoveList, start rules.Position) error {
+	t := &a.tracker
+	t.Reset(start)
+	for i := range moves.Len() {
+		san := moves.At(i)
+		if _, err := t.PlaySAN(san); err != nil {
+			return &pgn.MoveError{Ply: i + 1, Number: pgn.MoveNumber(&start, i+1), Token: san, Err: err}
+		}
+		if t.Count() > r.MaxOccurrences || t.CanClaimRepetition() || t.HalfmoveClock() >= 99 || len(t.NearRepetitions()) != 0 {
+			r.check(i+1, t)
+		}
+	}
+	return nil
+}
+
+// check records what ply, the tracker t's current one, has to report:
+// a repetition, a claim, a near repetition, the 50- or 75-move rule.
+func (r *Report) check(ply int, t *rules.Game) {
+	c := t.Count()
+	if c > r.MaxOccurrences {
+		r.MaxOccurrences = c
+	}
+	if c >= 3 {
+		r.ThreefoldPlies = append(r.ThreefoldPlies, ply)
+		if r.FirstThreefold == nil {
+			r.FirstThreefold = &Repetition{Ply: ply, Claimant: t.Turn().String(), Rule: "9.2.2", Occurrences: t.Occurrences()}
+		}
+	}
+	if c >= 3 || t.CanClaimRepetition() {
+		r.ClaimablePlies = append(r.ClaimablePlies, ply)
+		if r.FirstClaim == nil {
+			p := t.Position()
+			rep := &Repetition{Ply: ply, Claimant: p.Turn().String(), Rule: "9.2.2", Occurrences: t.Occurrences()}
+			if c < 3 {
+				rep.Rule, rep.Occurrences = "9.2.1", nil
+				for _, m := range t.ClaimMoves(nil) {
+					rep.Moves = append(rep.Moves, p.SAN(m))
+				}
+			}
+			r.FirstClaim = rep
+		}
+	}
+	if near := t.NearRepetitions(); len(near) != 0 { // rarely: no call for the others
+		r.NearRepetitions = append(r.NearRepetitions, *nearRepetition(ply, near))
+	}
+	if hm := t.HalfmoveClock(); hm >= 99 {
+		if (r.FiftyMovesPly == nil || ply < *r.FiftyMovesPly) && t.Verdict().FiftyMoves {
+			r.FiftyMovesPly = intp(ply)
+		}
+		if p := t.Position(); hm >= 150 && (r.SeventyFiveMovesPly == nil || ply < *r.SeventyFiveMovesPly) && p.Status() != rules.Checkmate {
+			r.SeventyFiveMovesPly = intp(ply)
+		}
+	}
 }
 
 func intp(i int) *int { return &i }

@@ -26,12 +26,19 @@ func TestAnalyse(t *testing.T) {
 		threefold, claimable     []int
 		fivefold, firstClaimPly  int // -1: none
 		firstClaimRule, errorSub string
+		fifty, seventyFive       int // the plies of the 50- and 75-move rules, when not 0
 	}{
 		{name: "third occurrence", pgn: "[White \"A\"]\n[Black \"B\"]\n\n" + shuffle + "*\n",
 			plies: 8, max: 3, threefold: []int{8}, claimable: []int{7, 8}, fivefold: -1, firstClaimPly: 7, firstClaimRule: "9.2.1"},
 		{name: "fifth occurrence", pgn: "\n" + shuffle + "5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 *\n",
 			plies: 16, max: 5, threefold: []int{8, 9, 10, 11, 12, 13, 14, 15, 16}, claimable: []int{7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
 			fivefold: 16, firstClaimPly: 7, firstClaimRule: "9.2.1"},
+		{name: "second occurrence", pgn: "\n1. Nf3 Nf6 2. Ng1 Ng8 *\n",
+			plies: 4, max: 2, threefold: []int{}, claimable: []int{}, fivefold: -1, firstClaimPly: -1},
+		{name: "50 moves", pgn: "[FEN \"8/8/8/8/8/8/8/K6k w - - 97 80\"]\n\n80. Ka2 Kh2 81. Ka1 Kh1 *\n",
+			plies: 4, max: 2, threefold: []int{}, claimable: []int{}, fivefold: -1, firstClaimPly: -1, fifty: 2},
+		{name: "75 moves", pgn: "[FEN \"8/8/8/8/8/8/8/K6k w - - 148 80\"]\n\n80. Ka2 Kh2 81. Ka1 *\n",
+			plies: 3, max: 1, threefold: []int{}, claimable: []int{}, fivefold: -1, firstClaimPly: -1, seventyFive: 2},
 		{name: "an illegal move", pgn: "\n1. e4 e5 2. Ke3 *\n", plies: 2, max: 1, threefold: []int{}, claimable: []int{},
 			fivefold: -1, firstClaimPly: -1, errorSub: "ply 3"},
 	}
@@ -50,6 +57,12 @@ func TestAnalyse(t *testing.T) {
 			}
 			if c := r.FirstClaim; (c == nil) != (tt.firstClaimPly < 0) || c != nil && (c.Ply != tt.firstClaimPly || c.Rule != tt.firstClaimRule) {
 				t.Errorf("first claim %+v, want ply %d rule %s", c, tt.firstClaimPly, tt.firstClaimRule)
+			}
+			if got := ptr(r.FiftyMovesPly); tt.fifty != 0 && got != tt.fifty {
+				t.Errorf("50-move rule at ply %d, want %d", got, tt.fifty)
+			}
+			if got := ptr(r.SeventyFiveMovesPly); tt.seventyFive != 0 && got != tt.seventyFive {
+				t.Errorf("75-move rule at ply %d, want %d", got, tt.seventyFive)
 			}
 			if !strings.Contains(r.Error, tt.errorSub) || (tt.errorSub == "") != (r.Error == "") {
 				t.Errorf("error %q, want %q", r.Error, tt.errorSub)
