@@ -89,7 +89,7 @@ func (g *Game) Reset(start Position) {
 	g.start, g.pos, g.ply, g.fivefoldPly = start, start, 0, -1
 	g.moves = g.moves[:0]
 	g.near.stop()
-	g.record(true)
+	g.play(NoMove)
 }
 
 // Start returns the position the game started from.
@@ -149,50 +149,52 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 	return m, nil
 }
 
+// play makes the legal move m and counts the position it leads to, first
+// forgetting every position when m was irreversible. play(NoMove) is how
+// Reset enters the start position: the first of a new stretch. Making the
+// move and counting the position in one function keeps the per-ply path
+// to one call below PlaySAN.
 func (g *Game) play(m Move) {
 	p := &g.pos
-	castle := p.castle
-	newPlacement := p.play(m)
-	g.ply++
-	if !g.dropMoves {
-		g.moves = append(g.moves, m)
-	}
-	switch {
-	case newPlacement:
-		if g.near.active {
-			g.near.stop()
+	reversible := false
+	if m != NoMove {
+		castle := p.castle
+		newPlacement := p.play(m)
+		g.ply++
+		if !g.dropMoves {
+			g.moves = append(g.moves, m)
 		}
-		g.record(true)
-	case p.castle != castle:
-		// Castling, or a king or rook move that loses castling rights.
-		g.near.keep(g.seen)
-		g.record(true)
-	default:
-		g.record(false)
+		switch {
+		case newPlacement:
+			if g.near.active {
+				g.near.stop()
+			}
+		case p.castle != castle:
+			// Castling, or a king or rook move that loses castling rights.
+			g.near.keep(g.seen)
+		default:
+			reversible = true
+		}
 	}
-}
-
-// record counts the current position, first forgetting every position
-// when the move that led here was irreversible.
-func (g *Game) record(irreversible bool) {
-	h := g.pos.hash
-	if irreversible || g.index == nil {
-		// The position is the first of a new stretch: nothing to look up
-		// (the probe below meets an empty slot at once).
+	if !reversible {
+		// The position is the first of a new stretch: nothing to look up.
 		g.resetWindow()
 	}
+	h := p.hash
 	index, base := g.index, g.base
 	mask := uint64(len(index) - 1)
 	slot := h & mask
-	for ; ; slot = (slot + 1) & mask {
-		s := index[slot&mask] - base
-		if s <= 0 {
-			break // a new position
-		}
-		// The Key is made only when an entry has the same hash.
-		if o := &g.seen[s-1]; o.hash == h && o.key == g.pos.Key() {
-			g.recordAgain(s - 1)
-			return
+	if reversible {
+		for ; ; slot = (slot + 1) & mask {
+			s := index[slot&mask] - base
+			if s <= 0 {
+				break // a new position
+			}
+			// The Key is made only when an entry has the same hash.
+			if g.seen[s-1].hash == h && g.isCurrent(s-1) {
+				g.recordAgain(s - 1)
+				return
+			}
 		}
 	}
 	// A new position: its entry is written in place (first[1:] may hold
@@ -206,15 +208,23 @@ func (g *Game) record(irreversible bool) {
 	e := &g.seen[n]
 	ply := int32(g.ply)
 	e.hash, e.count, e.last, e.first[0] = h, 1, ply, ply
-	g.pos.fillKey(&e.key)
+	p.fillKey(&e.key)
 	g.cur, g.count = int32(n), 1
 	index[slot&mask] = base + int32(n) + 1
 	if 2*(n+1) > len(index) {
 		g.growIndex()
 	}
-	if g.near.active || g.pos.ep != NoSquare { // almost never: no call at all
+	if g.near.active || p.ep != NoSquare { // almost never: no call at all
 		g.near.add(g)
 	}
+}
+
+// isCurrent reports whether seen[i] is the current position. Kept out of
+// line: it runs only on a hash match, and its Key would widen play's frame.
+//
+//go:noinline
+func (g *Game) isCurrent(i int32) bool {
+	return g.seen[i].key == g.pos.Key()
 }
 
 // recordAgain counts one more occurrence of the position seen[i], the
