@@ -25,10 +25,11 @@ var (
 )
 
 type magic struct {
-	mask   uint64
-	number uint64
-	shift  uint8
-	offset uint32
+	mask    uint64
+	number  uint64
+	attacks []uint64 // this square's part of the table, by index
+	shift   uint8
+	offset  uint32 // of attacks in the table
 }
 
 const (
@@ -207,17 +208,23 @@ func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift)
 			used[i] = 0
 		}
 	}
+	// Each square's part of the table, now that the table has stopped
+	// growing: a lookup then needs no offset.
+	for s := range ms {
+		m := &ms[s]
+		m.attacks = table[m.offset : int(m.offset)+1<<(64-m.shift)]
+	}
 	return table
 }
 
 func rookAttacks(s Square, occ uint64) uint64 {
 	m := &rookMagics[s]
-	return rookTable[m.offset+uint32(((occ&m.mask)*m.number)>>m.shift)]
+	return m.attacks[((occ&m.mask)*m.number)>>(m.shift&63)]
 }
 
 func bishopAttacks(s Square, occ uint64) uint64 {
 	m := &bishopMagics[s]
-	return bishopTable[m.offset+uint32(((occ&m.mask)*m.number)>>m.shift)]
+	return m.attacks[((occ&m.mask)*m.number)>>(m.shift&63)]
 }
 
 func lsb(b uint64) Square { return Square(bits.TrailingZeros64(b)) }

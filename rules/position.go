@@ -211,46 +211,33 @@ func (p *Position) play(m Move) (newPlacement bool) {
 			p.castle &^= lost
 		}
 	}
-	if t == Pawn {
-		newPlacement = true
-		if to == oldEP {
-			// En passant: the captured pawn stands beside, on the from
-			// rank; everything is counted again.
-			p.hash = h
-			p.remove(to ^ 8)
-			p.halfmove = 0
-			p.checkers = p.computeCheckers()
-			return true
-		}
-		if to-from == 16 || from-to == 16 {
-			p.setEnPassant((from+to)/2, to)
-			if p.ep != NoSquare {
-				h ^= zobEP[p.ep&7]
-			}
-		}
-	}
-	p.hash = h
-	if newPlacement {
-		p.halfmove = 0
-	} else {
-		p.halfmove++
-	}
 	// The checkers of the side now to move: only the piece that moved can
 	// give check directly, and only a slider on a line through from can
-	// give it by discovery (or through to, for a slider that moved).
+	// give it by discovery (or through to, for a slider that moved; or
+	// through the square of a pawn taken en passant).
 	ksq := p.kingSquare(us^1) & 63
-	own := p.byColor[us]
 	lines := line[ksq][from]
 	var c uint64
 	switch t {
 	case Pawn:
+		newPlacement = true
 		c = pawnAttacks[us^1][ksq] & to.bb()
+		if to == oldEP {
+			// En passant: the pawn taken stands beside, on the from rank.
+			taken := (to ^ 8) & 63
+			p.byType[Pawn] ^= taken.bb()
+			p.byColor[us^1] ^= taken.bb()
+			p.board[taken] = NoPiece
+			h ^= zobPiece[(pc^8)&15][taken]
+			lines |= line[ksq][taken]
+		}
 	case Knight:
 		c = knightAttacks[ksq] & to.bb()
 	case Bishop, Rook, Queen:
 		lines |= line[ksq][to]
 	}
 	if lines != 0 {
+		own := p.byColor[us]
 		occ := p.byColor[White] | p.byColor[Black]
 		if diag := (p.byType[Bishop] | p.byType[Queen]) & own; lines&diag != 0 {
 			c |= bishopAttacks(ksq, occ) & diag
@@ -260,7 +247,21 @@ func (p *Position) play(m Move) (newPlacement bool) {
 		}
 	}
 	p.checkers = c
-	return newPlacement
+	p.hash = h
+	if newPlacement {
+		p.halfmove = 0
+		if t == Pawn && (to-from == 16 || from-to == 16) {
+			// A double push: the e.p. square is kept only if a capture
+			// there is legal. Last, so that nothing is held across the call.
+			p.setEnPassant((from+to)/2, to)
+			if p.ep != NoSquare {
+				p.hash ^= zobEP[p.ep&7]
+			}
+		}
+		return true
+	}
+	p.halfmove++
+	return false
 }
 
 // playSpecial is play for castling and promotions, with the turn already
