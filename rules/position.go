@@ -43,6 +43,7 @@ type Position struct {
 	variant  Variant
 	castle   uint16 // castling rights by rook, see castlingRightOf
 	ep       Square
+	kings    [2]Square // by colour: where the king stands, kept by put and play
 	halfmove int32
 	fullmove int32
 }
@@ -98,7 +99,7 @@ func (p *Position) occupied() uint64 { return p.byColor[White] | p.byColor[Black
 
 func (p *Position) pieces(c Color, t PieceType) uint64 { return p.byColor[c] & p.byType[t] }
 
-func (p *Position) kingSquare(c Color) Square { return lsb(p.pieces(c, King)) }
+func (p *Position) kingSquare(c Color) Square { return p.kings[c&1] }
 
 func (p *Position) put(s Square, pc Piece) {
 	b := s.bb()
@@ -106,6 +107,9 @@ func (p *Position) put(s Square, pc Piece) {
 	p.byColor[pc.Color()] |= b
 	p.board[s] = pc
 	p.hash ^= zobPiece[pc][s]
+	if pc.Type() == King {
+		p.kings[pc.Color()&1] = s
+	}
 }
 
 func (p *Position) remove(s Square) {
@@ -115,16 +119,6 @@ func (p *Position) remove(s Square) {
 	p.byColor[pc.Color()] &^= b
 	p.board[s] = NoPiece
 	p.hash ^= zobPiece[pc][s]
-}
-
-func (p *Position) relocate(from, to Square) {
-	pc := p.board[from]
-	b := from.bb() | to.bb()
-	p.byType[pc.Type()] ^= b
-	p.byColor[pc.Color()] ^= b
-	p.board[from] = NoPiece
-	p.board[to] = pc
-	p.hash ^= zobPiece[pc][from] ^ zobPiece[pc][to]
 }
 
 // attackers returns the pieces of both colours that attack s, with occ as
@@ -235,6 +229,8 @@ func (p *Position) play(m Move) (newPlacement bool) {
 		c = knightAttacks[ksq] & to.bb()
 	case Bishop, Rook, Queen:
 		lines |= line[ksq][to]
+	case King:
+		p.kings[us] = to
 	}
 	if lines != 0 {
 		own := p.byColor[us]
