@@ -181,37 +181,41 @@ func (g *Game) play(m Move) {
 		g.resetWindow()
 	}
 	h := p.hash
-	index, base := g.index, g.base
-	mask := uint64(len(index) - 1)
+	mask := uint64(len(g.index) - 1)
 	slot := h & mask
 	if reversible {
+		index, base := g.index, g.base
 		for ; ; slot = (slot + 1) & mask {
 			s := index[slot&mask] - base
 			if s <= 0 {
 				break // a new position
 			}
-			// The Key is made only when an entry has the same hash.
-			if g.seen[s-1].hash == h && g.isCurrent(s-1) {
-				g.recordAgain(s - 1)
-				return
+			if g.seen[s-1].hash == h {
+				// Rarely: a position with the same hash, perhaps the
+				// same position. Out of line, so that nothing here is
+				// held across a call.
+				var again bool
+				if slot, again = g.countAgain(); again {
+					return
+				}
+				break
 			}
 		}
 	}
 	// A new position: its entry is written in place (first[1:] may hold
 	// an old entry's plies, which count hides).
 	n := len(g.seen)
-	if n < cap(g.seen) {
-		g.seen = g.seen[:n+1]
-	} else {
-		g.seen = append(g.seen, seenPosition{})
+	if n == cap(g.seen) {
+		g.growSeen()
 	}
+	g.seen = g.seen[:n+1]
 	e := &g.seen[n]
 	ply := int32(g.ply)
-	e.hash, e.count, e.last, e.first[0] = h, 1, ply, ply
+	e.hash, e.count, e.last, e.first[0] = p.hash, 1, ply, ply
 	p.fillKey(&e.key)
 	g.cur, g.count = int32(n), 1
-	index[slot&mask] = base + int32(n) + 1
-	if 2*(n+1) > len(index) {
+	g.index[slot&uint64(len(g.index)-1)] = g.base + int32(n) + 1
+	if 2*(n+1) > len(g.index) {
 		g.growIndex()
 	}
 	if g.near.active || p.ep != NoSquare { // almost never: no call at all
@@ -219,12 +223,22 @@ func (g *Game) play(m Move) {
 	}
 }
 
-// isCurrent reports whether seen[i] is the current position. Kept out of
-// line: it runs only on a hash match, and its Key would widen play's frame.
-//
-//go:noinline
-func (g *Game) isCurrent(i int32) bool {
-	return g.seen[i].key == g.pos.Key()
+// countAgain is play's path for a current position whose hash an entry
+// has: it counts the position again and returns true if it is there
+// (the Key decides), or else returns the empty slot where it goes.
+func (g *Game) countAgain() (slot uint64, again bool) {
+	key := g.pos.Key()
+	i := g.lookup(g.pos.hash, &key)
+	if s := g.index[i] - g.base; s > 0 {
+		g.recordAgain(s - 1)
+		return uint64(i), true
+	}
+	return uint64(i), false
+}
+
+// growSeen makes room for one more entry in seen.
+func (g *Game) growSeen() {
+	g.seen = append(g.seen, seenPosition{})[:len(g.seen)]
 }
 
 // recordAgain counts one more occurrence of the position seen[i], the
