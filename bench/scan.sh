@@ -11,7 +11,8 @@
 #   - python-chess (pip install chess), parse + replay + position key, on
 #     the first PYGAMES games, when it is installed;
 #   - threefold on the same text compressed with zstd -3, when the zstd tool
-#     is installed (the Lichess database is .pgn.zst).
+#     is installed (the Lichess database is .pgn.zst), run by turns with
+#     the gzip row so that the two are measured alike.
 # Each command runs RUNS times; the table gives the median wall time, the
 # CPU time (user + system) of that run, plies per second of wall time and
 # of CPU time, and how many times faster threefold (HEAD, gzip input) is,
@@ -42,10 +43,38 @@ measure() {
   local i
   : >"$tmp/times"
   for ((i = 0; i < runs; i++)); do
-    /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/stderr"
-    awk '{printf "%s %.2f\n", $1, $2 + $3}' "$tmp/t" >>"$tmp/times"
+    time_once "$tmp/times" "$@"
   done
-  sort -n "$tmp/times" | awk -v n="$runs" -v name="$name" 'NR == int((n + 1) / 2) {printf "%s\t%s\t%s\n", name, $1, $2}'
+  median_row "$name" "$tmp/times"
+}
+
+# measure_alternately NAME1 FILE1 NAME2 FILE2: measure's two rows for threefold
+# scan --json of FILE1 and of FILE2, run by turns (FILE1, FILE2, FILE1, ...), so
+# that the machine's speed, which drifts from minute to minute, falls alike on
+# both: the gzip and zstd rows are compared with each other.
+measure_alternately() {
+  local i
+  : >"$tmp/times1"
+  : >"$tmp/times2"
+  for ((i = 0; i < runs; i++)); do
+    time_once "$tmp/times1" "$tmp/threefold-head" scan --json "${wflag[@]}" "$2"
+    time_once "$tmp/times2" "$tmp/threefold-head" scan --json "${wflag[@]}" "$4"
+  done
+  median_row "$1" "$tmp/times1"
+  median_row "$3" "$tmp/times2"
+}
+
+# time_once FILE CMD...: runs CMD once and appends "wall cpu" to FILE.
+time_once() {
+  local out=$1
+  shift
+  /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/stderr"
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$tmp/t" >>"$out"
+}
+
+# median_row NAME FILE: "NAME<TAB>wall<TAB>cpu" of the median (by wall time) of FILE's runs.
+median_row() {
+  sort -n "$2" | awk -v n="$runs" -v name="$1" 'NR == int((n + 1) / 2) {printf "%s\t%s\t%s\n", name, $1, $2}'
 }
 
 wflag=()
@@ -55,16 +84,17 @@ wflag=()
 read -r games plies < <(sed -e 's/\([0-9]\),\([0-9]\)/\1\2/g' "$tmp/summary" | sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies.*/\1 \2/p')
 
 {
-  measure "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" scan --json "${wflag[@]}" "$gz"
-  measure "threefold scan --json, HEAD, plain" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn"
-  measure "threefold scan --json, HEAD, 1 worker" "$tmp/threefold-head" scan --json --workers 1 "$tmp/corpus.pgn"
-  # The Lichess database is zstd: the same text as the zstd tool writes it (level 3, its default).
+  # The Lichess database is zstd: the same text as the zstd tool writes it (level 3, its default), run
+  # by turns with the gzip file.
   if command -v zstd >/dev/null; then
     zstd -q -3 -c "$tmp/corpus.pgn" >"$tmp/corpus.pgn.zst"
-    measure "threefold scan --json, HEAD, zstd" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn.zst"
+    measure_alternately "threefold scan --json, HEAD, gzip" "$gz" "threefold scan --json, HEAD, zstd" "$tmp/corpus.pgn.zst"
   else
+    measure "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" scan --json "${wflag[@]}" "$gz"
     printf 'threefold scan --json, HEAD, zstd\tnot run (apt-get install zstd)\t\n'
   fi
+  measure "threefold scan --json, HEAD, plain" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn"
+  measure "threefold scan --json, HEAD, 1 worker" "$tmp/threefold-head" scan --json --workers 1 "$tmp/corpus.pgn"
   measure "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" scan --json "${wflag[@]}" "$gz"
   if command -v pgn-extract >/dev/null; then
     measure "pgn-extract --repetition, plain" pgn-extract --repetition -s -o /dev/null "$tmp/corpus.pgn"
