@@ -8,8 +8,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/threefold-chess/threefold/internal/inflate"
 )
 
 // Magic numbers recognised by NewDecompressingReader.
@@ -55,7 +56,9 @@ func NewDecompressingReader(r io.Reader) (io.ReadCloser, error) {
 	}
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
-		zr, err := gzip.NewReader(br)
+		// Our own inflate: 1.6x fewer instructions than klauspost's gzip on PGN (README, "Where
+		// scan's time goes"), and it is the one goroutine that reads the file.
+		zr, err := inflate.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}

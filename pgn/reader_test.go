@@ -605,7 +605,7 @@ func TestCompressedErrors(t *testing.T) {
 		data    []byte
 		wantErr string
 	}{
-		{"truncated gzip", gz[:len(gz)-12], "gzip: unexpected EOF"},
+		{"truncated gzip", gz[:len(gz)-12], "gzip: inflate: input ends at byte"},
 		{"truncated zstd", zs[:len(zs)-6], "zstd: "},
 		{"corrupt gzip", append(append([]byte{}, gz[:12]...), bytes.Repeat([]byte{0xff}, 40)...), "gzip: "},
 	}

@@ -1,0 +1,660 @@
+// Package inflate reads gzip files: RFC 1952 members, one after the other, each an RFC 1951 DEFLATE
+// stream checked against its CRC-32 and length. It does one job, fast, for the PGN archives scan reads:
+// a 64-bit bit buffer refilled a word at a time, tables whose entries carry a length's or a distance's
+// base and extra bits (one lookup decodes a symbol), literals decoded in runs, and match copies 8 bytes
+// at a time. Memory is bounded (some 250 KB a Reader, whatever the input) and corrupt or truncated input
+// gives an error naming its byte offset, never a panic.
+package inflate
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+)
+
+// ErrCorrupt is wrapped by the errors of input that is not a valid gzip file; ErrChecksum by those of a
+// member whose CRC-32 or length does not match what was decoded. Truncated input gives
+// io.ErrUnexpectedEOF, wrapped.
+var (
+	ErrCorrupt  = errors.New("corrupt input")
+	ErrChecksum = errors.New("checksum mismatch")
+)
+
+const (
+	windowSize = 1 << 15 // the farthest a DEFLATE match reaches back
+	outChunk   = 1 << 17 // what a step decodes at most, after the window
+	// outSlop is the room past where the fast loop stops: three literals, or a 258-byte match copied
+	// 8 bytes at a time (up to 7 bytes past its end).
+	outSlop   = 320
+	outSize   = windowSize + outChunk + outSlop
+	fastLimit = outSize - outSlop // the fast loop runs while the output is before it
+	inSize    = 1 << 16
+	// inMargin is the input the fast loop wants ahead: two 8-byte refills an iteration, each after
+	// moving on by at most 7 bytes.
+	inMargin = 32
+	// maxString is the longest file name or comment in a header, as compress/gzip reads them.
+	maxString = 512
+)
+
+// state says what the Reader reads next.
+type state uint8
+
+const (
+	stateHeader  state = iota // a member's header (or the end of the input)
+	stateBlock                // a block's header, or the member's trailer after its last block
+	stateStored               // the bytes of a stored block (stored counts what is left)
+	stateHuffman              // the symbols of a block with Huffman codes
+)
+
+// A Reader decompresses a gzip stream. It is not safe for concurrent use.
+type Reader struct {
+	src    io.Reader
+	in     []byte // input read from src and not yet consumed, from ip on (cap inSize)
+	ip     int
+	inBase int64 // the input offset of in[0]
+	srcErr error // src's error after the bytes in in (io.EOF at its end)
+
+	bits uint64 // input bits, the next one lowest; above nb they are the next bytes of in or 0
+	nb   uint   // valid bits in bits
+	pad  int    // zero bytes put in bits after the end of the input (an error if any is decoded)
+
+	out []byte // the window then what was decoded, outSize bytes
+	op  int    // where the next byte is decoded
+	rp  int    // the next byte Read hands out (rp <= op)
+
+	state  state
+	final  bool // the block being read is the member's last
+	stored int  // bytes left in a stored block
+	crc    uint32
+	size   uint32 // the member's decoded length, modulo 2^32
+	err    error  // sticky: io.EOF at the end, or the first error
+
+	lit     *[litTableSize]uint32 // the block's codes: fixedLit or dynLit
+	dist    *[distTableSize]uint32
+	dynLit  [litTableSize]uint32
+	dynDist [distTableSize]uint32
+	lens    [286 + 30]uint8
+}
+
+// NewReader returns a Reader of the gzip stream r; it reads the first member's header and fails as
+// compress/gzip does when there is none (io.EOF for empty input).
+func NewReader(r io.Reader) (*Reader, error) {
+	d := &Reader{src: r, in: make([]byte, 0, inSize), out: make([]byte, outSize)}
+	if err := d.header(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Read reads decompressed bytes into p. At the end of the last member it returns io.EOF.
+func (d *Reader) Read(p []byte) (int, error) {
+	for d.rp == d.op {
+		if d.err != nil {
+			return 0, d.err
+		}
+		d.step()
+	}
+	n := copy(p, d.out[d.rp:d.op])
+	d.rp += n
+	return n, nil
+}
+
+// Close releases nothing (the Reader holds no resources besides memory); it does not close src.
+func (d *Reader) Close() error { return nil }
+
+// step decodes some more (when everything decoded was read), or sets d.err.
+func (d *Reader) step() {
+	if d.op >= windowSize+outChunk/2 {
+		// Keep the last window's bytes for the matches to come.
+		copy(d.out, d.out[d.op-windowSize:d.op])
+		d.op, d.rp = windowSize, windowSize
+	}
+	start := d.op
+	var err error
+	switch d.state {
+	case stateHeader:
+		err = d.header()
+	case stateBlock:
+		err = d.blockHeader()
+	case stateStored:
+		err = d.storedBytes()
+	case stateHuffman:
+		err = d.huffman()
+	}
+	if d.op > start {
+		d.crc = crc32.Update(d.crc, crc32.IEEETable, d.out[start:d.op])
+		d.size += uint32(d.op - start)
+	}
+	if err != nil {
+		d.err = err
+	}
+}
+
+// offset is the input offset of the byte that holds the next bit to decode.
+func (d *Reader) offset() int64 {
+	return d.inBase + int64(d.ip) + int64(d.pad) - int64((d.nb+7)/8)
+}
+
+// corrupt is the error for what input at the current offset is.
+func (d *Reader) corrupt(what string) error {
+	if d.pad > 0 {
+		return d.truncated()
+	}
+	return fmt.Errorf("inflate: %w at input byte %d: %s", ErrCorrupt, d.offset(), what)
+}
+
+func (d *Reader) truncated() error {
+	if d.srcErr != nil && d.srcErr != io.EOF {
+		return fmt.Errorf("inflate: at input byte %d: %w", d.inBase+int64(len(d.in)), d.srcErr)
+	}
+	return fmt.Errorf("inflate: input ends at byte %d inside a member: %w", d.inBase+int64(len(d.in)), io.ErrUnexpectedEOF)
+}
+
+// fetch moves the unread input to the start of in and reads more from src; false when src has
+// nothing more (d.srcErr says why).
+func (d *Reader) fetch() bool {
+	if d.srcErr != nil {
+		return false
+	}
+	// Keep the 8 bytes before ip: d.bits may hold them still, and alignToByte gives them back.
+	if keep := min(d.ip, 8); d.ip > keep {
+		n := copy(d.in[:cap(d.in)], d.in[d.ip-keep:])
+		d.inBase += int64(d.ip - keep)
+		d.in, d.ip = d.in[:n], keep
+	}
+	for range 100 { // as bufio.Reader gives up on a reader that returns nothing
+		if len(d.in) == cap(d.in) {
+			return true
+		}
+		n, err := d.src.Read(d.in[len(d.in):cap(d.in)])
+		d.in = d.in[:len(d.in)+n]
+		if err != nil {
+			d.srcErr = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	d.srcErr = io.ErrNoProgress
+	return false
+}
+
+// readByte reads one byte of input outside the bit stream (headers and trailers: d.nb is 0).
+func (d *Reader) readByte() (byte, error) {
+	if d.ip == len(d.in) && !d.fetch() {
+		return 0, d.truncated()
+	}
+	b := d.in[d.ip]
+	d.ip++
+	return b, nil
+}
+
+// readFull reads len(p) bytes of input outside the bit stream.
+func (d *Reader) readFull(p []byte) error {
+	for i := range p {
+		b, err := d.readByte()
+		if err != nil {
+			return err
+		}
+		p[i] = b
+	}
+	return nil
+}
+
+// refill puts input bits in d.bits until it holds more than 56, zero bytes past the end of the input
+// (counted in d.pad).
+func (d *Reader) refill() {
+	for d.nb <= 56 {
+		if d.ip == len(d.in) && !d.fetch() {
+			d.pad++
+			d.nb += 8
+			continue
+		}
+		d.bits |= uint64(d.in[d.ip]) << d.nb
+		d.ip++
+		d.nb += 8
+	}
+}
+
+// take consumes and returns n bits (n <= 32); it reports truncated input when they are past its end.
+func (d *Reader) take(n uint) (uint32, error) {
+	if d.nb < n {
+		d.refill()
+	}
+	v := uint32(d.bits & (1<<n - 1))
+	d.bits >>= n
+	d.nb -= n
+	if d.nb < uint(8*d.pad) {
+		return 0, d.truncated()
+	}
+	return v, nil
+}
+
+// alignToByte drops the bits up to the next byte boundary and gives the whole bytes left in d.bits back
+// to the input, so that bytes can be read directly.
+func (d *Reader) alignToByte() error {
+	d.nb -= d.nb % 8
+	if back := int(d.nb/8) - d.pad; back >= 0 {
+		d.ip -= back
+	} else {
+		return d.truncated()
+	}
+	d.bits, d.nb, d.pad = 0, 0, 0
+	return nil
+}
+
+// header reads a member's header, or sets io.EOF when the input ends before one (after a member).
+func (d *Reader) header() error {
+	if d.ip == len(d.in) && !d.fetch() {
+		if d.srcErr == io.EOF {
+			return io.EOF
+		}
+		return d.truncated()
+	}
+	start := d.inBase + int64(d.ip)
+	bad := func(what string) error {
+		return fmt.Errorf("inflate: %w: gzip header at input byte %d: %s", ErrCorrupt, start, what)
+	}
+	var h [10]byte
+	if err := d.readFull(h[:]); err != nil {
+		return err
+	}
+	if h[0] != 0x1f || h[1] != 0x8b {
+		return bad("not gzip")
+	}
+	if h[2] != 8 {
+		return bad(fmt.Sprintf("compression method %d, not 8 (deflate)", h[2]))
+	}
+	flags := h[3]
+	crc := crc32.ChecksumIEEE(h[:])
+	if flags&0x04 != 0 { // FEXTRA
+		var l [2]byte
+		if err := d.readFull(l[:]); err != nil {
+			return err
+		}
+		crc = crc32.Update(crc, crc32.IEEETable, l[:])
+		for range binary.LittleEndian.Uint16(l[:]) {
+			b, err := d.readByte()
+			if err != nil {
+				return err
+			}
+			crc = crc32.Update(crc, crc32.IEEETable, []byte{b})
+		}
+	}
+	for _, flag := range []byte{0x08, 0x10} { // FNAME, FCOMMENT: zero-terminated
+		if flags&flag == 0 {
+			continue
+		}
+		for i := 0; ; i++ {
+			if i == maxString {
+				return bad("file name or comment longer than 512 bytes")
+			}
+			b, err := d.readByte()
+			if err != nil {
+				return err
+			}
+			crc = crc32.Update(crc, crc32.IEEETable, []byte{b})
+			if b == 0 {
+				break
+			}
+		}
+	}
+	if flags&0x02 != 0 { // FHCRC
+		var c [2]byte
+		if err := d.readFull(c[:]); err != nil {
+			return err
+		}
+		if binary.LittleEndian.Uint16(c[:]) != uint16(crc) {
+			return bad("header CRC mismatch")
+		}
+	}
+	// A member's matches reach only into its own output.
+	d.op, d.rp = 0, 0
+	d.crc, d.size, d.final = 0, 0, false
+	d.state = stateBlock
+	return nil
+}
+
+// trailer checks the member's CRC-32 and length after its last block.
+func (d *Reader) trailer() error {
+	if err := d.alignToByte(); err != nil {
+		return err
+	}
+	at := d.inBase + int64(d.ip)
+	var t [8]byte
+	if err := d.readFull(t[:]); err != nil {
+		return err
+	}
+	if crc, size := binary.LittleEndian.Uint32(t[:4]), binary.LittleEndian.Uint32(t[4:]); crc != d.crc || size != d.size {
+		return fmt.Errorf("inflate: %w: gzip trailer at input byte %d: CRC-32 %08x, length %d; decoded %08x, %d",
+			ErrChecksum, at, crc, size, d.crc, d.size)
+	}
+	d.state = stateHeader
+	return nil
+}
+
+// blockHeader reads a block's header and its codes, or the trailer after the last block.
+func (d *Reader) blockHeader() error {
+	if d.final {
+		return d.trailer()
+	}
+	h, err := d.take(3)
+	if err != nil {
+		return err
+	}
+	d.final = h&1 != 0
+	switch h >> 1 {
+	case 0:
+		if err := d.alignToByte(); err != nil {
+			return err
+		}
+		var l [4]byte
+		if err := d.readFull(l[:]); err != nil {
+			return err
+		}
+		n, nn := binary.LittleEndian.Uint16(l[:2]), binary.LittleEndian.Uint16(l[2:])
+		if n != ^nn {
+			return fmt.Errorf("inflate: %w at input byte %d: stored block length %d, its complement %d",
+				ErrCorrupt, d.inBase+int64(d.ip)-4, n, nn)
+		}
+		d.stored, d.state = int(n), stateStored
+	case 1:
+		d.lit, d.dist, d.state = fixedLit, fixedDist, stateHuffman
+	case 2:
+		if err := d.readCodes(); err != nil {
+			return err
+		}
+		d.lit, d.dist, d.state = &d.dynLit, &d.dynDist, stateHuffman
+	default:
+		return d.corrupt("block type 3")
+	}
+	return nil
+}
+
+// clenOrder is the order of the code-length code's lengths in a block header (RFC 1951, 3.2.7).
+var clenOrder = [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+
+// readCodes reads a dynamic block's code lengths and builds its tables.
+func (d *Reader) readCodes() error {
+	h, err := d.take(14)
+	if err != nil {
+		return err
+	}
+	nlit, ndist, nclen := int(h&31)+257, int(h>>5&31)+1, int(h>>10)+4
+	if nlit > 286 || ndist > 30 {
+		return d.corrupt(fmt.Sprintf("%d literal/length codes and %d distance codes", nlit, ndist))
+	}
+	var clens [19]uint8
+	for _, sym := range clenOrder[:nclen] {
+		v, err := d.take(3)
+		if err != nil {
+			return err
+		}
+		clens[sym] = uint8(v)
+	}
+	var clen [1 << clenBits]uint32
+	if !build(clen[:], clenBits, clens[:], clenEntry) {
+		return d.corrupt("bad code-length code")
+	}
+	lens := d.lens[:nlit+ndist]
+	for i := 0; i < len(lens); {
+		if d.nb < maxLength {
+			d.refill()
+		}
+		e := clen[d.bits&(1<<clenBits-1)]
+		if e == 0 {
+			return d.corrupt("invalid code-length code")
+		}
+		if _, err := d.take(uint(e & 0xff)); err != nil {
+			return err
+		}
+		sym := e >> 16
+		if sym < 16 {
+			lens[i] = uint8(sym)
+			i++
+			continue
+		}
+		var rep uint32
+		var v uint8
+		switch sym {
+		case 16:
+			if i == 0 {
+				return d.corrupt("repeat of no code length")
+			}
+			v = lens[i-1]
+			rep, err = d.take(2)
+			rep += 3
+		case 17:
+			rep, err = d.take(3)
+			rep += 3
+		default:
+			rep, err = d.take(7)
+			rep += 11
+		}
+		if err != nil {
+			return err
+		}
+		if i+int(rep) > len(lens) {
+			return d.corrupt("code lengths repeated past their count")
+		}
+		for range rep {
+			lens[i] = v
+			i++
+		}
+	}
+	if !build(d.dynLit[:], litBits, lens[:nlit], litEntry) {
+		return d.corrupt("bad literal/length code")
+	}
+	if !build(d.dynDist[:], distBits, lens[nlit:], distEntry) {
+		return d.corrupt("bad distance code")
+	}
+	return nil
+}
+
+// storedBytes copies a stored block's bytes, as many as fit.
+func (d *Reader) storedBytes() error {
+	for d.stored > 0 && d.op < fastLimit {
+		if d.ip == len(d.in) && !d.fetch() {
+			return d.truncated()
+		}
+		n := copy(d.out[d.op:min(fastLimit, d.op+d.stored)], d.in[d.ip:])
+		d.op += n
+		d.ip += n
+		d.stored -= n
+	}
+	if d.stored == 0 {
+		d.state = stateBlock
+	}
+	return nil
+}
+
+// huffman decodes a Huffman block's symbols until its end or until the output is full: a fast loop
+// while input and output have room for the longest symbols, and slowSymbol near the input's end.
+func (d *Reader) huffman() error {
+	for d.op < fastLimit {
+		if len(d.in)-d.ip < inMargin {
+			d.fetch()
+		}
+		if len(d.in)-d.ip >= inMargin {
+			done, err := d.fast()
+			if err != nil || done {
+				return err
+			}
+			continue
+		}
+		done, err := d.slowSymbol()
+		if err != nil || done {
+			return err
+		}
+	}
+	return nil
+}
+
+// fast decodes symbols while there is room; done at the block's end. Shift counts are masked with 63
+// (they are all below 64) so that the compiler emits no check for a shift by 64 or more.
+func (d *Reader) fast() (done bool, err error) {
+	in, ip := d.in, d.ip
+	out, op := d.out, d.op
+	bits, nb := d.bits, d.nb
+	lit, dist := d.lit, d.dist
+	inEnd := len(in) - inMargin
+	for op < fastLimit && ip <= inEnd {
+		bits |= binary.LittleEndian.Uint64(in[ip:]) << (nb & 63)
+		ip += int((63 - nb) >> 3)
+		nb |= 56
+		e := lit[bits&(1<<litBits-1)]
+		if e&kindLiteral != 0 {
+			// Up to three literals on one refill (3 × 15 bits), then refill for a length and distance.
+			bits >>= e & 63
+			nb -= uint(e & 0xff)
+			out[op] = byte(e >> 16)
+			op++
+			e = lit[bits&(1<<litBits-1)]
+			if e&kindLiteral != 0 {
+				bits >>= e & 63
+				nb -= uint(e & 0xff)
+				out[op] = byte(e >> 16)
+				op++
+				e = lit[bits&(1<<litBits-1)]
+				if e&kindLiteral != 0 {
+					bits >>= e & 63
+					nb -= uint(e & 0xff)
+					out[op] = byte(e >> 16)
+					op++
+					continue
+				}
+			}
+			bits |= binary.LittleEndian.Uint64(in[ip:]) << (nb & 63)
+			ip += int((63 - nb) >> 3)
+			nb |= 56
+		}
+		if e&kindLink != 0 {
+			e = lit[(e>>16+uint32(bits>>litBits)&(1<<(e>>8&15)-1))&(litTableSize-1)]
+			if e&kindLiteral != 0 {
+				bits >>= e & 63
+				nb -= uint(e & 0xff)
+				out[op] = byte(e >> 16)
+				op++
+				continue
+			}
+		}
+		if e&kindBase == 0 {
+			if e&kindEnd != 0 {
+				bits >>= e & 63
+				nb -= uint(e & 0xff)
+				d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
+				d.state = stateBlock
+				return true, nil
+			}
+			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
+			return false, d.corrupt("invalid literal/length code")
+		}
+		n, x := e&63, e>>8&15
+		length := int(e>>16) + int(bits>>n&(1<<x-1))
+		bits >>= (n + x) & 63
+		nb -= uint(n + x)
+		e = dist[bits&(1<<distBits-1)]
+		if e&kindLink != 0 {
+			e = dist[(e>>16+uint32(bits>>distBits)&(1<<(e>>8&15)-1))&(distTableSize-1)]
+		}
+		if e&kindBase == 0 {
+			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
+			return false, d.corrupt("invalid distance code")
+		}
+		n, x = e&63, e>>8&15
+		distance := int(e>>16) + int(bits>>n&(1<<x-1))
+		bits >>= (n + x) & 63
+		nb -= uint(n + x)
+		if distance > op {
+			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
+			return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", distance, op))
+		}
+		src := op - distance
+		if distance >= 8 {
+			// 8 bytes at a time, the first 8 always (most matches are short); each 8 bytes read lie
+			// before what is written, even when the match overlaps itself. Up to 7 bytes are written
+			// past the match: outSlop leaves room for them.
+			binary.LittleEndian.PutUint64(out[op:], binary.LittleEndian.Uint64(out[src:]))
+			for k := 8; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(out[op+k:], binary.LittleEndian.Uint64(out[src+k:]))
+			}
+		} else {
+			copyShort(out, op, src, length)
+		}
+		op += length
+	}
+	d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
+	return false, nil
+}
+
+// copyMatch copies length bytes from distance back to out[op:] and returns the new op, as fast does.
+func copyMatch(out []byte, op, distance, length int) int {
+	src := op - distance
+	if distance >= 8 {
+		for k := 0; k < length; k += 8 {
+			binary.LittleEndian.PutUint64(out[op+k:], binary.LittleEndian.Uint64(out[src+k:]))
+		}
+		return op + length
+	}
+	copyShort(out, op, src, length)
+	return op + length
+}
+
+// copyShort copies a match that overlaps its own first 8 bytes, byte by byte.
+func copyShort(out []byte, op, src, length int) {
+	for k := range length {
+		out[op+k] = out[src+k]
+	}
+}
+
+// slowSymbol decodes one symbol with every check, for the end of the input; done at the block's end.
+func (d *Reader) slowSymbol() (done bool, err error) {
+	d.refill()
+	e := d.lit[d.bits&(1<<litBits-1)]
+	if e&kindLink != 0 {
+		e = d.lit[(e>>16+uint32(d.bits>>litBits)&(1<<(e>>8&15)-1))&(litTableSize-1)]
+	}
+	switch {
+	case e&kindLiteral != 0:
+		if _, err := d.take(uint(e & 0xff)); err != nil {
+			return false, err
+		}
+		d.out[d.op] = byte(e >> 16)
+		d.op++
+		return false, nil
+	case e&kindEnd != 0:
+		if _, err := d.take(uint(e & 0xff)); err != nil {
+			return false, err
+		}
+		d.state = stateBlock
+		return true, nil
+	case e&kindBase == 0:
+		return false, d.corrupt("invalid literal/length code")
+	}
+	v, err := d.take(uint(e&0xff + e>>8&15))
+	if err != nil {
+		return false, err
+	}
+	length := int(e>>16) + int(v>>(e&0xff))
+	d.refill()
+	e = d.dist[d.bits&(1<<distBits-1)]
+	if e&kindLink != 0 {
+		e = d.dist[(e>>16+uint32(d.bits>>distBits)&(1<<(e>>8&15)-1))&(distTableSize-1)]
+	}
+	if e&kindBase == 0 {
+		return false, d.corrupt("invalid distance code")
+	}
+	v, err = d.take(uint(e&0xff + e>>8&15))
+	if err != nil {
+		return false, err
+	}
+	distance := int(e>>16) + int(v>>(e&0xff))
+	if distance > d.op {
+		return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", distance, d.op))
+	}
+	d.op = copyMatch(d.out, d.op, distance, length)
+	return false, nil
+}
