@@ -19,6 +19,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -1082,93 +1083,123 @@ func (r *Reader) scanMovetext(b []byte, i int) {
 // space between them, in one loop on locals: most of the reading is this. It returns where it stopped: the
 // end of b, or a byte that starts anything else (a comment, a result, a glyph, a move over a limit), which
 // scanMovetext reads. The reader is in the main line: depth 0, movetext begun, not broken, no comment open.
-// At the end of a line of a chunk it goes on with the next lines that start with a move or a number
-// (nextMoveLine); it returns the line it stopped in.
+// A line of a chunk is read by chunkMainLine, which goes on with the next lines; it returns the line it
+// stopped in.
 func (r *Reader) mainLine(b []byte, i int) ([]byte, int) {
-	text, off := r.text, r.moveOff
-	maxOff := r.lim.MaxPlies
-	// base: where b starts in the chunk whose line it is (b is a slice of it), or -1.
-	base := int32(-1)
 	if r.lineInChunk {
-		base = int32(cap(r.chunk) - cap(b))
+		return r.chunkMainLine(b, i)
 	}
-	for {
-		if i == len(b) {
-			nb, ok := r.nextMoveLine(base)
-			if !ok {
-				break
-			}
-			b, i, base = nb, 0, int32(cap(r.chunk)-cap(nb))
-		}
+	text, off := r.text, r.moveOff
+	for i < len(b) {
 		k := class[b[i]]
 		if k&cFirst != 0 {
-			j, kj := i+1, cDelim // the end of b delimits the move
-			for j < len(b) {
-				if c := class[b[j]]; c&(cSAN|cDelim) != cSAN {
-					kj = c
-					break
-				}
-				j++
-			}
-			if kj&cDelim == 0 || j-i > maxMoveToken || len(off) >= maxOff {
+			j, ok := moveEnd(b, i)
+			if !ok || len(off) >= r.lim.MaxPlies {
 				break // a glyph or a byte no move has, a token too long, one ply too many: token says which
 			}
-			if base >= 0 {
-				off = append(off, span{base + int32(i), base + int32(j)}) // the move as written in the chunk
+			o := len(text)
+			if j-i <= 8 && i+8 <= len(b) && cap(text)-o >= 8 {
+				// The usual move, a few bytes: copied as one word of 8 (those past it are beyond len),
+				// without a call to memmove.
+				*(*[8]byte)(text[o : o+8]) = [8]byte(b[i : i+8])
+				text = text[:o+j-i]
 			} else {
-				o := len(text)
-				if j-i <= 8 && i+8 <= len(b) && cap(text)-o >= 8 {
-					// The usual move, a few bytes: copied as one word of 8 (those past it are beyond
-					// len), without a call to memmove.
-					*(*[8]byte)(text[o : o+8]) = [8]byte(b[i : i+8])
-					text = text[:o+j-i]
-				} else {
-					text = append(text, b[i:j]...)
-				}
-				off = append(off, span{^int32(o), ^int32(len(text))})
-				r.copied = true
+				text = append(text, b[i:j]...)
 			}
-			if i = j; kj&cSpace != 0 {
-				i++ // the space after the move
-			}
-			continue
-		}
-		if k&cSpace != 0 {
-			i++
-			continue
-		}
-		if k&cDigit == 0 {
-			break
-		}
-		j := i + 1
-		for j < len(b) && class[b[j]]&cDigit != 0 {
-			j++
-		}
-		if j == len(b) || b[j] != '.' {
-			break
-		}
-		for j < len(b) && b[j] == '.' {
-			j++
-		}
-		if j == len(b) {
+			off = append(off, span{^int32(o), ^int32(len(text))})
+			r.copied = true
 			i = j
+		} else if k&cSpace != 0 {
+			i++
+		} else if j, ok := numberEnd(b, i); ok {
+			i = j
+		} else {
 			break
 		}
-		if class[b[j]]&cSpace == 0 {
-			break // a number joined to its move: token reads it
-		}
-		i = j + 1 // the space after it too
 	}
 	r.text, r.moveOff = text, off
 	return b, i
 }
 
+// chunkMainLine is mainLine for b, a line of the chunk: the moves are taken where they are in the chunk,
+// by their offsets in it (chunkMoves), and at the end of the line it goes on with the next lines that
+// start with a move or a number (nextMoveLine).
+func (r *Reader) chunkMainLine(b []byte, i int) ([]byte, int) {
+	chunk := r.chunk
+	for {
+		start := cap(chunk) - cap(b) // where b starts in the chunk
+		// Room for every move the line can hold: one in two bytes at most.
+		off := slices.Grow(r.moveOff, (len(b)-i)/2+1)
+		var j int
+		j, r.moveOff = chunkMoves(chunk[:start+len(b)], start+i, off, r.lim.MaxPlies)
+		if j -= start; j < len(b) {
+			return b, j
+		}
+		nb, ok := r.nextMoveLine()
+		if !ok {
+			return b, j
+		}
+		b, i = nb, 0
+	}
+}
+
+// chunkMoves is the loop of mainLine over line, a piece of a chunk, from line[i] on: it appends the
+// moves' offsets in the chunk to off, which has room for them, and returns where it stopped. It calls
+// nothing, so that the compiler keeps its locals in registers.
+func chunkMoves(line []byte, i int, off []span, maxPlies int) (int, []span) {
+	for i < len(line) {
+		k := class[line[i]]
+		if k&cFirst != 0 {
+			j, ok := moveEnd(line, i)
+			if !ok || len(off) >= maxPlies || len(off) == cap(off) {
+				break
+			}
+			off = off[:len(off)+1]
+			off[len(off)-1] = span{int32(i), int32(j)}
+			i = j
+		} else if k&cSpace != 0 {
+			i++
+		} else if j, ok := numberEnd(line, i); ok {
+			i = j
+		} else {
+			break
+		}
+	}
+	return i, off
+}
+
+// moveEnd returns the end of the plain move that starts at b[i] (a byte that may start one): the first
+// byte that is not a SAN byte, or len(b). ok is false when the move has no such end (it goes on with a
+// glyph or a byte no move has) or is too long to be one: token reads it then.
+func moveEnd(b []byte, i int) (end int, ok bool) {
+	j := i + 1
+	for j < len(b) && class[b[j]]&(cSAN|cDelim) == cSAN {
+		j++
+	}
+	return j, (j == len(b) || class[b[j]]&cDelim != 0) && j-i <= maxMoveToken
+}
+
+// numberEnd returns the end of the move number that stands alone at b[i] ("12." or "12...", followed by
+// white space or the end of b), and whether there is one.
+func numberEnd(b []byte, i int) (end int, ok bool) {
+	j := i
+	for j < len(b) && class[b[j]]&cDigit != 0 {
+		j++
+	}
+	if j == i || j == len(b) || b[j] != '.' {
+		return 0, false
+	}
+	for j < len(b) && b[j] == '.' {
+		j++
+	}
+	return j, j == len(b) || class[b[j]]&cSpace != 0
+}
+
 // nextMoveLine takes the next line of the chunk, as Next and scanLine would read it, when it starts with a
-// byte that may start a move or a number and nothing but scanMovetext would look at it: the line being
-// read is the chunk's (base >= 0), the next one is whole (it ends with a line end) and within the line and
-// game limits, and no line waits to be read first.
-func (r *Reader) nextMoveLine(base int32) ([]byte, bool) {
-	if base < 0 || r.hasPending || r.recording || r.replayAt < len(r.replayEnd) {
+// byte that may start a move or a number and nothing but scanMovetext would look at it: the next line is
+// whole (it ends with a line end) and within the line and game limits, and no line waits to be read first.
+func (r *Reader) nextMoveLine() ([]byte, bool) {
+	if r.hasPending || r.recording || r.replayAt < len(r.replayEnd) {
 		return nil, false
 	}
 	k := bytes.IndexByte(r.src, '\n')
