@@ -132,6 +132,8 @@ var hostile = []struct{ name, text string }{
 	{"long lines", "[Event \"a\"]\n\n1. e4 {" + strings.Repeat("x", 90) + "} e5 *\n\n[Event \"" + strings.Repeat("y", 90) + "\"]\n\n1. d4 *\n\n" + strings.Repeat("z", 300) + "\n\n[Event \"c\"]\n\n1. c4 *\n"},
 	{"tag section cut where no blank line is", "  [Event \"a\"]\n[Site \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n% x\n[Site \"d\"]\n\n1. d4 *\n"},
 	{"tag section over the byte limit", "[Event \"a\"]\n" + strings.Repeat(" [Xy \"yyyyyyyyyyyyyyyyyyyyyyyyyyy\"]\n", 5) + "[D \"d\"]\n\n1. e4 *\n\n[Event \"e\"]\n\n1. d4 *\n"},
+	{"tag lines over the byte limits", "[Event \"a\"]\n" + strings.Repeat("[Xy \"yyyyyyy\"]\n", 10) + "[D \"d\"]\n\n1. e4 *\n\n" +
+		"[Event \"b\"]\n[" + strings.Repeat("N", 40) + " \"v\"]\r\n[Site \"s\"]\r\n\r\n1. d4 *\n\n[Event \"c\"]\n[Site \"s\"]\n[Date \"d\"]\n\n1. c4 *\n"},
 	{"blank lines count towards the next game", "[Event \"a\"]\n\n1. e4 1-0" + strings.Repeat("\n", 40) + "[Event \"b\"]\n\n1. d4 {aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}\n{bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb}\nd5 *\n\n[Event \"c\"]\n\n1. c4 *\n"},
 	{"movetext over many lines", "[Event \"a\"]\n\n1. e4 e5\n2. Nf3 Nc6\r\n3. Bb5 a6\n4.\nBa4 Nf6\n5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8\n10. d4 Nbd7\n{c} 11. c4 c6\n*\n\n[Event \"b\"]\n\n1. d4 *\n"},
 	{"moves with glyphs and joined numbers", "[Event \"a\"]\n\n1.e4 e5! 2.Nf3?! Nc6 3. Bb5!! a6\n4.Ba4 Nf6 *\n\n[Event \"b\"]\n\n1. d4!? *\n"},

@@ -805,6 +805,9 @@ func (r *Reader) scanTags(b []byte, i int) {
 			i++
 		}
 		if i == len(b) {
+			if r.lineInChunk {
+				r.chunkTagLines()
+			}
 			return
 		}
 		if b[i] != '[' {
@@ -879,6 +882,75 @@ func (r *Reader) scanTags(b []byte, i int) {
 		}
 		i++
 	}
+}
+
+// chunkTagLines reads on, after a line of tag pairs of a chunk, the next lines of the chunk that hold one
+// tag pair each in the usual form, `[Name "value"]` with nothing escaped and nothing around it, within the
+// limits, in one loop: most lines of tag pairs are so. It stops before any other line, which Next reads
+// as before, and reads nothing unless the game is in its tag section as scanLine would read those lines.
+func (r *Reader) chunkTagLines() {
+	if r.state != stateTags || r.blankAfter || r.inBrace || r.depth > 0 || r.recording || r.overSize || r.hasPending ||
+		r.replayAt < len(r.replayEnd) {
+		return
+	}
+	src := r.src
+	for len(src) > 0 && src[0] == '[' {
+		n := 1
+		for n < len(src) && nameByte[src[n]] {
+			n++
+		}
+		if n == 1 || n+1 >= len(src) || src[n] != ' ' || src[n+1] != '"' {
+			break
+		}
+		end := plainValueEnd(src, n+2)
+		if end < 0 || end+2 >= len(src) || src[end+1] != ']' {
+			break
+		}
+		// The line is the end+2 bytes up to "]", then "\n" or "\r\n".
+		next := end + 2
+		if src[next] == '\r' && next+1 < len(src) {
+			next++
+		}
+		if src[next] != '\n' || end+2 > r.lim.MaxLineBytes || r.gameBytes+end+3 > r.lim.MaxGameBytes ||
+			end-(n+2) > r.lim.MaxTagBytes {
+			break
+		}
+		r.line++
+		r.gameBytes += end + 3
+		r.tags++
+		if name := src[1:n]; r.keepTag(name) {
+			n0 := int32(len(r.text))
+			r.text = append(r.text, name...)
+			v0 := int32(len(r.text))
+			r.text = append(r.text, src[n+2:end]...)
+			r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
+		}
+		src = src[next+1:]
+	}
+	r.src = src
+}
+
+// plainValueEnd returns the index of the quote that ends a tag value starting at b[i] when the value has
+// no backslash and no line end before it, or -1.
+func plainValueEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if m := zeroBytes(w^0x2222222222222222) | zeroBytes(w^0x5c5c5c5c5c5c5c5c) | zeroBytes(w^0x0a0a0a0a0a0a0a0a); m != 0 {
+			if i += bits.TrailingZeros64(m) / 8; b[i] == '"' {
+				return i
+			}
+			return -1
+		}
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			return i
+		case '\\', '\n':
+			return -1
+		}
+	}
+	return -1
 }
 
 // keepTag says whether the tag pair named name is kept in the game.
