@@ -1201,9 +1201,11 @@ func (r *Reader) chunkMainLine(b []byte, i int) ([]byte, int) {
 	for {
 		start := cap(chunk) - cap(b) // where b starts in the chunk
 		// Room for every move the line can hold: one in two bytes at most.
+		// Its capacity is at most MaxPlies: chunkMoves stops at either.
 		off := slices.Grow(r.moveOff, (len(b)-i)/2+1)
+		off = off[:len(off):max(len(off), min(cap(off), r.lim.MaxPlies))]
 		var j int
-		j, r.moveOff = chunkMoves(chunk[:start+len(b)], start+i, off, r.lim.MaxPlies)
+		j, r.moveOff = chunkMoves(chunk[:start+len(b)], start+i, off)
 		if j -= start; j < len(b) {
 			return b, j
 		}
@@ -1216,23 +1218,27 @@ func (r *Reader) chunkMainLine(b []byte, i int) ([]byte, int) {
 }
 
 // chunkMoves is the loop of mainLine over line, a piece of a chunk, from line[i] on: it appends the
-// moves' offsets in the chunk to off, which has room for them, and returns where it stopped. It calls
-// nothing, so that the compiler keeps its locals in registers.
-func chunkMoves(line []byte, i int, off []span, maxPlies int) (int, []span) {
+// moves' offsets in the chunk to off, up to its capacity, and returns where it stopped. It calls nothing,
+// so that the compiler keeps its locals in registers.
+func chunkMoves(line []byte, i int, off []span) (int, []span) {
 	for i < len(line) {
 		k := class[line[i]]
 		if k&cFirst != 0 {
 			j, ok := moveEnd(line, i)
-			if !ok || len(off) >= maxPlies || len(off) == cap(off) {
+			if !ok || len(off) == cap(off) {
 				break
 			}
 			off = off[:len(off)+1]
 			off[len(off)-1] = span{int32(i), int32(j)}
-			i = j
+			if i = j; j < len(line) && line[j] == ' ' {
+				i++ // the usual space after it
+			}
 		} else if k&cSpace != 0 {
 			i++
 		} else if j, ok := numberEnd(line, i); ok {
-			i = j
+			if i = j; j < len(line) && line[j] == ' ' {
+				i++
+			}
 		} else {
 			break
 		}
