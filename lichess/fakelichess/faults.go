@@ -63,9 +63,9 @@ func (s *Server) ClearFaults() {
 	s.faults = nil
 }
 
-func (s *Server) takeFault(method, path string) *faultRec {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// takeFaultLocked (mu held) returns a copy of the first fault matching
+// the request, counting the strike.
+func (s *Server) takeFaultLocked(method, path string) *faultRec {
 	for i, f := range s.faults {
 		if (f.Method == "" || f.Method == method) && pathMatch(f.Path, path) {
 			if f.left > 0 {

@@ -111,6 +111,10 @@ type Server struct {
 	nextID  int
 
 	inflight, maxInflight int
+	// recorded, if set (by the package's tests), runs in a request's
+	// handler just after the request was recorded, i.e. from the moment
+	// a test may see it.
+	recorded func(idx int)
 
 	users      map[string]*user
 	tokens     map[string]*tokenRec
@@ -375,14 +379,16 @@ func (s *Server) handler() http.Handler {
 		sw := &statusRecorder{ResponseWriter: w}
 		if !strings.HasPrefix(path, s.Prefix+"/") {
 			rec.Path = path
-			s.record(rec, r, http.StatusNotFound)
+			s.record(rec, http.StatusNotFound)
 			http.Error(w, "not under the prefix "+s.Prefix, http.StatusNotFound)
 			return
 		}
 		rec.Path = strings.TrimPrefix(path, s.Prefix)
 		rec.Time = s.clk.Now()
-		idx := s.record(rec, r, 0)
-		f := s.takeFault(r.Method, rec.Path)
+		idx, f := s.recordTakingFault(rec)
+		if s.recorded != nil {
+			s.recorded(idx)
+		}
 		st := &reqState{idx: idx}
 		s.enter()
 		defer s.leave(st)
@@ -461,9 +467,26 @@ func (s *Server) MaxInFlight() int {
 	return s.maxInflight
 }
 
-func (s *Server) record(rec Request, r *http.Request, status int) int {
+func (s *Server) record(rec Request, status int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.recordLocked(rec, status)
+}
+
+// recordTakingFault records a request and takes the fault it meets in one
+// step: once a test can see the request (Requests, WaitFor), its fault is
+// settled. Were they two steps, a test that saw the request and moved on
+// (advancing a fake clock until the client gave up and asked again) could
+// have the retry take the fault meant for the first request, whose
+// handler had not yet got round to it.
+func (s *Server) recordTakingFault(rec Request) (int, *faultRec) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recordLocked(rec, 0), s.takeFaultLocked(rec.Method, rec.Path)
+}
+
+// recordLocked (mu held) appends rec with status and wakes WaitFor.
+func (s *Server) recordLocked(rec Request, status int) int {
 	rec.Status = status
 	s.requests = append(s.requests, rec)
 	s.notify()
