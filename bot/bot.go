@@ -329,7 +329,9 @@ func (b *Bot) events(ctx context.Context) error {
 func (b *Bot) resume(ctx context.Context) {
 	games, err := b.api.Playing(ctx)
 	if err != nil {
-		b.log.Warn("cannot list the games in progress; relying on the event stream", "err", err)
+		if ctx.Err() == nil { // stopping: nothing to warn of
+			b.log.Warn("cannot list the games in progress; relying on the event stream", "err", err)
+		}
 		return
 	}
 	for _, gi := range games {

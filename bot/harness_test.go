@@ -103,6 +103,8 @@ type harness struct {
 	done    chan error
 	sink    *notifySink
 	status  statusBox // the last status the bot reported
+	// newMover is bot.Options.NewMover (nil: the bot's default).
+	newMover func() bot.Mover
 }
 
 // statusBox keeps the bot's last status (bot.Options.OnStatus) and wakes
@@ -188,9 +190,14 @@ type harnessOpt struct {
 	noAutoStart bool
 	// scale > 0: the clock runs scale times faster than real time and the
 	// fake's clocks run (fakelichess.Options.RunningClocks).
-	scale   float64
-	lag     time.Duration // fakelichess.Options.Lag
-	timeout time.Duration // of the whole test (default 60 s)
+	scale float64
+	lag   time.Duration // fakelichess.Options.Lag
+	// lichessClock, if set, is the fake Lichess's clock instead of the
+	// bot's (the games' clocks run on it; see chargedMover).
+	lichessClock clock.Clock
+	// newMover, if set, is bot.Options.NewMover.
+	newMover func() bot.Mover
+	timeout  time.Duration // of the whole test (default 60 s)
 }
 
 func testConfig(dir string) bot.Config {
@@ -223,7 +230,11 @@ func newHarness(t *testing.T, o harnessOpt) *harness {
 		ticked = clock.NewFake(time.Time{})
 		clk = ticked
 	}
-	fake := fakelichess.New(fakelichess.Options{Clock: clk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy,
+	lichessClk := clk
+	if o.lichessClock != nil {
+		lichessClk = o.lichessClock
+	}
+	fake := fakelichess.New(fakelichess.Options{Clock: lichessClk, LegacyCastling: o.legacy, LegacyDrawFields: o.legacy,
 		RunningClocks: o.scale > 0, Lag: o.lag})
 	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -239,7 +250,7 @@ func newHarness(t *testing.T, o harnessOpt) *harness {
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}
-	h := &harness{t: t, clk: clk, fake: fake, client: client, cfg: cfg, logs: logs, records: cfg.RecordFile,
+	h := &harness{t: t, clk: clk, fake: fake, newMover: o.newMover, client: client, cfg: cfg, logs: logs, records: cfg.RecordFile,
 		ctx: ctx, cancel: cancel, done: make(chan error, 1),
 		sink: &notifySink{JSONLines: bot.JSONLines{Path: cfg.RecordFile}, changed: make(chan struct{})}}
 	tickDone := make(chan struct{})
@@ -295,7 +306,7 @@ func tail(s string, n int) string {
 // start runs the bot; its error (if any) arrives on h.done.
 func (h *harness) start() {
 	b, err := bot.New(bot.Options{API: h.client, Config: h.cfg, Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Clock: h.clk, BaseURL: "https://lichess.org", Records: h.sink, OnStatus: h.status.set})
+		Clock: h.clk, BaseURL: "https://lichess.org", Records: h.sink, OnStatus: h.status.set, NewMover: h.newMover})
 	if err != nil {
 		h.t.Fatal(err)
 	}
