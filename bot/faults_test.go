@@ -326,3 +326,25 @@ func TestEngineThatNeverAnswersIsStopped(t *testing.T) {
 		t.Error("the hanging engine was replaced, not stopped")
 	}
 }
+
+// A bot stopped while it asks Lichess for the games in progress stops
+// quietly: the call it gave up is no warning ("cannot list the games in
+// progress"), which a short demo run on a busy machine printed.
+func TestStoppedDuringResumeWarnsOfNothing(t *testing.T) {
+	h := newHarness(t, harnessOpt{noAutoStart: true})
+	hold := make(chan struct{})
+	defer close(hold)
+	h.fake.Inject(fakelichess.Fault{Method: "GET", Path: "/api/account/playing", Hold: hold})
+	h.start()
+	if err := h.fake.WaitFor(h.ctx, func() bool { return len(h.fake.RequestsTo("GET", "/api/account/playing")) == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	h.stopBot()
+	if err := <-h.done; err != nil {
+		t.Errorf("bot: %v", err)
+	}
+	h.stopBot = nil
+	if strings.Contains(h.logs.String(), "level=WARN") {
+		t.Errorf("warnings when stopped:\n%s", h.logs.String())
+	}
+}

@@ -43,7 +43,7 @@ func CheckBroadcastToken(ctx context.Context, c ScopeChecker, haveToken bool, ta
 			return fmt.Errorf("%w; run `threefold login --for watch` for a token with study:read", err)
 		}
 		return err
-	case err != nil:
+	case err != nil && ctx.Err() == nil: // stopping: nothing to warn of
 		log.Warn("cannot check the Lichess token's scopes now; going on", "err", err)
 	}
 	return nil

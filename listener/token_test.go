@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -39,19 +40,26 @@ func TestCheckBroadcastToken(t *testing.T) {
 		calls     int
 		err       string // "" for none
 		warn      string // "" for no log line
+		stopping  bool   // the context is cancelled, as when the run ends during the check
 	}{
-		{"no broadcast: nothing checked", []Target{game}, true, missing, 0, "", ""},
-		{"a broadcast, no token: a warning", []Target{game, round}, false, nil, 0, "", "without a token"},
-		{"a tournament, the scope held", []Target{tour}, true, nil, 1, "", ""},
-		{"the scope missing", []Target{round}, true, missing, 1, missing.Error(), ""},
+		{"no broadcast: nothing checked", []Target{game}, true, missing, 0, "", "", false},
+		{"a broadcast, no token: a warning", []Target{game, round}, false, nil, 0, "", "without a token", false},
+		{"a tournament, the scope held", []Target{tour}, true, nil, 1, "", "", false},
+		{"the scope missing", []Target{round}, true, missing, 1, missing.Error(), "", false},
 		{"a token Lichess does not know", []Target{round}, true, unknown, 1,
-			unknown.Error() + "; run `threefold login --for watch` for a token with study:read", ""},
-		{"no network: left to the streams", []Target{round}, true, errors.New("dial tcp: no route"), 1, "", "cannot check the Lichess token's scopes now"},
+			unknown.Error() + "; run `threefold login --for watch` for a token with study:read", "", false},
+		{"no network: left to the streams", []Target{round}, true, errors.New("dial tcp: no route"), 1, "", "cannot check the Lichess token's scopes now", false},
+		{"stopping: nothing to warn of", []Target{round}, true, fmt.Errorf("lichess: test token: %w", context.DeadlineExceeded), 1, "", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs bytes.Buffer
 			c := &scopes{err: tc.answer}
-			err := CheckBroadcastToken(context.Background(), c, tc.haveToken, tc.targets, slog.New(slog.NewTextHandler(&logs, nil)))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.stopping {
+				cancel()
+			}
+			err := CheckBroadcastToken(ctx, c, tc.haveToken, tc.targets, slog.New(slog.NewTextHandler(&logs, nil)))
 			if got := errText(err); got != tc.err {
 				t.Errorf("error %q, want %q", got, tc.err)
 			}
