@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +18,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/internal/testenv"
+	"github.com/threefold-chess/threefold/rules"
 )
 
 // browser starts headless Chromium (testenv.Chromium: skipped when it is not
@@ -78,12 +82,7 @@ func TestPageReconnectsInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Drop every page's connection, as a restart or a network blip would.
-	s.mu.Lock()
-	for c := range s.active {
-		c.stop()
-	}
-	s.mu.Unlock()
+	dropPages(s)
 	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.body.dataset.conn !== "live"`,
 		chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatalf("the page did not notice the drop: %v", err)
@@ -166,6 +165,14 @@ func screenshot(t *testing.T, bctx context.Context, name string) {
 // startDashboard serves a hub on a free port until the test ends.
 func startDashboard(t *testing.T, ctx context.Context) (*Hub, string) {
 	t.Helper()
+	hub, _, url := startDashboardServer(t, ctx)
+	return hub, url
+}
+
+// startDashboardServer is startDashboard that also returns the server, for
+// a test that drops the pages' connections (dropPages).
+func startDashboardServer(t *testing.T, ctx context.Context) (*Hub, *Server, string) {
+	t.Helper()
 	hub := NewHub(HubOptions{})
 	hctx, hcancel := context.WithCancel(ctx)
 	hubDone := make(chan struct{})
@@ -183,7 +190,17 @@ func startDashboard(t *testing.T, ctx context.Context) (*Hub, string) {
 	served := make(chan struct{})
 	go func() { defer close(served); _ = s.Serve(sctx, ln) }()
 	t.Cleanup(func() { scancel(); <-served })
-	return hub, s.URL(ln)
+	return hub, s, s.URL(ln)
+}
+
+// dropPages cuts every page's connection, as a restart or a network blip
+// would; the pages reconnect by themselves.
+func dropPages(s *Server) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.active {
+		c.stop()
+	}
 }
 
 // latinLeft is a script that lists every visible text of the page (the
@@ -395,13 +412,17 @@ func TestGamePageNearAndClaimInBrowser(t *testing.T) {
 
 // TestGamePageLiveInBrowser: a game page that follows a game live — sent
 // the new plies of each update, the whole game after a takeback or a
-// correction — shows what a page opened afterwards shows: the moves with
-// their marks, the repeated positions, the near repetitions, the state.
+// correction, never the plies of the repeated positions (it works them
+// out from the groups) — shows what a page opened afterwards shows: the
+// moves with their marks, the repeated positions, the near repetitions,
+// the state; also after a long game of take-backs with many repeated
+// positions, its connection dropped in the middle, and the line corrected
+// near its start. The repeated positions it lists are the hub's.
 func TestGamePageLiveInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	bctx := browser(t, ctx)
-	hub, url := startDashboard(t, ctx)
+	hub, srv, url := startDashboardServer(t, ctx)
 	ref := threefold.GameRef{Site: "lichess", ID: "live", White: "Alice", Black: "Bob"}
 	state := func(moves []string, result string) threefold.GameState {
 		return threefold.GameState{Game: ref, StartFEN: kingsFEN, Moves: moves, Source: "test source", Result: result, Finished: result != ""}
@@ -422,14 +443,44 @@ func TestGamePageLiveInBrowser(t *testing.T) {
 		}
 		return v
 	}
+	// listsHubsRepeated: the plies the page lists under the repeated
+	// positions are the hub's Repeated, which the hub works out itself.
+	listsHubsRepeated := func(name string) {
+		t.Helper()
+		got, err := chromedp.Run(bctx, chromedp.Evaluate[string](`JSON.stringify([...document.querySelectorAll('#repeated li')].filter((li) => !li.classList.contains('empty')).map((li) => [...li.querySelectorAll('[data-ply]')].map((a) => +a.dataset.ply)))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := hub.Game(GameKey(ref))
+		want, _ := json.Marshal(v.Repeated)
+		if got != string(want) {
+			t.Errorf("%s: the page lists the repeated positions %s, the hub %s", name, got, want)
+		}
+	}
 	corrected := append(slices.Clone(kingsShuffle[:5]), "Kd8", "Ke1", "Ke8")
+	// A long game of take-backs (kings and rooks), with many repeated
+	// positions, sent a few plies at a time; then corrected from ply 7 on.
+	long := shuffleSAN(t, kingsFEN, nil, 160, 1)
+	var growing []threefold.GameState
+	for n := 10; n < len(long); n += 7 {
+		growing = append(growing, state(long[:n], ""))
+	}
+	growing = append(growing, state(long, ""))
+	var longCorrected []string
+	for seed := uint64(2); longCorrected == nil || longCorrected[6] == long[6]; seed++ {
+		longCorrected = shuffleSAN(t, kingsFEN, long[:6], 30, seed)
+	}
+	oneMore := shuffleSAN(t, kingsFEN, longCorrected, 1, 3)
 	rounds := []struct {
 		name    string
 		updates []threefold.GameState
+		dropAt  int // drop the page's connection before this update (0: never)
 	}{
 		{"new plies", []threefold.GameState{state(kingsShuffle[:3], ""), state(kingsShuffle[:5], ""), state(kingsShuffle[:9], ""),
-			state(kingsShuffle[:12], ""), state(kingsShuffle[:12], "1/2-1/2")}},
-		{"a takeback, a correction", []threefold.GameState{state(kingsShuffle[:6], ""), state(corrected, ""), state(append(slices.Clone(corrected), "Kf1"), "")}},
+			state(kingsShuffle[:12], ""), state(kingsShuffle[:12], "1/2-1/2")}, 0},
+		{"a takeback, a correction", []threefold.GameState{state(kingsShuffle[:6], ""), state(corrected, ""), state(append(slices.Clone(corrected), "Kf1"), "")}, 0},
+		{"many moves, a reconnection", growing, len(growing) / 2},
+		{"the long line corrected near its start", []threefold.GameState{state(longCorrected, ""), state(oneMore, "")}, 0},
 	}
 	hub.Update(state(kingsShuffle[:2], ""))
 	if err := chromedp.Do(bctx, chromedp.Navigate(page)); err != nil {
@@ -437,7 +488,13 @@ func TestGamePageLiveInBrowser(t *testing.T) {
 	}
 	shows(2)
 	for _, r := range rounds {
-		for _, u := range r.updates {
+		for i, u := range r.updates {
+			if i > 0 && i == r.dropAt {
+				dropPages(srv)
+				if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.body.dataset.conn !== "live"`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+					t.Fatalf("%s: the page did not notice the drop: %v", r.name, err)
+				}
+			}
 			hub.Update(u)
 			if u.Result == "" {
 				shows(len(u.Moves))
@@ -449,6 +506,7 @@ func TestGamePageLiveInBrowser(t *testing.T) {
 				t.Fatalf("%s: the result does not show: %v", r.name, err)
 			}
 		}
+		listsHubsRepeated(r.name)
 		live := seen()
 		if err := chromedp.Do(bctx, chromedp.Navigate(page)); err != nil {
 			t.Fatal(err)
@@ -458,4 +516,28 @@ func TestGamePageLiveInBrowser(t *testing.T) {
 			t.Errorf("%s: the page that followed shows\n%s\nwhere a page opened now shows\n%s", r.name, live, fresh)
 		}
 	}
+}
+
+// shuffleSAN plays the moves of prefix (SAN) from fen, then up to plies
+// random moves, two in three of them take-backs (randgame.Shuffle, the
+// same for the same seed), and returns the whole line in SAN.
+func shuffleSAN(t *testing.T, fen string, prefix []string, plies int, seed uint64) []string {
+	t.Helper()
+	p, err := rules.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, san := range prefix {
+		m, err := p.ParseSAN(san)
+		if err != nil {
+			t.Fatalf("%s: %v", san, err)
+		}
+		p.Play(m)
+	}
+	out := slices.Clone(prefix)
+	for _, m := range randgame.Shuffle(rand.New(rand.NewPCG(seed, 7)), p, plies) {
+		out = append(out, p.SAN(m))
+		p.Play(m)
+	}
+	return out
 }

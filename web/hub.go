@@ -310,7 +310,7 @@ func (h *Hub) gamesLocked() []*GameView {
 	return out
 }
 
-// Game returns the full view of a game.
+// Game returns the full view of a game (with Repeated).
 func (h *Hub) Game(key string) (*GameView, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -318,7 +318,7 @@ func (h *Hub) Game(key string) (*GameView, bool) {
 	if g == nil || g.view == nil {
 		return nil, false
 	}
-	return g.view, true
+	return g.view.full(), true
 }
 
 // Alerts returns the recent alerts, oldest first.
@@ -357,7 +357,7 @@ func (h *Hub) state(focus string) message {
 	}
 	if focus != "" {
 		if g := h.games[focus]; g != nil && g.view != nil {
-			m.Game = g.view
+			m.Game = g.view.full()
 		}
 		return m
 	}

@@ -9,11 +9,14 @@ import (
 )
 
 // completeView is what the game page's script does with a "game" message
-// (game.js, complete): the part of the view after the plies the page has.
+// (game.js, complete): the part of the view after the plies the page has,
+// and the repeated positions worked out from the groups.
 func completeView(have *GameView, m message) (*GameView, bool) {
 	v := m.Game
 	if m.From == 0 {
-		return v, true
+		w := *v
+		w.Repeated = RepeatedOf(w.Group)
+		return &w, true
 	}
 	if have == nil || have.Key != v.Key || len(have.FENs) < m.From {
 		return nil, false
@@ -31,14 +34,16 @@ func completeView(have *GameView, m message) (*GameView, bool) {
 		}
 	}
 	w.NearRepetitions = append(w.NearRepetitions, v.NearRepetitions...)
+	w.Repeated = RepeatedOf(w.Group)
 	return &w, true
 }
 
 // A game's page is sent the plies that are new since the last push, and
 // the whole game when it started over (a takeback, a correction) or when
-// an earlier ply's group changed only its groups whole; completed as the
-// page's script does, what it has is the hub's view of the game, at every
-// step, for a page there from the start and for one that came between two
+// an earlier ply's group changed only its groups whole; never the plies of
+// the repeated positions, which the groups say. Completed as the page's
+// script does, what it has is the hub's view of the game, at every step,
+// for a page there from the start and for one that came between two
 // pushes.
 func TestGamePagePushesWhatChanged(t *testing.T) {
 	ref := threefold.GameRef{Site: "lichess", ID: "near", White: "Alice", Black: "Bob"}
@@ -97,9 +102,13 @@ func TestGamePagePushesWhatChanged(t *testing.T) {
 			if len(p.c.send) != 1 {
 				t.Fatalf("%s: page %d got %d messages, want 1", st.name, i, len(p.c.send))
 			}
+			data := <-p.c.send
 			var m message
-			if err := json.Unmarshal(<-p.c.send, &m); err != nil {
+			if err := json.Unmarshal(data, &m); err != nil {
 				t.Fatal(err)
+			}
+			if m.Game.Repeated != nil {
+				t.Errorf("%s: the repeated positions sent (%s): the groups say them", st.name, data)
 			}
 			if m.From != st.from || (m.GroupFrom == 0) != st.whole {
 				t.Errorf("%s: from %d, group from %d; want from %d, group whole %v", st.name, m.From, m.GroupFrom, st.from, st.whole)

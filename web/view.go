@@ -46,8 +46,11 @@ type GameView struct {
 	ClaimMoves []Claim `json:"claim_moves"`
 	MaxCount   int     `json:"max_count"` // the most any position of the game occurred
 	// Repeated lists, for every position that occurred at least twice, the
-	// plies of all its occurrences, in order of first occurrence.
-	Repeated [][]int `json:"repeated"`
+	// plies of all its occurrences, in the order Group numbers them (of
+	// their second occurrences). Only in the full view of a game (Hub.Game,
+	// a page's hello): a live update's view leaves it out, since Group
+	// says it (RepeatedOf), and a game page works it out.
+	Repeated [][]int `json:"repeated,omitempty"`
 	Status   string  `json:"status"` // "playing", "finished" or "attention"
 	Result   string  `json:"result,omitempty"`
 	// SiteResult is how the site itself says the game ended, beside
@@ -95,6 +98,33 @@ func (v *GameView) Summary() *GameView {
 	return &s
 }
 
+// full returns v with Repeated, worked out from Group: the view a page
+// opened now, or a caller of Hub.Game, gets. It costs the game's length,
+// once a page, not once a move.
+func (v *GameView) full() *GameView {
+	f := *v
+	f.Repeated = RepeatedOf(v.Group)
+	return &f
+}
+
+// RepeatedOf returns the plies of every repeated position from a game's
+// Group (by ply, the index of its position among the repeated ones, -1 for
+// one that occurred once): Repeated[i] holds the plies whose Group is i,
+// in order. The game page's script does the same (game.js, repeatedOf).
+func RepeatedOf(group []int) [][]int {
+	out := [][]int{}
+	for ply, g := range group {
+		if g < 0 {
+			continue
+		}
+		for len(out) <= g {
+			out = append(out, nil)
+		}
+		out[g] = append(out[g], ply)
+	}
+	return out
+}
+
 // Since returns the part of v that is new since prev, a view of the same
 // game made before it, with the ply from which its per-ply lists start and
 // the ply from which its Group starts (0 when an earlier ply's group
@@ -130,9 +160,9 @@ type tracker struct {
 	uci, san []string
 	fens     []string
 	occ      []int
-	group    []int               // by ply: the index in order of its position, -1 while it occurred once
+	group    []int               // by ply: the index of its position among the repeated ones (by second occurrence), -1 while it occurred once
 	byKey    map[rules.Key][]int // plies of each position
-	order    []rules.Key         // repeated positions in order of their second occurrence
+	repeated int                 // how many positions occurred twice or more
 	maxCount int
 	near     []threefold.NearRepetition // by ply, ascending
 	attn     string
@@ -147,7 +177,7 @@ func (t *tracker) record(s rules.Step) {
 	after := s.Game.Position()
 	if s.Ply == 0 {
 		t.game = s.Game
-		t.uci, t.san, t.fens, t.occ, t.group, t.order = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, nil
+		t.uci, t.san, t.fens, t.occ, t.group, t.repeated = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, 0
 		t.byKey, t.maxCount, t.near = make(map[rules.Key][]int), 1, nil
 		t.gen++
 	} else {
@@ -166,9 +196,9 @@ func (t *tracker) record(s rules.Step) {
 		if len(plies) == 2 {
 			// The first occurrence joins the group too: a copy, since
 			// published views share the array.
-			t.order = append(t.order, k)
 			t.group = append(make([]int, 0, cap(t.group)), t.group...)
-			t.group[plies[0]] = len(t.order) - 1
+			t.group[plies[0]] = t.repeated
+			t.repeated++
 			t.groupGen++
 		}
 		g = t.group[plies[0]]
@@ -206,7 +236,7 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 		Key: GameKey(u.Game), Game: u.Game, Source: u.Source, StartFEN: u.StartFEN,
 		Result: u.Result, SiteResult: u.SiteResult, Attention: t.attn, Updated: u.ObservedAt, DelayS: u.Delay.Seconds(), DelayPlies: u.DelayPlies,
 		Audience: u.Audience,
-		Status:   "playing", Occurrences: []int{}, ClaimMoves: []Claim{}, Repeated: [][]int{},
+		Status:   "playing", Occurrences: []int{}, ClaimMoves: []Claim{},
 		gen: t.gen, groupGen: t.groupGen,
 	}
 	switch {
@@ -237,10 +267,6 @@ func (t *tracker) view(u *threefold.GameState) *GameView {
 		for _, m := range verdict.ClaimMoves {
 			v.ClaimMoves = append(v.ClaimMoves, Claim{UCI: m.UCI(), SAN: pos.SAN(m), Occurrences: t.game.OccurrencesOf(m)})
 		}
-	}
-	for _, k := range t.order {
-		plies := t.byKey[k]
-		v.Repeated = append(v.Repeated, plies[:len(plies):len(plies)])
 	}
 	v.MaxCount = t.maxCount
 	return v

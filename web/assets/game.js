@@ -125,10 +125,25 @@
     return v;
   }
 
+  // repeatedOf lists the plies of every repeated position, from the
+  // groups (by ply, the position's index among the repeated ones, -1 for
+  // one that occurred once): what the hub leaves out of a live update
+  // (web.RepeatedOf).
+  function repeatedOf(group) {
+    const out = [];
+    group.forEach((grp, ply) => {
+      if (grp < 0) return;
+      while (out.length <= grp) out.push([]);
+      out[grp].push(ply);
+    });
+    return out;
+  }
+
   function update(v, from, groupFrom) {
     if (!v || v.key !== key) return;
     v = complete(v, from, groupFrom);
     if (!v || !v.fens) return;
+    v.repeated = repeatedOf(v.group || []);
     g = v;
     renderInfo();
     renderMoves();
