@@ -1235,6 +1235,10 @@ func chunkMoves(line []byte, i int, off []span) (int, []span) {
 			}
 		} else if k&cSpace != 0 {
 			i++
+		} else if k&cDigit != 0 && i+2 < len(line) && line[i+1] == '.' && line[i+2] == ' ' {
+			i += 3 // the usual move number, "7. " (moves 1 to 9)
+		} else if k&cDigit != 0 && i+3 < len(line) && class[line[i+1]]&cDigit != 0 && line[i+2] == '.' && line[i+3] == ' ' {
+			i += 4 // "12. "
 		} else if j, ok := numberEnd(line, i); ok {
 			if i = j; j < len(line) && line[j] == ' ' {
 				i++
