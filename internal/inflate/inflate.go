@@ -411,7 +411,7 @@ func (d *Reader) readCodes() error {
 		if _, err := d.take(uint(e & 0xff)); err != nil {
 			return err
 		}
-		sym := e >> 16
+		sym := e >> valueShift
 		if sym < 16 {
 			lens[i] = uint8(sym)
 			i++
@@ -496,11 +496,12 @@ func (d *Reader) huffman() error {
 // fast decodes symbols while there is room; done at the block's end. Shift counts are masked with 63
 // (they are all below 64) so that the compiler emits no check for a shift by 64 or more.
 func (d *Reader) fast() (done bool, err error) {
-	in, ip := d.in, d.ip
-	out, op := d.out, d.op
+	// Fixed-size arrays: their bounds are constants, which leaves registers for the rest.
+	in, ip := (*[inSize]byte)(d.in[:inSize]), d.ip
+	out, op := (*[outSize]byte)(d.out), d.op
 	bits, nb := d.bits, d.nb
 	lit, dist := d.lit, d.dist
-	inEnd := len(in) - inMargin
+	inEnd := len(d.in) - inMargin
 	for op < fastLimit && ip <= inEnd {
 		bits |= binary.LittleEndian.Uint64(in[ip:]) << (nb & 63)
 		ip += int((63 - nb) >> 3)
@@ -510,19 +511,19 @@ func (d *Reader) fast() (done bool, err error) {
 			// Up to three literals on one refill (3 × 15 bits), then refill for a length and distance.
 			bits >>= e & 63
 			nb -= uint(e & 0xff)
-			out[op] = byte(e >> 16)
+			out[op] = byte(e >> valueShift)
 			op++
 			e = lit[bits&(1<<litBits-1)]
 			if e&kindLiteral != 0 {
 				bits >>= e & 63
 				nb -= uint(e & 0xff)
-				out[op] = byte(e >> 16)
+				out[op] = byte(e >> valueShift)
 				op++
 				e = lit[bits&(1<<litBits-1)]
 				if e&kindLiteral != 0 {
 					bits >>= e & 63
 					nb -= uint(e & 0xff)
-					out[op] = byte(e >> 16)
+					out[op] = byte(e >> valueShift)
 					op++
 					continue
 				}
@@ -532,11 +533,11 @@ func (d *Reader) fast() (done bool, err error) {
 			nb |= 56
 		}
 		if e&kindLink != 0 {
-			e = lit[(e>>16+uint32(bits>>litBits)&(1<<(e>>8&15)-1))&(litTableSize-1)]
+			e = lit[(e>>valueShift+uint32(bits>>litBits)&(1<<(e>>8&31)-1))&(litTableSize-1)]
 			if e&kindLiteral != 0 {
 				bits >>= e & 63
 				nb -= uint(e & 0xff)
-				out[op] = byte(e >> 16)
+				out[op] = byte(e >> valueShift)
 				op++
 				continue
 			}
@@ -552,22 +553,22 @@ func (d *Reader) fast() (done bool, err error) {
 			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
 			return false, d.corrupt("invalid literal/length code")
 		}
-		n, x := e&63, e>>8&15
-		length := int(e>>16) + int(bits>>n&(1<<x-1))
-		bits >>= (n + x) & 63
-		nb -= uint(n + x)
+		n, t := e&63, e>>8&31
+		length := int(e>>valueShift) + int(bits&(1<<t-1)>>n)
+		bits >>= t
+		nb -= uint(t)
 		e = dist[bits&(1<<distBits-1)]
 		if e&kindLink != 0 {
-			e = dist[(e>>16+uint32(bits>>distBits)&(1<<(e>>8&15)-1))&(distTableSize-1)]
+			e = dist[(e>>valueShift+uint32(bits>>distBits)&(1<<(e>>8&31)-1))&(distTableSize-1)]
 		}
 		if e&kindBase == 0 {
 			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
 			return false, d.corrupt("invalid distance code")
 		}
-		n, x = e&63, e>>8&15
-		distance := int(e>>16) + int(bits>>n&(1<<x-1))
-		bits >>= (n + x) & 63
-		nb -= uint(n + x)
+		n, t = e&63, e>>8&31
+		distance := int(e>>valueShift) + int(bits&(1<<t-1)>>n)
+		bits >>= t
+		nb -= uint(t)
 		if distance > op {
 			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
 			return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", distance, op))
@@ -582,7 +583,7 @@ func (d *Reader) fast() (done bool, err error) {
 				binary.LittleEndian.PutUint64(out[op+k:], binary.LittleEndian.Uint64(out[src+k:]))
 			}
 		} else {
-			copyShort(out, op, src, length)
+			copyShort(out[:], op, src, length)
 		}
 		op += length
 	}
@@ -615,14 +616,14 @@ func (d *Reader) slowSymbol() (done bool, err error) {
 	d.refill()
 	e := d.lit[d.bits&(1<<litBits-1)]
 	if e&kindLink != 0 {
-		e = d.lit[(e>>16+uint32(d.bits>>litBits)&(1<<(e>>8&15)-1))&(litTableSize-1)]
+		e = d.lit[(e>>valueShift+uint32(d.bits>>litBits)&(1<<(e>>8&31)-1))&(litTableSize-1)]
 	}
 	switch {
 	case e&kindLiteral != 0:
 		if _, err := d.take(uint(e & 0xff)); err != nil {
 			return false, err
 		}
-		d.out[d.op] = byte(e >> 16)
+		d.out[d.op] = byte(e >> valueShift)
 		d.op++
 		return false, nil
 	case e&kindEnd != 0:
@@ -634,24 +635,24 @@ func (d *Reader) slowSymbol() (done bool, err error) {
 	case e&kindBase == 0:
 		return false, d.corrupt("invalid literal/length code")
 	}
-	v, err := d.take(uint(e&0xff + e>>8&15))
+	v, err := d.take(uint(e >> 8 & 31))
 	if err != nil {
 		return false, err
 	}
-	length := int(e>>16) + int(v>>(e&0xff))
+	length := int(e>>valueShift) + int(v>>(e&0xff))
 	d.refill()
 	e = d.dist[d.bits&(1<<distBits-1)]
 	if e&kindLink != 0 {
-		e = d.dist[(e>>16+uint32(d.bits>>distBits)&(1<<(e>>8&15)-1))&(distTableSize-1)]
+		e = d.dist[(e>>valueShift+uint32(d.bits>>distBits)&(1<<(e>>8&31)-1))&(distTableSize-1)]
 	}
 	if e&kindBase == 0 {
 		return false, d.corrupt("invalid distance code")
 	}
-	v, err = d.take(uint(e&0xff + e>>8&15))
+	v, err = d.take(uint(e >> 8 & 31))
 	if err != nil {
 		return false, err
 	}
-	distance := int(e>>16) + int(v>>(e&0xff))
+	distance := int(e>>valueShift) + int(v>>(e&0xff))
 	if distance > d.op {
 		return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", distance, d.op))
 	}

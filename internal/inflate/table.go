@@ -4,18 +4,20 @@ package inflate
 // codes) to an entry that says everything needed to decode one symbol with one lookup:
 //
 //	bits  0–7   the code's length in bits (for a link to a subtable: the primary table's index bits)
-//	bits  8–11  the number of extra bits after the code (for a link: the subtable's index bits)
-//	bits 12–15  the kind: literal, base (a length or a distance), end of block, link; 0 is an invalid code
-//	bits 16–31  the value: the literal byte, the length or distance base, the subtable's offset
+//	bits  8–12  for a base, the code's length plus its extra bits (all a length or distance takes from the
+//	            input); for a link, the subtable's index bits
+//	bits 13–16  the kind: literal, base (a length or a distance), end of block, link; 0 is an invalid code
+//	bits 17–31  the value: the literal byte, the length or distance base, the subtable's offset
 //
 // Codes longer than the primary table's index are looked up in a subtable, found through the link entry
 // at their first bits, indexed by the bits after those (a code is still consumed whole: its entry
 // in the subtable holds its full length).
 const (
-	kindLiteral = 1 << 12
-	kindBase    = 2 << 12
-	kindEnd     = 4 << 12
-	kindLink    = 8 << 12
+	kindLiteral = 1 << 13
+	kindBase    = 2 << 13
+	kindEnd     = 4 << 13
+	kindLink    = 8 << 13
+	valueShift  = 17
 
 	litBits   = 11 // the primary literal/length table's index bits
 	distBits  = 8  // the primary distance table's index bits
@@ -41,12 +43,12 @@ var (
 func litEntry(sym int) uint32 {
 	switch {
 	case sym < 256:
-		return kindLiteral | uint32(sym)<<16
+		return kindLiteral | uint32(sym)<<valueShift
 	case sym == 256:
 		return kindEnd
 	case sym < 286:
 		i := sym - 257
-		return kindBase | uint32(lengthExtra[i])<<8 | uint32(lengthBase[i])<<16
+		return kindBase | uint32(lengthExtra[i])<<8 | uint32(lengthBase[i])<<valueShift
 	}
 	return 0
 }
@@ -60,11 +62,11 @@ func distEntry(sym int) uint32 {
 	if sym >= 4 {
 		extra = sym/2 - 1
 	}
-	return kindBase | uint32(extra)<<8 | uint32(distBase[sym])<<16
+	return kindBase | uint32(extra)<<8 | uint32(distBase[sym])<<valueShift
 }
 
 // clenEntry is the entry of code-length symbol sym (0–18): the symbol as a value.
-func clenEntry(sym int) uint32 { return kindLiteral | uint32(sym)<<16 }
+func clenEntry(sym int) uint32 { return kindLiteral | uint32(sym)<<valueShift }
 
 // build fills table with the canonical Huffman code whose code lengths are lengths (0: the symbol is
 // not used), pbits index bits in the primary table. It reports false for a code that is over-subscribed,
@@ -118,6 +120,9 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) uint
 			if e != 0 {
 				e |= uint32(l)
 			}
+			if e&kindBase != 0 {
+				e += uint32(l) << 8 // the extra bits' count becomes the bits taken in all
+			}
 			if uint(l) <= pbits {
 				for i := rev; i < 1<<pbits; i += 1 << l {
 					table[i] = e
@@ -127,12 +132,12 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) uint
 			prefix := rev & (1<<pbits - 1)
 			link := table[prefix]
 			if link&kindLink == 0 {
-				link = kindLink | uint32(free)<<16 | uint32(subBits)<<8 | uint32(pbits)
+				link = kindLink | uint32(free)<<valueShift | uint32(subBits)<<8 | uint32(pbits)
 				table[prefix] = link
 				clear(table[free : free+1<<subBits])
 				free += 1 << subBits
 			}
-			off := int(link >> 16)
+			off := int(link >> valueShift)
 			for i := rev >> pbits; i < 1<<subBits; i += 1 << (uint(l) - pbits) {
 				table[off+i] = e
 			}
