@@ -1,0 +1,126 @@
+package inflate
+
+import "testing"
+
+// lookup decodes the next symbol of bits with table as the fast loop does: the primary entry, and the
+// subtable's when the primary entry is a link.
+func lookup(table []uint32, pbits uint, bits uint64) uint32 {
+	e := table[bits&(1<<pbits-1)]
+	if e&kindLink != 0 {
+		e = table[(e>>valueShift+uint32(bits>>pbits)&(1<<(e>>8&31)-1))&uint32(len(table)-1)]
+	}
+	return e
+}
+
+// skewed is a complete code over n symbols with lengths 1, 2, ..., n-2, n-1, n-1 (a code that
+// reaches maxLength when n is 16).
+func skewed(n int) []uint8 {
+	lens := make([]uint8, n)
+	for i := range n - 1 {
+		lens[i] = uint8(i + 1)
+	}
+	lens[n-1] = uint8(n - 1)
+	return lens
+}
+
+func TestBuildDecodesEveryCode(t *testing.T) {
+	fixedLens := make([]uint8, 288)
+	for i := range fixedLens {
+		fixedLens[i] = map[bool]uint8{true: 8, false: 9}[i < 144 || i >= 280]
+		if i >= 256 && i < 280 {
+			fixedLens[i] = 7
+		}
+	}
+	fives := make([]uint8, 32)
+	for i := range fives {
+		fives[i] = 5
+	}
+	// A literal/length code with codes of every length up to 15 (subtables), over symbols spread
+	// among literals, the end of block and lengths.
+	litSkewed := make([]uint8, 286)
+	for i, l := range skewed(16) {
+		litSkewed[[]int{'e', ' ', '1', 256, 'N', 257, 'x', 270, 285, 'a', 0, 255, 260, 280, 'Q', 284}[i]] = l
+	}
+	distSkewed := make([]uint8, 30)
+	for i, l := range skewed(16) {
+		distSkewed[i*29/15] = l
+	}
+	single := make([]uint8, 30)
+	single[3] = 1
+	for _, tc := range []struct {
+		name  string
+		lens  []uint8
+		pbits uint
+		size  int
+		entry func(int) uint32
+	}{
+		{"fixed literal/length code", fixedLens, litBits, litTableSize, litEntry},
+		{"fixed distance code", fives, distBits, distTableSize, distEntry},
+		{"literal/length codes of 1 to 15 bits", litSkewed, litBits, litTableSize, litEntry},
+		{"distance codes of 1 to 15 bits", distSkewed, distBits, distTableSize, distEntry},
+		{"one distance code of one bit", single, distBits, distTableSize, distEntry},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := make([]uint32, tc.size)
+			if !build(table, tc.pbits, tc.lens, tc.entry) {
+				t.Fatal("build refused the code")
+			}
+			// Canonical codes (RFC 1951, 3.2.2), checked symbol by symbol with random bits after them.
+			var count, next [maxLength + 2]int
+			for _, l := range tc.lens {
+				count[l]++
+			}
+			count[0] = 0
+			code := 0
+			for l := 1; l <= maxLength; l++ {
+				code = (code + count[l-1]) << 1
+				next[l] = code
+			}
+			for sym, l := range tc.lens {
+				if l == 0 {
+					continue
+				}
+				rev := uint64(reverse(next[l], int(l)))
+				next[l]++
+				for _, after := range []uint64{0, 0x5a5a5a5a, 1<<40 - 1} {
+					e := lookup(table, tc.pbits, rev|after<<l)
+					want := tc.entry(sym)
+					if want == 0 {
+						if e != 0 {
+							t.Errorf("symbol %d: entry %#x, want invalid", sym, e)
+						}
+						continue
+					}
+					if e&^0x1fff != want&^0x1fff || e&0xff != uint32(l) {
+						t.Errorf("symbol %d (code length %d): entry %#x, want %#x with length %d", sym, l, e, want, l)
+					}
+					if e&kindBase != 0 && e>>8&31 != uint32(l)+want>>8&31 {
+						t.Errorf("symbol %d: takes %d bits, want %d", sym, e>>8&31, uint32(l)+want>>8&31)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestBuildRefusesBadCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lens []uint8
+		ok   bool
+	}{
+		{"over-subscribed", []uint8{1, 1, 1}, false},
+		{"incomplete", []uint8{1, 2}, false},
+		{"two codes of one bit", []uint8{1, 1}, true},
+		{"one code of one bit", []uint8{0, 1}, true},
+		{"one code of two bits", []uint8{2, 0}, false},
+		{"no code at all", []uint8{0, 0, 0}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := make([]uint32, distTableSize)
+			if got := build(table, distBits, tc.lens, distEntry); got != tc.ok {
+				t.Fatalf("build: %v, want %v", got, tc.ok)
+			}
+		})
+	}
+}
