@@ -119,14 +119,14 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	own := p.byColor[us] & p.byType[pt]
 	// Between the piece letter and the destination: a file, a rank or
 	// both, then x, each optional.
-	mid := s[1 : n-2]
-	if len(mid) > 0 && mid[len(mid)-1] == 'x' {
-		mid = mid[:len(mid)-1]
+	mid := n - 3 // the bytes s[1:n-2], without a last x
+	if mid > 0 && s[n-3] == 'x' {
+		mid--
 	}
-	switch len(mid) {
+	switch mid {
 	case 0:
 	case 1:
-		if c := mid[0]; c-'a' < 8 {
+		if c := s[1]; c-'a' < 8 {
 			own &= fileA << (c - 'a')
 		} else if c-'1' < 8 {
 			own &= rank1 << (8 * (c - '1'))
@@ -134,7 +134,7 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 			return NoMove, false
 		}
 	case 2:
-		ff, fr := mid[0]-'a', mid[1]-'1'
+		ff, fr := s[1]-'a', s[2]-'1'
 		if ff > 7 || fr > 7 {
 			return NoMove, false
 		}
