@@ -116,7 +116,7 @@ func (p *Position) parseSANFast(s string) (Move, bool) {
 	if t := p.board[to]; t != NoPiece && t.Color() == us {
 		return NoMove, false
 	}
-	own := p.byColor[us] & p.byType[pt]
+	own := p.byColor[us] & p.byType[pt&7]
 	// Between the piece letter and the destination: a file, a rank or
 	// both, then x, each optional.
 	mid := n - 3 // the bytes s[1:n-2], without a last x
@@ -271,7 +271,7 @@ func (p *Position) parsePawnSANFast(s string, us Color) (Move, bool) {
 // there is one): then the piece on from (not the king) is not pinned, and
 // every move of it but en passant is legal.
 func (p *Position) notPinnedNorInCheck(from Square) bool {
-	sliders := p.byColor[p.turn^1] & (p.byType[Bishop] | p.byType[Rook] | p.byType[Queen])
+	sliders := p.byColor[p.turn&1^1] & (p.byType[Bishop] | p.byType[Rook] | p.byType[Queen])
 	return p.checkers == 0 && line[p.kingSquare(p.turn)&63][from&63]&sliders == 0
 }
 
