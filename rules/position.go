@@ -136,6 +136,7 @@ func (p *Position) attackers(s Square, occ uint64) uint64 {
 // occupancy: the pieces of each kind in turn, a slider's line looked up
 // only when by has a slider that moves along it.
 func (p *Position) attacked(s Square, by Color, occ uint64) bool {
+	s &= 63 // in range for the tables, without a check at each
 	them := p.byColor[by&1]
 	if (knightAttacks[s]&p.byType[Knight]|kingAttacks[s]&p.byType[King]|pawnAttacks[by&1^1][s]&p.byType[Pawn])&them != 0 {
 		return true
