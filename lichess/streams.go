@@ -41,8 +41,6 @@ func (s *seenSet) add(k string) {
 	}
 }
 
-func (s *seenSet) remove(k string) { delete(s.m, k) }
-
 // StreamEvents follows the account's event stream (/api/stream/event) and
 // calls fn for each event, until ctx is done or fn returns an error (which
 // is returned). Lichess allows one event stream per account: opening

@@ -558,17 +558,6 @@ func (s *Server) authBroadcast(w http.ResponseWriter, r *http.Request) bool {
 	return s.checkToken(w, strings.TrimPrefix(a, "Bearer "), []string{lichess.ScopeStudyRead}) != ""
 }
 
-// optionalUser returns the token's user if a valid token is sent.
-func (s *Server) optionalUser(r *http.Request) string {
-	a := r.Header.Get("Authorization")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t := s.tokens[strings.TrimPrefix(a, "Bearer ")]; t != nil && !t.revoked {
-		return t.user
-	}
-	return ""
-}
-
 func (s *Server) routes() *http.ServeMux {
 	m := http.NewServeMux()
 	// OAuth and account.
