@@ -24,13 +24,22 @@ var (
 
 const (
 	windowSize = 1 << 15 // the farthest a DEFLATE match reaches back
-	outChunk   = 1 << 17 // what a step decodes at most, after the window
+	// The output buffer holds the window then what a step decodes. Its size is a power of two, and
+	// the fast loop masks every index into it with outMask: the array has 8 bytes more, so that an
+	// 8-byte access at a masked index is always inside it and the compiler emits no bounds checks.
+	// The masks change no index (the loop stops at fastLimit, and outSlop leaves room for what it
+	// writes past that), they only make it evident.
+	outBits = 17
+	outSize = 1 << outBits
+	outMask = outSize - 1
+	outPad  = 16 // the array's bytes past outSize: room for 16 bytes at a masked index
 	// outSlop is the room past where the fast loop stops: three literals, or a 258-byte match copied
-	// 8 bytes at a time (up to 7 bytes past its end).
+	// 8 bytes at a time (up to 15 bytes past its end).
 	outSlop   = 320
-	outSize   = windowSize + outChunk + outSlop
-	fastLimit = outSize - outSlop // the fast loop runs while the output is before it
-	inSize    = 1 << 16
+	fastLimit = outSize - outSlop      // the fast loop runs while the output is before it
+	outChunk  = fastLimit - windowSize // what a step decodes at most, after the window
+	inSize    = 1 << 16                // the input buffer, masked with inMask as out is
+	inMask    = inSize - 1
 	// inMargin is the input the fast loop wants ahead: two 8-byte refills an iteration, each after
 	// moving on by at most 7 bytes.
 	inMargin = 32
@@ -49,39 +58,43 @@ const (
 )
 
 // A Reader decompresses a gzip stream. It is not safe for concurrent use.
+//
+// Its buffers and tables are arrays inside it, after every pointer (the garbage collector scans a
+// Reader only up to its last pointer): the fast loop reaches all of them from the one pointer d.
 type Reader struct {
 	src    io.Reader
-	in     []byte // input read from src and not yet consumed, from ip on (cap inSize)
+	in     []byte // input read from src and not yet consumed, from ip on (inBuf[:n:inSize])
+	srcErr error  // src's error after the bytes in in (io.EOF at its end)
+	err    error  // sticky: io.EOF at the end, or the first error
 	ip     int
 	inBase int64 // the input offset of in[0]
-	srcErr error // src's error after the bytes in in (io.EOF at its end)
 
 	bits uint64 // input bits, the next one lowest; above nb they are the next bytes of in or 0
 	nb   uint   // valid bits in bits
 	pad  int    // zero bytes put in bits after the end of the input (an error if any is decoded)
 
-	out []byte // the window then what was decoded, outSize bytes
-	op  int    // where the next byte is decoded
-	rp  int    // the next byte Read hands out (rp <= op)
+	op int // where the next byte is decoded in out
+	rp int // the next byte Read hands out (rp <= op)
 
 	state  state
 	final  bool // the block being read is the member's last
+	fixed  bool // lit and dist hold the fixed codes
 	stored int  // bytes left in a stored block
 	crc    uint32
 	size   uint32 // the member's decoded length, modulo 2^32
-	err    error  // sticky: io.EOF at the end, or the first error
 
-	lit     *[litTableSize]uint32 // the block's codes: fixedLit or dynLit
-	dist    *[distTableSize]uint32
-	dynLit  [litTableSize]uint32
-	dynDist [distTableSize]uint32
-	lens    [286 + 30]uint8
+	lit   [litTableSize]uint32 // the block's codes
+	dist  [distTableSize]uint32
+	lens  [286 + 30]uint8
+	inBuf [inSize + 8]byte
+	out   [outSize + outPad]byte // the window then what was decoded
 }
 
 // NewReader returns a Reader of the gzip stream r; it reads the first member's header and fails as
 // compress/gzip does when there is none (io.EOF for empty input).
 func NewReader(r io.Reader) (*Reader, error) {
-	d := &Reader{src: r, in: make([]byte, 0, inSize), out: make([]byte, outSize)}
+	d := &Reader{src: r}
+	d.in = d.inBuf[:0:inSize]
 	if err := d.header(); err != nil {
 		return nil, err
 	}
@@ -108,7 +121,7 @@ func (d *Reader) Close() error { return nil }
 func (d *Reader) step() {
 	if d.op >= windowSize+outChunk/2 {
 		// Keep the last window's bytes for the matches to come.
-		copy(d.out, d.out[d.op-windowSize:d.op])
+		copy(d.out[:], d.out[d.op-windowSize:d.op])
 		d.op, d.rp = windowSize, windowSize
 	}
 	start := d.op
@@ -362,12 +375,18 @@ func (d *Reader) blockHeader() error {
 		}
 		d.stored, d.state = int(n), stateStored
 	case 1:
-		d.lit, d.dist, d.state = fixedLit, fixedDist, stateHuffman
+		if !d.fixed {
+			// The fixed codes are no longer than the primary tables' index: no subtables.
+			copy(d.lit[:1<<litBits], fixedLit[:])
+			copy(d.dist[:1<<distBits], fixedDist[:])
+			d.fixed = true
+		}
+		d.state = stateHuffman
 	case 2:
 		if err := d.readCodes(); err != nil {
 			return err
 		}
-		d.lit, d.dist, d.state = &d.dynLit, &d.dynDist, stateHuffman
+		d.state = stateHuffman
 	default:
 		return d.corrupt("block type 3")
 	}
@@ -445,10 +464,11 @@ func (d *Reader) readCodes() error {
 			i++
 		}
 	}
-	if !build(d.dynLit[:], litBits, lens[:nlit], litEntry) {
+	d.fixed = false
+	if !build(d.lit[:], litBits, lens[:nlit], litEntry) {
 		return d.corrupt("bad literal/length code")
 	}
-	if !build(d.dynDist[:], distBits, lens[nlit:], distEntry) {
+	if !build(d.dist[:], distBits, lens[nlit:], distEntry) {
 		return d.corrupt("bad distance code")
 	}
 	return nil
@@ -493,170 +513,229 @@ func (d *Reader) huffman() error {
 	return nil
 }
 
-// fast decodes symbols while there is room; done at the block's end. Shift counts are masked with 63
-// (they are all below 64) so that the compiler emits no check for a shift by 64 or more.
+// Why the fast loop stopped.
+const (
+	fastRoom    = iota // the output or the input ran short: decode on with huffman's checks
+	fastEnd            // the end of the block
+	fastBadLit         // an invalid literal/length code
+	fastBadDist        // an invalid distance code
+	fastFar            // a distance before the member's start
+)
+
+// fast decodes symbols while there is room; done at the block's end.
+//
+// The bit buffer is refilled without a branch, 8 bytes at a time: it takes the whole bytes that fit
+// above the valid bits, so that it holds at least 56 after each refill, enough for a length and a
+// distance (48 bits at most) or for three literals. The next symbol's entry is looked up as soon as
+// its bits are there (before a match is copied), so that the lookup overlaps the copy. Only the low
+// 6 bits of nb count: an entry is subtracted from it whole (its low byte is the bits it consumes),
+// and shift counts are masked with 63, so that the compiler emits no check for shifts of 64 or more.
+// Every index into d's arrays is masked (see outBits): no bounds checks. The loop uses no pointer
+// but d, and keeps what it decodes in locals, so that they all stay in registers.
 func (d *Reader) fast() (done bool, err error) {
-	// Fixed-size arrays: their bounds are constants, which leaves registers for the rest.
-	in, ip := (*[inSize]byte)(d.in[:inSize]), d.ip
-	out, op := (*[outSize]byte)(d.out), d.op
+	ip, op := uint(d.ip), uint(d.op)
 	bits, nb := d.bits, d.nb
-	lit, dist := d.lit, d.dist
-	inEnd := len(d.in) - inMargin
+	inEnd := uint(len(d.in) - inMargin)
+	bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
+	ip += (63 - nb&63) >> 3
+	nb |= 56
+	e := d.lit[bits&(1<<litBits-1)]
+	why, far := fastRoom, uint(0)
 	for op < fastLimit && ip <= inEnd {
-		bits |= binary.LittleEndian.Uint64(in[ip:]) << (nb & 63)
-		ip += int((63 - nb) >> 3)
-		nb |= 56
-		e := lit[bits&(1<<litBits-1)]
 		if e&kindLiteral != 0 {
-			// Up to three literals on one refill (3 × 15 bits), then refill for a length and distance.
-			// Written out: the same steps as inlined helpers cost 1–2% more instructions (callgrind).
+			// Up to three literals on one refill (3 × 15 bits). Written out: the same steps as
+			// inlined helpers cost 1–2% more instructions (callgrind).
 			bits >>= e & 63
-			nb -= uint(e & 0xff)
-			out[op] = byte(e >> valueShift)
+			nb -= uint(e)
+			d.out[op&outMask] = byte(e >> valueShift)
 			op++
-			e = lit[bits&(1<<litBits-1)]
+			e = d.lit[bits&(1<<litBits-1)]
 			if e&kindLiteral != 0 {
 				bits >>= e & 63
-				nb -= uint(e & 0xff)
-				out[op] = byte(e >> valueShift)
+				nb -= uint(e)
+				d.out[op&outMask] = byte(e >> valueShift)
 				op++
-				e = lit[bits&(1<<litBits-1)]
+				e = d.lit[bits&(1<<litBits-1)]
 				if e&kindLiteral != 0 {
 					bits >>= e & 63
-					nb -= uint(e & 0xff)
-					out[op] = byte(e >> valueShift)
+					nb -= uint(e)
+					d.out[op&outMask] = byte(e >> valueShift)
 					op++
+					bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
+					ip += (63 - nb&63) >> 3
+					nb |= 56
+					e = d.lit[bits&(1<<litBits-1)]
 					continue
 				}
 			}
-			bits |= binary.LittleEndian.Uint64(in[ip:]) << (nb & 63)
-			ip += int((63 - nb) >> 3)
+			bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
+			ip += (63 - nb&63) >> 3
 			nb |= 56
 		}
-		if e&kindLink != 0 {
-			e = lit[(e>>valueShift+uint32(bits>>litBits)&(1<<(e>>8&31)-1))&(litTableSize-1)]
+		if e&kindBase == 0 {
+			// Rare: a code longer than litBits, the end of the block, or an invalid code.
+			if e&kindLink != 0 {
+				e = d.lit[(e>>valueShift+uint32(bits>>litBits)&(1<<(e>>8&63)-1))&(litTableSize-1)]
+			}
 			if e&kindLiteral != 0 {
 				bits >>= e & 63
-				nb -= uint(e & 0xff)
-				out[op] = byte(e >> valueShift)
+				nb -= uint(e)
+				d.out[op&outMask] = byte(e >> valueShift)
 				op++
+				bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
+				ip += (63 - nb&63) >> 3
+				nb |= 56
+				e = d.lit[bits&(1<<litBits-1)]
 				continue
 			}
-		}
-		if e&kindBase == 0 {
-			if e&kindEnd != 0 {
-				bits >>= e & 63
-				nb -= uint(e & 0xff)
-				d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
-				d.state = stateBlock
-				return true, nil
+			if e&kindBase == 0 {
+				why = fastBadLit
+				if e != 0 {
+					bits >>= e & 63
+					nb -= uint(e)
+					why = fastEnd
+				}
+				break
 			}
-			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
-			return false, d.corrupt("invalid literal/length code")
 		}
-		n, t := e&63, e>>8&31
-		length := int(e>>valueShift) + int(bits&(1<<t-1)>>n)
-		bits >>= t
-		nb -= uint(t)
-		e = dist[bits&(1<<distBits-1)]
-		if e&kindLink != 0 {
-			e = dist[(e>>valueShift+uint32(bits>>distBits)&(1<<(e>>8&31)-1))&(distTableSize-1)]
-		}
+		// A length: its base plus the extra bits after its code.
+		saved := bits
+		bits >>= e & 63
+		nb -= uint(e)
+		length := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
+		e = d.dist[bits&(1<<distBits-1)]
 		if e&kindBase == 0 {
-			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
-			return false, d.corrupt("invalid distance code")
+			if e&kindLink != 0 {
+				e = d.dist[(e>>valueShift+uint32(bits>>distBits)&(1<<(e>>8&63)-1))&(distTableSize-1)]
+			}
+			if e&kindBase == 0 {
+				why = fastBadDist
+				break
+			}
 		}
-		n, t = e&63, e>>8&31
-		distance := int(e>>valueShift) + int(bits&(1<<t-1)>>n)
-		bits >>= t
-		nb -= uint(t)
+		saved = bits
+		bits >>= e & 63
+		nb -= uint(e)
+		distance := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
+		bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
+		ip += (63 - nb&63) >> 3
+		nb |= 56
+		e = d.lit[bits&(1<<litBits-1)]
 		if distance > op {
-			d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
-			return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", distance, op))
+			why, far = fastFar, distance
+			break
 		}
 		src := op - distance
 		if distance >= 8 {
-			// 8 bytes at a time, the first 8 always (most matches are short); each 8 bytes read lie
-			// before what is written, even when the match overlaps itself. Up to 7 bytes are written
+			// 8 bytes at a time, the first 16 always (most matches are short); each 8 bytes read lie
+			// before what is written, even when the match overlaps itself. Up to 15 bytes are written
 			// past the match: outSlop leaves room for them.
-			binary.LittleEndian.PutUint64(out[op:], binary.LittleEndian.Uint64(out[src:]))
-			for k := 8; k < length; k += 8 {
-				binary.LittleEndian.PutUint64(out[op+k:], binary.LittleEndian.Uint64(out[src+k:]))
+			o, s := op&outMask, src&outMask
+			binary.LittleEndian.PutUint64(d.out[o:], binary.LittleEndian.Uint64(d.out[s:]))
+			binary.LittleEndian.PutUint64(d.out[o+8:], binary.LittleEndian.Uint64(d.out[s+8:]))
+			if length > 16 {
+				for k := uint(16); k < length; k += 8 {
+					binary.LittleEndian.PutUint64(d.out[(o+k)&outMask:], binary.LittleEndian.Uint64(d.out[(s+k)&outMask:]))
+				}
 			}
 		} else {
-			copyShort(out[:], op, src, length)
+			copyShort(&d.out, op, src, length)
 		}
 		op += length
 	}
-	d.ip, d.op, d.bits, d.nb = ip, op, bits, nb
+	d.ip, d.op, d.bits, d.nb = int(ip), int(op), bits, nb&63
+	switch why {
+	case fastEnd:
+		d.state = stateBlock
+		return true, nil
+	case fastBadLit:
+		return false, d.corrupt("invalid literal/length code")
+	case fastBadDist:
+		return false, d.corrupt("invalid distance code")
+	case fastFar:
+		return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", far, op))
+	}
 	return false, nil
 }
 
 // copyMatch copies length bytes from distance back to out[op:] and returns the new op, as fast does.
-func copyMatch(out []byte, op, distance, length int) int {
+func copyMatch(out *[outSize + outPad]byte, op, distance, length int) int {
 	src := op - distance
 	if distance >= 8 {
 		for k := 0; k < length; k += 8 {
-			binary.LittleEndian.PutUint64(out[op+k:], binary.LittleEndian.Uint64(out[src+k:]))
+			binary.LittleEndian.PutUint64(out[(op+k)&outMask:], binary.LittleEndian.Uint64(out[(src+k)&outMask:]))
 		}
 		return op + length
 	}
-	copyShort(out, op, src, length)
+	copyShort(out, uint(op), uint(src), uint(length))
 	return op + length
 }
 
-// copyShort copies a match that overlaps its own first 8 bytes, byte by byte.
-func copyShort(out []byte, op, src, length int) {
+// copyShort copies a match that overlaps its own first 8 bytes: a run of one byte as 8-byte words,
+// others byte by byte.
+func copyShort(out *[outSize + outPad]byte, op, src, length uint) {
+	if op-src == 1 {
+		v := uint64(out[src&outMask]) * 0x0101010101010101
+		for k := uint(0); k < length; k += 8 {
+			binary.LittleEndian.PutUint64(out[(op+k)&outMask:], v)
+		}
+		return
+	}
 	for k := range length {
-		out[op+k] = out[src+k]
+		out[(op+k)&outMask] = out[(src+k)&outMask]
 	}
 }
 
 // slowSymbol decodes one symbol with every check, for the end of the input; done at the block's end.
 func (d *Reader) slowSymbol() (done bool, err error) {
 	d.refill()
-	e := d.lit[d.bits&(1<<litBits-1)]
-	if e&kindLink != 0 {
-		e = d.lit[(e>>valueShift+uint32(d.bits>>litBits)&(1<<(e>>8&31)-1))&(litTableSize-1)]
-	}
+	e := lookup(d.lit[:], litBits, d.bits)
 	switch {
 	case e&kindLiteral != 0:
 		if _, err := d.take(uint(e & 0xff)); err != nil {
 			return false, err
 		}
-		d.out[d.op] = byte(e >> valueShift)
+		d.out[d.op&outMask] = byte(e >> valueShift)
 		d.op++
 		return false, nil
-	case e&kindEnd != 0:
+	case e&kindBase != 0:
+	case e != 0:
 		if _, err := d.take(uint(e & 0xff)); err != nil {
 			return false, err
 		}
 		d.state = stateBlock
 		return true, nil
-	case e&kindBase == 0:
+	default:
 		return false, d.corrupt("invalid literal/length code")
 	}
-	v, err := d.take(uint(e >> 8 & 31))
+	v, err := d.take(uint(e & 0xff))
 	if err != nil {
 		return false, err
 	}
-	length := int(e>>valueShift) + int(v>>(e&0xff))
+	length := int(e>>valueShift) + int(v>>(e>>8&63))
 	d.refill()
-	e = d.dist[d.bits&(1<<distBits-1)]
-	if e&kindLink != 0 {
-		e = d.dist[(e>>valueShift+uint32(d.bits>>distBits)&(1<<(e>>8&31)-1))&(distTableSize-1)]
-	}
+	e = lookup(d.dist[:], distBits, d.bits)
 	if e&kindBase == 0 {
 		return false, d.corrupt("invalid distance code")
 	}
-	v, err = d.take(uint(e >> 8 & 31))
+	v, err = d.take(uint(e & 0xff))
 	if err != nil {
 		return false, err
 	}
-	distance := int(e>>valueShift) + int(v>>(e&0xff))
+	distance := int(e>>valueShift) + int(v>>(e>>8&63))
 	if distance > d.op {
 		return false, d.corrupt(fmt.Sprintf("distance %d reaches before the member's start (%d bytes back)", distance, d.op))
 	}
-	d.op = copyMatch(d.out, d.op, distance, length)
+	d.op = copyMatch(&d.out, d.op, distance, length)
 	return false, nil
+}
+
+// lookup decodes the next symbol of bits with table (a power of two in size), as the fast loop does:
+// the primary entry, and the subtable's when the primary entry is a link.
+func lookup(table []uint32, pbits uint, bits uint64) uint32 {
+	e := table[bits&(1<<pbits-1)]
+	if e&kindLink != 0 {
+		e = table[(e>>valueShift+uint32(bits>>pbits)&(1<<(e>>8&63)-1))&uint32(len(table)-1)]
+	}
+	return e
 }

@@ -233,6 +233,17 @@ func (w *bitWriter) write(v uint64, n uint) {
 	}
 }
 
+// reverse reverses the n low bits of code: DEFLATE sends a Huffman code's most significant bit first
+// into a stream read from the least significant bit.
+func reverse(code, n int) int {
+	r := 0
+	for range n {
+		r = r<<1 | code&1
+		code >>= 1
+	}
+	return r
+}
+
 // code writes a Huffman code (most significant bit first).
 func (w *bitWriter) code(c uint64, n uint) { w.write(uint64(reverse(int(c), int(n))), n) }
 

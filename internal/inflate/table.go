@@ -1,22 +1,28 @@
 package inflate
 
+import "math/bits"
+
 // A decoding table maps the next bits of the input (least significant bit first, as DEFLATE packs its
 // codes) to an entry that says everything needed to decode one symbol with one lookup:
 //
-//	bits  0–7   the code's length in bits (for a link to a subtable: the primary table's index bits)
-//	bits  8–12  for a base, the code's length plus its extra bits (all a length or distance takes from the
-//	            input); for a link, the subtable's index bits
-//	bits 13–16  the kind: literal, base (a length or a distance), end of block, link; 0 is an invalid code
+//	bits  0–7   the bits the symbol takes from the input: its code's length, plus for a base its extra
+//	            bits (for a link: the primary table's index bits)
+//	bits  8–13  for a base, the code's length (where its extra bits start); for a link, the subtable's
+//	            index bits
+//	bits 14–16  the kind: literal, base (a length or a distance), link; an entry with none of them is
+//	            the end of the block, or an invalid code when it is 0
 //	bits 17–31  the value: the literal byte, the length or distance base, the subtable's offset
+//
+// The fast loop consumes an entry's bits with the entry itself: it shifts by it (masked with 63) and
+// subtracts it whole from its bit count, of which only the low 6 bits count.
 //
 // Codes longer than the primary table's index are looked up in a subtable, found through the link entry
 // at their first bits, indexed by the bits after those (a code is still consumed whole: its entry
 // in the subtable holds its full length).
 const (
-	kindLiteral = 1 << 13
-	kindBase    = 2 << 13
-	kindEnd     = 4 << 13
-	kindLink    = 8 << 13
+	kindLiteral = 1 << 14
+	kindBase    = 2 << 14
+	kindLink    = 4 << 14
 	valueShift  = 17
 
 	litBits   = 11 // the primary literal/length table's index bits
@@ -38,44 +44,44 @@ var (
 	distBase    = [30]uint16{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577}
 )
 
-// litEntry is the entry of literal/length symbol sym without its code length; 0 for 286 and 287,
-// which only the fixed code has and no stream may use.
-func litEntry(sym int) uint32 {
+// litEntry is the entry of literal/length symbol sym without its code length (a base's low byte holds
+// its extra bits); false for 286 and 287, which only the fixed code has and no stream may use.
+func litEntry(sym int) (uint32, bool) {
 	switch {
 	case sym < 256:
-		return kindLiteral | uint32(sym)<<valueShift
+		return kindLiteral | uint32(sym)<<valueShift, true
 	case sym == 256:
-		return kindEnd
+		return 0, true // the end of the block
 	case sym < 286:
 		i := sym - 257
-		return kindBase | uint32(lengthExtra[i])<<8 | uint32(lengthBase[i])<<valueShift
+		return kindBase | uint32(lengthExtra[i]) | uint32(lengthBase[i])<<valueShift, true
 	}
-	return 0
+	return 0, false
 }
 
-// distEntry is the entry of distance symbol sym without its code length; 0 for 30 and 31.
-func distEntry(sym int) uint32 {
+// distEntry is the entry of distance symbol sym without its code length; false for 30 and 31.
+func distEntry(sym int) (uint32, bool) {
 	if sym >= 30 {
-		return 0
+		return 0, false
 	}
 	extra := 0
 	if sym >= 4 {
 		extra = sym/2 - 1
 	}
-	return kindBase | uint32(extra)<<8 | uint32(distBase[sym])<<valueShift
+	return kindBase | uint32(extra) | uint32(distBase[sym])<<valueShift, true
 }
 
 // clenEntry is the entry of code-length symbol sym (0–18): the symbol as a value.
-func clenEntry(sym int) uint32 { return kindLiteral | uint32(sym)<<valueShift }
+func clenEntry(sym int) (uint32, bool) { return kindLiteral | uint32(sym)<<valueShift, true }
 
 // build fills table with the canonical Huffman code whose code lengths are lengths (0: the symbol is
 // not used), pbits index bits in the primary table. It reports false for a code that is over-subscribed,
 // or incomplete other than the two cases DEFLATE decoders accept: no code at all (a block of literals
 // only has no distance code) and a single code of one bit. Entries no code reaches are left 0, invalid.
-func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) uint32) bool {
+func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uint32, bool)) bool {
 	var count [maxLength + 1]int
 	for _, l := range lengths {
-		count[l]++
+		count[l&maxLength]++ // lengths are 0–15
 	}
 	count[0] = 0
 	maxLen, left := 0, 1
@@ -88,44 +94,50 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) uint
 			maxLen = l
 		}
 	}
-	clear(table[:1<<pbits])
-	if maxLen == 0 {
-		return true
+	clear(table[:1<<pbits]) // stale links too, from the last block's code
+	if left != 0 {
+		if maxLen > 1 || count[1] > 1 {
+			return false // incomplete: left codes of 15 bits are unused
+		}
+		if maxLen == 0 {
+			return true
+		}
 	}
-	if left != 0 && !(maxLen == 1 && count[1] == 1) {
-		return false // incomplete: left codes of 15 bits are unused
-	}
+	// The symbols by code length, in symbol order within a length: the order of their canonical codes
+	// (RFC 1951, 3.2.2), consecutive numbers within a length.
 	var next [maxLength + 1]int
-	code := 0
-	for l := 1; l <= maxLength; l++ {
-		code = (code + count[l-1]) << 1
-		next[l] = code
+	for l := 2; l <= maxLen; l++ {
+		next[l] = next[l-1] + count[l-1]
+	}
+	var sorted [288]uint16
+	for sym, l := range lengths {
+		if l != 0 {
+			sorted[next[l&maxLength]] = uint16(sym)
+			next[l&maxLength]++
+		}
 	}
 	subBits := uint(0)
 	if uint(maxLen) > pbits {
 		subBits = uint(maxLen) - pbits
 	}
 	free := 1 << pbits // where the next subtable goes
-	for l := 1; l <= maxLen; l++ {
-		if count[l] == 0 {
-			continue
-		}
-		for sym, sl := range lengths {
-			if int(sl) != l {
-				continue
-			}
-			rev := reverse(next[l], l)
-			next[l]++
-			e := entry(sym)
-			if e != 0 {
-				e |= uint32(l)
-			}
-			if e&kindBase != 0 {
-				e += uint32(l) << 8 // the extra bits' count becomes the bits taken in all
+	code, i := 0, 0
+	for l := 1; l <= maxLen; l, code = l+1, code<<1 {
+		for range count[l] {
+			sym := int(sorted[i])
+			i++
+			rev := int(bits.Reverse16(uint16(code)) >> (16 - l))
+			code++
+			e, ok := entry(sym)
+			if ok {
+				e += uint32(l) // a base's extra bits become the bits it takes in all
+				if e&kindBase != 0 {
+					e |= uint32(l) << 8
+				}
 			}
 			if uint(l) <= pbits {
-				for i := rev; i < 1<<pbits; i += 1 << l {
-					table[i] = e
+				for j := rev; j < 1<<pbits; j += 1 << l {
+					table[j] = e
 				}
 				continue
 			}
@@ -138,29 +150,19 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) uint
 				free += 1 << subBits
 			}
 			off := int(link >> valueShift)
-			for i := rev >> pbits; i < 1<<subBits; i += 1 << (uint(l) - pbits) {
-				table[off+i] = e
+			for j := rev >> pbits; j < 1<<subBits; j += 1 << (uint(l) - pbits) {
+				table[off+j] = e
 			}
 		}
 	}
 	return true
 }
 
-// reverse reverses the n low bits of code: DEFLATE sends a Huffman code's most significant bit first
-// into a stream read from the least significant bit.
-func reverse(code, n int) int {
-	r := 0
-	for range n {
-		r = r<<1 | code&1
-		code >>= 1
-	}
-	return r
-}
-
-// The fixed codes of RFC 1951, 3.2.6, built once.
+// The fixed codes of RFC 1951, 3.2.6, built once: the primary tables only (no fixed code is longer
+// than their index bits), which a Reader copies into its own.
 var fixedLit, fixedDist = buildFixed()
 
-func buildFixed() (*[litTableSize]uint32, *[distTableSize]uint32) {
+func buildFixed() (*[1 << litBits]uint32, *[1 << distBits]uint32) {
 	var lens [288]uint8
 	for i := range lens {
 		switch {
@@ -174,7 +176,7 @@ func buildFixed() (*[litTableSize]uint32, *[distTableSize]uint32) {
 			lens[i] = 8
 		}
 	}
-	lit, dist := new([litTableSize]uint32), new([distTableSize]uint32)
+	lit, dist := new([1 << litBits]uint32), new([1 << distBits]uint32)
 	var dlens [32]uint8
 	for i := range dlens {
 		dlens[i] = 5
