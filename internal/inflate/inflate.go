@@ -40,9 +40,13 @@ const (
 	outChunk  = fastLimit - windowSize // what a step decodes at most, after the window
 	inSize    = 1 << 16                // the input buffer, masked with inMask as out is
 	inMask    = inSize - 1
-	// inMargin is the input the fast loop wants ahead: two 8-byte refills an iteration, each after
-	// moving on by at most 7 bytes.
-	inMargin = 32
+	// The fast loop refills the bit buffer once before its first iteration and at most twice an
+	// iteration, each time reading 8 bytes and moving on by at most 7, and each iteration decodes at
+	// least one byte: n iterations read less than inMargin + inPerIteration*n bytes. huffman fetches
+	// more input when less than inRefetch is left.
+	inMargin       = 16
+	inPerIteration = 14
+	inRefetch      = 4 << 10
 	// maxString is the longest file name or comment in a header, as compress/gzip reads them.
 	maxString = 512
 )
@@ -495,11 +499,11 @@ func (d *Reader) storedBytes() error {
 // while input and output have room for the longest symbols, and slowSymbol near the input's end.
 func (d *Reader) huffman() error {
 	for d.op < fastLimit {
-		if len(d.in)-d.ip < inMargin {
+		if len(d.in)-d.ip < inRefetch {
 			d.fetch()
 		}
-		if len(d.in)-d.ip >= inMargin {
-			done, err := d.fast()
+		if n := (len(d.in) - d.ip - inMargin) / inPerIteration; n > 0 {
+			done, err := d.fast(n)
 			if err != nil || done {
 				return err
 			}
@@ -532,16 +536,16 @@ const (
 // and shift counts are masked with 63, so that the compiler emits no check for shifts of 64 or more.
 // Every index into d's arrays is masked (see outBits): no bounds checks. The loop uses no pointer
 // but d, and keeps what it decodes in locals, so that they all stay in registers.
-func (d *Reader) fast() (done bool, err error) {
+func (d *Reader) fast(n int) (done bool, err error) {
 	ip, op := uint(d.ip), uint(d.op)
 	bits, nb := d.bits, d.nb
-	inEnd := uint(len(d.in) - inMargin)
+	end := min(op+uint(n), fastLimit) // where the output or the input left runs short
 	bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
 	ip += (63 - nb&63) >> 3
 	nb |= 56
 	e := d.lit[bits&(1<<litBits-1)]
 	why, far := fastRoom, uint(0)
-	for op < fastLimit && ip <= inEnd {
+	for op < end {
 		if e&kindLiteral != 0 {
 			// Up to three literals on one refill (3 × 15 bits). Written out: the same steps as
 			// inlined helpers cost 1–2% more instructions (callgrind).
@@ -630,12 +634,14 @@ func (d *Reader) fast() (done bool, err error) {
 			// 8 bytes at a time, the first 16 always (most matches are short); each 8 bytes read lie
 			// before what is written, even when the match overlaps itself. Up to 15 bytes are written
 			// past the match: outSlop leaves room for them.
-			o, s := op&outMask, src&outMask
-			binary.LittleEndian.PutUint64(d.out[o:], binary.LittleEndian.Uint64(d.out[s:]))
-			binary.LittleEndian.PutUint64(d.out[o+8:], binary.LittleEndian.Uint64(d.out[s+8:]))
+			// (Array assignments rather than binary.LittleEndian: a load and a store, without the
+			// no-op instructions the compiler leaves where it inlines a call.)
+			to, from := (*[16]byte)(d.out[op&outMask:]), (*[16]byte)(d.out[src&outMask:])
+			*(*[8]byte)(to[:]) = *(*[8]byte)(from[:])
+			*(*[8]byte)(to[8:]) = *(*[8]byte)(from[8:])
 			if length > 16 {
 				for k := uint(16); k < length; k += 8 {
-					binary.LittleEndian.PutUint64(d.out[(o+k)&outMask:], binary.LittleEndian.Uint64(d.out[(s+k)&outMask:]))
+					*(*[8]byte)(d.out[(op+k)&outMask:]) = *(*[8]byte)(d.out[(src+k)&outMask:])
 				}
 			}
 		} else {
