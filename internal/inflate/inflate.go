@@ -541,7 +541,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 	bits, nb := d.bits, d.nb
 	end := min(op+uint(n), fastLimit) // where the output or the input left runs short
 	bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-	ip += (63 - nb&63) >> 3
+	ip += (nb&63 ^ 63) >> 3
 	nb |= 56
 	e := d.lit[bits&(1<<litBits-1)]
 	why, far := fastRoom, uint(0)
@@ -566,14 +566,14 @@ func (d *Reader) fast(n int) (done bool, err error) {
 					d.out[op&outMask] = byte(e >> valueShift)
 					op++
 					bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-					ip += (63 - nb&63) >> 3
+					ip += (nb&63 ^ 63) >> 3
 					nb |= 56
 					e = d.lit[bits&(1<<litBits-1)]
 					continue
 				}
 			}
 			bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-			ip += (63 - nb&63) >> 3
+			ip += (nb&63 ^ 63) >> 3
 			nb |= 56
 		}
 		if e&kindBase == 0 {
@@ -587,7 +587,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 				d.out[op&outMask] = byte(e >> valueShift)
 				op++
 				bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-				ip += (63 - nb&63) >> 3
+				ip += (nb&63 ^ 63) >> 3
 				nb |= 56
 				e = d.lit[bits&(1<<litBits-1)]
 				continue
@@ -622,7 +622,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		nb -= uint(e)
 		distance := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
 		bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-		ip += (63 - nb&63) >> 3
+		ip += (nb&63 ^ 63) >> 3
 		nb |= 56
 		e = d.lit[bits&(1<<litBits-1)]
 		if distance > op {
