@@ -2,7 +2,7 @@
 // stream checked against its CRC-32 and length. It does one job, fast, for the PGN archives scan reads:
 // a 64-bit bit buffer refilled a word at a time, tables whose entries carry a length's or a distance's
 // base and extra bits (one lookup decodes a symbol), literals decoded in runs, and match copies 8 bytes
-// at a time. Memory is bounded (some 250 KB a Reader, whatever the input) and corrupt or truncated input
+// at a time. Memory is bounded (some 240 KB a Reader, whatever the input) and corrupt or truncated input
 // gives an error naming its byte offset, never a panic.
 package inflate
 
@@ -25,28 +25,29 @@ var (
 const (
 	windowSize = 1 << 15 // the farthest a DEFLATE match reaches back
 	// The output buffer holds the window then what a step decodes. Its size is a power of two, and
-	// the fast loop masks every index into it with outMask: the array has 8 bytes more, so that an
-	// 8-byte access at a masked index is always inside it and the compiler emits no bounds checks.
+	// the fast loop masks every index into it with outMask: the array has outPad bytes more, so that
+	// a 16-byte access at a masked index is always inside it and the compiler emits no bounds checks.
 	// The masks change no index (the loop stops at fastLimit, and outSlop leaves room for what it
-	// writes past that), they only make it evident.
+	// writes past that), they only make that evident to the compiler. The input buffer is the same.
 	outBits = 17
 	outSize = 1 << outBits
 	outMask = outSize - 1
-	outPad  = 16 // the array's bytes past outSize: room for 16 bytes at a masked index
+	outPad  = 16
 	// outSlop is the room past where the fast loop stops: three literals, or a 258-byte match copied
 	// 8 bytes at a time (up to 15 bytes past its end).
 	outSlop   = 320
 	fastLimit = outSize - outSlop      // the fast loop runs while the output is before it
 	outChunk  = fastLimit - windowSize // what a step decodes at most, after the window
-	inSize    = 1 << 16                // the input buffer, masked with inMask as out is
+	inSize    = 1 << 16
 	inMask    = inSize - 1
-	// The fast loop refills the bit buffer once before its first iteration and at most twice an
-	// iteration, each time reading 8 bytes and moving on by at most 7, and each iteration decodes at
-	// least one byte: n iterations read less than inMargin + inPerIteration*n bytes. huffman fetches
-	// more input when less than inRefetch is left.
-	inMargin       = 16
-	inPerIteration = 14
-	inRefetch      = 4 << 10
+	// Each byte the fast loop decodes takes at most 15 bits of input (a literal's longest code; a
+	// match takes at most 48 bits for 3 bytes or more), and the loop stops when it has decoded n bytes
+	// or more: its last iteration starts before that and takes at most 78 bits (two literals and a
+	// match). Its refills read 8 bytes at a time, after at most 63 bits not yet consumed. So it reads
+	// less than inMargin + 15*n/8 bytes ahead: huffman lets it decode n = (input left - inMargin)*8/15
+	// bytes, and fetches more input when less than inRefetch is left.
+	inMargin  = 32
+	inRefetch = 4 << 10
 	// maxString is the longest file name or comment in a header, as compress/gzip reads them.
 	maxString = 512
 )
@@ -90,7 +91,7 @@ type Reader struct {
 	lit   [litTableSize]uint32 // the block's codes
 	dist  [distTableSize]uint32
 	lens  [286 + 30]uint8
-	inBuf [inSize + 8]byte
+	inBuf [inSize + 8]byte       // 8 bytes more: room for a refill's 8 bytes at a masked index
 	out   [outSize + outPad]byte // the window then what was decoded
 }
 
@@ -502,7 +503,7 @@ func (d *Reader) huffman() error {
 		if len(d.in)-d.ip < inRefetch {
 			d.fetch()
 		}
-		if n := (len(d.in) - d.ip - inMargin) / inPerIteration; n > 0 {
+		if n := (len(d.in) - d.ip - inMargin) * 8 / 15; n > 0 {
 			done, err := d.fast(n)
 			if err != nil || done {
 				return err
@@ -526,16 +527,18 @@ const (
 	fastFar            // a distance before the member's start
 )
 
-// fast decodes symbols while there is room; done at the block's end.
+// fast decodes symbols until it has decoded n bytes or more (see inMargin), the output is full
+// (fastLimit), or the block ends; done at the block's end.
 //
-// The bit buffer is refilled without a branch, 8 bytes at a time: it takes the whole bytes that fit
-// above the valid bits, so that it holds at least 56 after each refill, enough for a length and a
-// distance (48 bits at most) or for three literals. The next symbol's entry is looked up as soon as
-// its bits are there (before a match is copied), so that the lookup overlaps the copy. Only the low
-// 6 bits of nb count: an entry is subtracted from it whole (its low byte is the bits it consumes),
-// and shift counts are masked with 63, so that the compiler emits no check for shifts of 64 or more.
-// Every index into d's arrays is masked (see outBits): no bounds checks. The loop uses no pointer
-// but d, and keeps what it decodes in locals, so that they all stay in registers.
+// The bit buffer is refilled without a branch: 8 bytes are read and shifted in above the valid bits,
+// and the whole bytes that fit are counted, so that it holds at least 56 valid bits after a refill:
+// enough for a length and a distance (48 bits at most) or for three literals. The bits above those
+// are the next input bits too, so that after at most 48 bits consumed the next entry is looked up
+// before the refill, which then overlaps it. Only the low 6 bits of nb count: an entry is subtracted
+// from it whole (its low byte is the bits it consumes), and shift counts are masked with 63, so that
+// the compiler emits no check for shifts of 64 or more. Every index into d's arrays is masked (see
+// outBits): no bounds checks. The loop uses no pointer but d, and keeps what it decodes in locals, so
+// that they all stay in registers.
 func (d *Reader) fast(n int) (done bool, err error) {
 	ip, op := uint(d.ip), uint(d.op)
 	bits, nb := d.bits, d.nb
@@ -547,8 +550,9 @@ func (d *Reader) fast(n int) (done bool, err error) {
 	why, far := fastRoom, uint(0)
 	for op < end {
 		if e&kindLiteral != 0 {
-			// Up to three literals on one refill (3 × 15 bits). Written out: the same steps as
-			// inlined helpers cost 1–2% more instructions (callgrind).
+			// Up to three literals on one refill (3 × 15 bits), the third's successor looked up in
+			// the 19 bits left of the 64. Written out: the same steps as inlined helpers cost 1–2%
+			// more instructions (callgrind).
 			bits >>= e & 63
 			nb -= uint(e)
 			d.out[op&outMask] = byte(e >> valueShift)
@@ -565,10 +569,10 @@ func (d *Reader) fast(n int) (done bool, err error) {
 					nb -= uint(e)
 					d.out[op&outMask] = byte(e >> valueShift)
 					op++
+					e = d.lit[bits&(1<<litBits-1)]
 					bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
 					ip += (nb&63 ^ 63) >> 3
 					nb |= 56
-					e = d.lit[bits&(1<<litBits-1)]
 					continue
 				}
 			}
@@ -621,10 +625,10 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		bits >>= e & 63
 		nb -= uint(e)
 		distance := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
+		e = d.lit[bits&(1<<litBits-1)] // in the 16 bits or more left of the 64
 		bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
 		ip += (nb&63 ^ 63) >> 3
 		nb |= 56
-		e = d.lit[bits&(1<<litBits-1)]
 		if distance > op {
 			why, far = fastFar, distance
 			break

@@ -405,3 +405,279 @@ func TestErrorNamesTheOffset(t *testing.T) {
 		t.Fatalf("error %v, want one at input byte 10", err)
 	}
 }
+
+// fixedMatch writes a match of length n at distance dist in the fixed code (symbols and extra bits
+// from the package's tables, which TestInflateMatchesEveryCompressor checks against real compressors).
+func (w *bitWriter) fixedMatch(n, dist int) {
+	i := len(lengthBase) - 1
+	for int(lengthBase[i]) > n {
+		i--
+	}
+	w.fixedLitCode(257 + i)
+	w.write(uint64(n-int(lengthBase[i])), uint(lengthExtra[i]))
+	j := len(distBase) - 1
+	for int(distBase[j]) > dist {
+		j--
+	}
+	w.code(uint64(j), 5)
+	extra, _ := distEntry(j)
+	w.write(uint64(dist-int(distBase[j])), uint(extra&0xff))
+}
+
+// TestInflateMatchShapes decodes matches of every length from 3 to 40 and a few longer, at every
+// distance from 1 to 40 and a few farther, each after a literal: the match copies of the fast loop (a
+// byte run, a pattern shorter than 8 bytes, 8-byte steps that overlap what they write, 16 bytes
+// without a branch) and of the slow path at the input's end, against a copy made byte by byte.
+func TestInflateMatchShapes(t *testing.T) {
+	lengths := []int{}
+	for n := 3; n <= 40; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 63, 64, 65, 100, 255, 256, 257, 258)
+	dists := []int{}
+	for d := 1; d <= 40; d++ {
+		dists = append(dists, d)
+	}
+	dists = append(dists, 63, 64, 65, 300, 4097, 32768)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, dist := range dists {
+		t.Run(fmt.Sprintf("distance %d", dist), func(t *testing.T) {
+			var w bitWriter
+			w.write(1, 1) // final
+			w.write(1, 2) // fixed
+			var plain []byte
+			literal := func() {
+				c := byte('a' + r.IntN(26))
+				plain = append(plain, c)
+				w.fixedLitCode(int(c))
+			}
+			for range dist {
+				literal()
+			}
+			for _, n := range lengths {
+				w.fixedMatch(n, dist)
+				for range n {
+					plain = append(plain, plain[len(plain)-dist]) // byte by byte
+				}
+				literal()
+			}
+			w.fixedLitCode(256)
+			for _, readSize := range []int{1 << 16, 7} {
+				got, err := inflateAll(member(w.bytes(), plain), func(r io.Reader) io.Reader { return r }, readSize)
+				if err != nil {
+					t.Fatalf("reads of %d: %v", readSize, err)
+				}
+				if !bytes.Equal(got, plain) {
+					i := firstDiff(got, plain)
+					t.Fatalf("reads of %d: decoded %d bytes, want %d; first difference at %d: %q, want %q", readSize, len(got), len(plain), i,
+						got[i:min(i+20, len(got))], plain[i:min(i+20, len(plain))])
+				}
+			}
+		})
+	}
+}
+
+// canonical returns the canonical Huffman codes of the code lengths lens (RFC 1951, 3.2.2).
+func canonical(lens []uint8) []uint64 {
+	var count [maxLength + 1]int
+	for _, l := range lens {
+		count[l]++
+	}
+	count[0] = 0
+	var next [maxLength + 1]uint64
+	code := uint64(0)
+	for l := 1; l <= maxLength; l++ {
+		code = (code + uint64(count[l-1])) << 1
+		next[l] = code
+	}
+	codes := make([]uint64, len(lens))
+	for s, l := range lens {
+		if l != 0 {
+			codes[s] = next[l]
+			next[l]++
+		}
+	}
+	return codes
+}
+
+// dynamicHeader writes the header of a final dynamic block with the code lengths litLens (257–286 of
+// them) and distLens (1–30), each sent as a 4-bit code of the code-length code.
+func (w *bitWriter) dynamicHeader(litLens, distLens []uint8) {
+	w.write(1, 1) // final
+	w.write(2, 2) // dynamic
+	w.write(uint64(len(litLens)-257), 5)
+	w.write(uint64(len(distLens)-1), 5)
+	w.write(19-4, 4)
+	for _, sym := range clenOrder {
+		if sym < 16 {
+			w.write(4, 3)
+		} else {
+			w.write(0, 3)
+		}
+	}
+	for _, l := range append(append([]uint8{}, litLens...), distLens...) {
+		w.code(uint64(l), 4) // 16 codes of 4 bits: code-length symbol s has code s
+	}
+}
+
+// TestInflateLongestCodes decodes a dynamic block whose symbols take the most input they can: runs of
+// literals of 15 bits (the most input a byte can take), and iterations of the fast loop of two such
+// literals, a length of 14 bits and 5 extra bits and a distance of 15 bits and 13 extra bits (77 bits),
+// the literals and distances through subtables. Read from a source that gives one byte at a time,
+// the fast loop runs on an input buffer that ends before the stream does: it must not read past what
+// was fetched.
+func TestInflateLongestCodes(t *testing.T) {
+	litLens, distLens := make([]uint8, 286), make([]uint8, 30)
+	// Complete codes of lengths 1, 2, ..., 14, 15, 15 (skewed(16)).
+	for i, sym := range []int{285, 'c', 256, 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 284, 'a', 'b'} {
+		litLens[sym] = skewed(16)[i]
+	}
+	for i, sym := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 28, 29} {
+		distLens[sym] = skewed(16)[i]
+	}
+	litCodes, distCodes := canonical(litLens), canonical(distLens)
+	var w bitWriter
+	w.dynamicHeader(litLens, distLens)
+	var plain []byte
+	match := func(n, dist int) {
+		for range n {
+			plain = append(plain, plain[len(plain)-dist])
+		}
+	}
+	// 33,025 bytes of 'c': a literal and 128 matches of 258 at distance 1.
+	w.code(litCodes['c'], uint(litLens['c']))
+	plain = append(plain, 'c')
+	for range 128 {
+		w.code(litCodes[285], uint(litLens[285]))
+		w.code(distCodes[0], uint(distLens[0]))
+		match(258, 1)
+	}
+	// 15 bits a byte: literals of 15 bits only.
+	for i := range 3000 {
+		c := "ab"[i%2]
+		w.code(litCodes[c], uint(litLens[c]))
+		plain = append(plain, c)
+	}
+	for i := range 2000 {
+		for _, c := range []byte("ab") {
+			w.code(litCodes[c], uint(litLens[c]))
+			plain = append(plain, c)
+		}
+		w.code(litCodes[284], uint(litLens[284]))
+		w.write(uint64(i%31), 5) // length 227 + i%31
+		w.code(distCodes[29], uint(distLens[29]))
+		w.write(8191, 13) // distance 24577 + 8191
+		match(227+i%31, 32768)
+	}
+	w.code(litCodes[256], uint(litLens[256]))
+	gz := member(w.bytes(), plain)
+	for _, tc := range []struct {
+		name string
+		src  func(io.Reader) io.Reader
+	}{
+		{"source read whole", func(r io.Reader) io.Reader { return r }},
+		{"source one byte a read", iotest.OneByteReader},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := inflateAll(gz, tc.src, 1<<16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, plain) {
+				t.Fatalf("decoded %d bytes, want %d (first difference at %d)", len(got), len(plain), firstDiff(got, plain))
+			}
+		})
+	}
+}
+
+// fixedBlock writes a block of the fixed code holding text's literals, then a match of 20 bytes at
+// distance back (when back > 0); a block that is not final is followed by an empty stored block, so
+// that the stream ends on a byte boundary. It returns the bytes the block decodes to, after out.
+func (w *bitWriter) fixedBlock(final bool, text []byte, back int, out []byte) []byte {
+	w.write(map[bool]uint64{true: 1}[final], 1)
+	w.write(1, 2)
+	for _, c := range text {
+		w.fixedLitCode(int(c))
+		out = append(out, c)
+	}
+	if back > 0 {
+		w.fixedMatch(20, back)
+		for range 20 {
+			out = append(out, out[len(out)-back])
+		}
+	}
+	w.fixedLitCode(256)
+	if !final {
+		w.write(0, 3) // a stored block, not final
+		if w.n > 0 {
+			w.write(0, 8-w.n)
+		}
+		w.write(0, 16)
+		w.write(0xffff, 16)
+	}
+	return out
+}
+
+// flateBlocks compresses text with compress/flate at level 6 (dynamic blocks): the whole stream when
+// final, else the blocks then the empty stored block of a Flush, on a byte boundary.
+func flateBlocks(final bool, text []byte) []byte {
+	var b bytes.Buffer
+	fw, err := stdflate.NewWriter(&b, 6)
+	if err != nil {
+		panic(err)
+	}
+	fw.Write(text)
+	if final {
+		fw.Close()
+	} else {
+		fw.Flush()
+	}
+	return b.Bytes()
+}
+
+// TestInflateBlockSequences decodes members whose blocks switch between the fixed code and dynamic
+// codes (a Reader holds the fixed code in its own tables while they are not overwritten), with matches
+// that reach into the previous block.
+func TestInflateBlockSequences(t *testing.T) {
+	pgn := texts()[7].text
+	a, b, c, d := pgn[:3000], pgn[3000:3100], pgn[3100:9000], pgn[9000:9200]
+	fixed := func(final bool, text []byte, back int, out []byte) ([]byte, []byte) {
+		var w bitWriter
+		out = w.fixedBlock(final, text, back, out)
+		return w.bytes(), out
+	}
+	for _, tc := range []struct {
+		name string
+		make func() (deflated, plain []byte)
+	}{
+		{"dynamic then fixed", func() ([]byte, []byte) {
+			f, plain := fixed(true, b, 2000, append([]byte{}, a...))
+			return append(flateBlocks(false, a), f...), plain
+		}},
+		{"fixed then dynamic", func() ([]byte, []byte) {
+			f, plain := fixed(false, a, 1000, nil)
+			return append(f, flateBlocks(true, c)...), append(plain, c...)
+		}},
+		{"fixed, fixed, dynamic, fixed", func() ([]byte, []byte) {
+			f1, plain := fixed(false, a, 0, nil)
+			f2, plain := fixed(false, b, 3000, plain)
+			f3, plain := fixed(true, d, 5000, append(plain, c...))
+			deflated := append(append(append(f1, f2...), flateBlocks(false, c)...), f3...)
+			return deflated, plain
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			deflated, plain := tc.make()
+			got, err := inflateAll(member(deflated, plain), func(r io.Reader) io.Reader { return r }, 4096)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, plain) {
+				t.Fatalf("decoded %d bytes, want %d (first difference at %d)", len(got), len(plain), firstDiff(got, plain))
+			}
+			if want, err := stdRead(member(deflated, plain)); err != nil || !bytes.Equal(want, plain) {
+				t.Fatalf("compress/gzip reads the test's stream differently (error %v)", err)
+			}
+		})
+	}
+}
