@@ -94,12 +94,12 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 			maxLen = l
 		}
 	}
-	clear(table[:1<<pbits]) // stale links too, from the last block's code
 	if left != 0 {
 		if maxLen > 1 || count[1] > 1 {
 			return false // incomplete: left codes of 15 bits are unused
 		}
 		if maxLen == 0 {
+			clear(table[:1<<pbits])
 			return true
 		}
 	}
@@ -121,8 +121,17 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 		subBits = uint(maxLen) - pbits
 	}
 	free := 1 << pbits // where the next subtable goes
-	code, i := 0, 0
+	// The primary table is filled by doubling: when the codes up to length l-1 are in its first
+	// 2^(l-1) entries, those are copied after themselves (a code of length l-1 recurs every 2^(l-1)
+	// entries), then the codes of length l are put in. Every primary entry is written (an invalid one
+	// 0), stale links of the last block's code too.
+	clear(table[:2])
+	code, i, filled := 0, 0, 2
 	for l := 1; l <= maxLen; l, code = l+1, code<<1 {
+		for filled < 1<<min(uint(l), pbits) {
+			copy(table[filled:], table[:filled])
+			filled *= 2
+		}
 		for range count[l] {
 			sym := int(sorted[i])
 			i++
@@ -136,9 +145,7 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 				}
 			}
 			if uint(l) <= pbits {
-				for j := rev; j < 1<<pbits; j += 1 << l {
-					table[j] = e
-				}
+				table[rev] = e
 				continue
 			}
 			prefix := rev & (1<<pbits - 1)
@@ -154,6 +161,10 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 				table[off+j] = e
 			}
 		}
+	}
+	for filled < 1<<pbits {
+		copy(table[filled:], table[:filled])
+		filled *= 2
 	}
 	return true
 }

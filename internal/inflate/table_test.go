@@ -43,17 +43,36 @@ func TestBuildDecodesEveryCode(t *testing.T) {
 		pbits uint
 		size  int
 		entry func(int) (uint32, bool)
+		// invalid is the number of primary entries no code reaches
+		invalid int
 	}{
-		{"fixed literal/length code", fixedLens, litBits, litTableSize, litEntry},
-		{"fixed distance code", fives, distBits, distTableSize, distEntry},
-		{"literal/length codes of 1 to 15 bits", litSkewed, litBits, litTableSize, litEntry},
-		{"distance codes of 1 to 15 bits", distSkewed, distBits, distTableSize, distEntry},
-		{"one distance code of one bit", single, distBits, distTableSize, distEntry},
+		// 286 and 287, 30 and 31: codes of no valid symbol, 8 and 5 bits.
+		{"fixed literal/length code", fixedLens, litBits, litTableSize, litEntry, 2 << (litBits - 8)},
+		{"fixed distance code", fives, distBits, distTableSize, distEntry, 2 << (distBits - 5)},
+		{"literal/length codes of 1 to 15 bits", litSkewed, litBits, litTableSize, litEntry, 0},
+		{"distance codes of 1 to 15 bits", distSkewed, distBits, distTableSize, distEntry, 0},
+		{"one distance code of one bit", single, distBits, distTableSize, distEntry, 1 << (distBits - 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			table := make([]uint32, tc.size)
+			for i := range table {
+				table[i] = kindLink | 1<<valueShift // what the last block's code left: links
+			}
 			if !build(table, tc.pbits, tc.lens, tc.entry) {
 				t.Fatal("build refused the code")
+			}
+			// Entries no code reaches are invalid, whatever the table held.
+			invalid := 0
+			for i := range 1 << tc.pbits {
+				switch e := lookup(table, tc.pbits, uint64(i)); {
+				case e == 0:
+					invalid++
+				case e&kindLink != 0:
+					t.Fatalf("primary entry %d: a link to a link", i)
+				}
+			}
+			if invalid != tc.invalid {
+				t.Errorf("%d primary entries invalid, want %d", invalid, tc.invalid)
 			}
 			// Canonical codes (RFC 1951, 3.2.2), checked symbol by symbol with random bits after them.
 			var count, next [maxLength + 2]int
