@@ -207,3 +207,17 @@ func ExampleKey_Diff() {
 	fmt.Println(d, d.Has(rules.DiffCastling), d.Names())
 	// Output: side_to_move,castling true [side_to_move castling]
 }
+
+// A caller that looks at every ply asks Notable first: on most plies it is
+// false and nothing else needs asking. After the knights went out and
+// back, the start position occurred twice.
+func ExampleGame_Notable() {
+	g := rules.NewGame(rules.StartPosition())
+	for _, san := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
+		g.PlaySAN(san)
+		if g.Notable() {
+			fmt.Println(san, g.Count(), g.CanClaimRepetition(), g.HalfmoveClock())
+		}
+	}
+	// Output: Ng8 2 false 4
+}

@@ -10,7 +10,7 @@ import (
 
 // TestFIDECases replays every worked case of testdata/fide-cases.txt
 // (id|start|UCI moves|count of the final position|claimable) as a table
-// test with one named row per case.
+// test with one named row per case; Notable is checked on every ply.
 func TestFIDECases(t *testing.T) {
 	f, err := os.Open("testdata/fide-cases.txt")
 	if err != nil {
@@ -41,9 +41,15 @@ func TestFIDECases(t *testing.T) {
 				}
 			}
 			g := NewGame(pos)
+			if err := checkNotable(g); err != nil {
+				t.Fatal(err)
+			}
 			for i, mv := range moves {
 				if _, err := g.PlayUCI(mv); err != nil {
 					t.Fatalf("ply %d: %v", i+1, err)
+				}
+				if err := checkNotable(g); err != nil {
+					t.Fatal(err)
 				}
 			}
 			if got := g.Count(); got != wantCount {

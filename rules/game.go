@@ -36,7 +36,28 @@ type Game struct {
 	twice       [2][]int32     // by side to move: indexes in seen of the positions that occurred at least twice
 	fivefoldPly int
 	near        nearTracker
+	// notable is what Notable reads: marks set by the rare events after
+	// which a ply may have something to report, each cleared when what it
+	// marks can no longer hold.
+	notable uint8
 }
+
+// The marks of Game.notable.
+const (
+	// notableTwice: a position of the current stretch has occurred twice
+	// (twice is not empty); cleared when the stretch ends.
+	notableTwice uint8 = 1 << iota
+	// notableFifty: the halfmove clock is at least 99; cleared by a pawn
+	// move or a capture.
+	notableFifty
+	// notableNear: a near repetition is possible (near.shared); cleared
+	// by a pawn move or a capture.
+	notableNear
+)
+
+// fiftyClock is the halfmove clock from which the move-count rules may
+// have something to say: at 99 a declared move may complete 50 moves.
+const fiftyClock = 99
 
 // keptPlies is how many first occurrences of a position keep their ply:
 // up to the fifth, which ends the game (9.6.1). The latest is kept too.
@@ -89,6 +110,10 @@ func (g *Game) Reset(start Position) {
 	g.start, g.pos, g.ply, g.fivefoldPly = start, start, 0, -1
 	g.moves = g.moves[:0]
 	g.near.stop()
+	g.notable = 0
+	if start.halfmove >= fiftyClock {
+		g.notable = notableFifty
+	}
 	g.play(NoMove)
 }
 
@@ -166,14 +191,19 @@ func (g *Game) play(m Move) {
 		}
 		switch {
 		case newPlacement:
+			g.notable = 0 // a new stretch, the clock at 0, no near repetition
 			if g.near.active {
 				g.near.stop()
 			}
 		case p.castle != castle:
 			// Castling, or a king or rook move that loses castling rights.
 			g.near.keep(g.seen)
+			g.markNear()
 		default:
 			reversible = true
+		}
+		if p.halfmove >= fiftyClock {
+			g.notable |= notableFifty
 		}
 	}
 	if !reversible {
@@ -220,8 +250,25 @@ func (g *Game) play(m Move) {
 	}
 	if g.near.active || p.ep != NoSquare { // almost never: no call at all
 		g.near.add(g)
+		g.markNear()
 	}
 }
+
+// markNear marks the game notable once a near repetition is possible.
+func (g *Game) markNear() {
+	if g.near.shared {
+		g.notable |= notableNear
+	}
+}
+
+// Notable reports whether the current ply may have something to report:
+// when it is false, the position has occurred only once (Count is 1),
+// CanClaimRepetition is false, HalfmoveClock is below 99 and
+// NearRepetitions is empty. It is one load, for callers that look at
+// every ply (the answer may be true when none of those holds: the
+// positions of the current stretch include one that occurred twice, so
+// the caller asks the others).
+func (g *Game) Notable() bool { return g.notable != 0 }
 
 // countAgain is play's path for a current position whose hash an entry
 // has: it counts the position again and returns true if it is there
@@ -256,6 +303,7 @@ func (g *Game) recordAgain(i int32) {
 	if e.count == 2 {
 		t := g.pos.turn & 1
 		g.twice[t] = append(g.twice[t], i)
+		g.notable |= notableTwice
 	}
 	if e.count >= 5 && g.fivefoldPly < 0 {
 		g.fivefoldPly = g.ply
@@ -282,6 +330,7 @@ func (g *Game) resetWindow() {
 	}
 	g.seen = g.seen[:0]
 	g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
+	g.notable &^= notableTwice
 }
 
 // lookup returns the slot of the index that holds the position (h, key),

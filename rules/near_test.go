@@ -54,6 +54,9 @@ func checkNear(t *testing.T, name string, start rules.Position, moves []rules.Mo
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: ply %d: NearRepetitions %v, want %v", name, ply, got, want)
 		}
+		if err := rules.CheckNotable(g); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
 		if len(got) > 0 {
 			found++
 		}

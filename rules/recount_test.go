@@ -83,7 +83,8 @@ func kept(plies []int) []int {
 
 // checkRecount plays moves from start on a Game (by SAN when bySAN) and
 // compares, after every ply, the count, the occurrences, the claim by
-// declared move and the fivefold ply with the recount. It returns how
+// declared move and the fivefold ply with the recount, and checks
+// Notable (CheckNotable). It returns how
 // many plies had a threefold and a claim by move, and whether a fivefold
 // came.
 func checkRecount(t *testing.T, name string, start rules.Position, moves []rules.Move, bySAN bool) (threefolds, claims int, fivefold bool) {
@@ -107,6 +108,9 @@ func checkRecount(t *testing.T, name string, start rules.Position, moves []rules
 		}
 		if can := len(occ) >= 3 || len(want) > 0; g.CanClaimRepetition() != can {
 			t.Fatalf("%s: ply %d (%s): CanClaimRepetition %v, recount %v", name, ply, p.FEN(), !can, can)
+		}
+		if err := rules.CheckNotable(g); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 		if g.FivefoldPly() != r.fivefold {
 			t.Fatalf("%s: ply %d: fivefold ply %d, recount %d", name, ply, g.FivefoldPly(), r.fivefold)

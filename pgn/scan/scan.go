@@ -161,7 +161,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 
 // play replays moves from start on the Analyser's tracker, as
 // pgn.Game.PlayFrom does, and checks the plies that may have something to
-// report: on most plies nothing happens, which is tested first, inlined.
+// report (rules.Game.Notable, one load): on most plies nothing happens.
 func (a *Analyser) play(r *Report, moves pgn.MoveList, start rules.Position) error {
 	t := &a.tracker
 	t.Reset(start)
@@ -170,7 +170,7 @@ func (a *Analyser) play(r *Report, moves pgn.MoveList, start rules.Position) err
 		if _, err := t.PlaySAN(san); err != nil {
 			return &pgn.MoveError{Ply: i + 1, Number: pgn.MoveNumber(&start, i+1), Token: san, Err: err}
 		}
-		if t.Count() > r.MaxOccurrences || t.CanClaimRepetition() || t.HalfmoveClock() >= 99 || len(t.NearRepetitions()) != 0 {
+		if t.Notable() {
 			r.check(i+1, t)
 		}
 	}
@@ -178,7 +178,9 @@ func (a *Analyser) play(r *Report, moves pgn.MoveList, start rules.Position) err
 }
 
 // check records what ply, the tracker t's current one, has to report:
-// a repetition, a claim, a near repetition, the 50- or 75-move rule.
+// a repetition, a claim, a near repetition, the 50- or 75-move rule. It
+// records nothing on a ply that has none of them, so it may be called on
+// any ply that t.Notable() does not rule out.
 func (r *Report) check(ply int, t *rules.Game) {
 	c := t.Count()
 	if c > r.MaxOccurrences {
