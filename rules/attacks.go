@@ -1,6 +1,10 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+)
 
 // Attack tables. Sliding pieces use "fancy" magic bitboards. The magic
 // numbers in magics.go were found by the search in initMagics (run
@@ -20,8 +24,8 @@ var (
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
-	rookTable    []uint64
-	bishopTable  []uint64
+	rookTable    [rookTableSize]uint64
+	bishopTable  [bishopTableSize]uint64
 )
 
 type magic struct {
@@ -29,7 +33,6 @@ type magic struct {
 	number  uint64
 	attacks []uint64 // this square's part of the table, by index
 	shift   uint8
-	offset  uint32 // of attacks in the table
 }
 
 const (
@@ -82,8 +85,8 @@ func initAttackTables() {
 		}
 	}
 	rng := xorshift(0x9e3779b97f4a7c15)
-	rookTable = initMagics(&rookMagics, rookDirs, &rookMagicNumbers, &rng)
-	bishopTable = initMagics(&bishopMagics, bishopDirs, &bishopMagicNumbers, &rng)
+	initMagics(&rookMagics, rookDirs, &rookMagicNumbers, &rng, rookTable[:])
+	initMagics(&bishopMagics, bishopDirs, &bishopMagicNumbers, &rng, bishopTable[:])
 }
 
 func squareBB(f, r int) uint64 {
@@ -125,24 +128,6 @@ func sliderRays(dirs [4][2]int) (rays [4][64]uint64, up [4]bool) {
 	return rays, up
 }
 
-// rayAttacks is slowSliderAttacks from the rays of sliderRays: each ray
-// cut behind its first occupied square. It fills the magic tables.
-func rayAttacks(s int, occ uint64, rays *[4][64]uint64, up [4]bool) uint64 {
-	var att uint64
-	for d := range rays {
-		r := rays[d][s&63]
-		if b := r & occ; b != 0 {
-			first := bits.TrailingZeros64(b)
-			if !up[d] {
-				first = 63 - bits.LeadingZeros64(b)
-			}
-			r &^= rays[d][first&63]
-		}
-		att |= r
-	}
-	return att
-}
-
 type xorshift uint64
 
 func (x *xorshift) next() uint64 {
@@ -156,12 +141,21 @@ func (x *xorshift) next() uint64 {
 
 func (x *xorshift) sparse() uint64 { return x.next() & x.next() & x.next() }
 
-func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift) []uint64 {
-	var table []uint64
-	occs := make([]uint64, 4096)
-	refs := make([]uint64, 4096)
-	used := make([]int, 4096)
+// Sizes of the sliding-piece tables: over the squares, the sum of 2 to the
+// number of squares whose occupancy matters (initMagics checks them).
+const (
+	rookTableSize   = 102400
+	bishopTableSize = 5248
+)
+
+// initMagics fills the table of the sliders that move along dirs, each
+// square's part with the number of known when it fits (no two
+// occupancies with different attacks share an index), else with one
+// found by a search from rng.
+func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift, table []uint64) {
 	rays, up := sliderRays(dirs)
+	var subs sliderSubsets
+	offset := 0
 	for s := 0; s < 64; s++ {
 		f, r := s&7, s>>3
 		edges := ((rank1 | rank8) &^ (rank1 << uint(8*r))) | ((fileA | fileH) &^ (fileA << uint(f)))
@@ -169,52 +163,87 @@ func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift)
 		m.mask = slowSliderAttacks(s, 0, dirs) &^ edges
 		n := bits.OnesCount64(m.mask)
 		m.shift = uint8(64 - n)
-		size := 1 << uint(n)
-		// Enumerate every subset of the mask (Carry-Rippler).
-		var sub uint64
-		for i := 0; i < size; i++ {
-			occs[i] = sub
-			refs[i] = rayAttacks(s, sub, &rays, up)
-			sub = (sub - m.mask) & m.mask
+		m.attacks = table[offset : offset+1<<n : offset+1<<n]
+		offset += 1 << n
+		subs.init(s, m.mask, &rays, up)
+		num := known[s]
+		for num == 0 || !subs.fill(m.attacks, num, m.shift) {
+			clear(m.attacks)
+			if num = rng.sparse(); bits.OnesCount64((m.mask*num)>>56) < 6 {
+				num = 0
+			}
 		}
-		m.offset = uint32(len(table))
-		table = append(table, make([]uint64, size)...)
-		attempt := 0
-		for {
-			attempt++
-			num := known[s]
-			if attempt > 1 || num == 0 {
-				num = rng.sparse()
-				if bits.OnesCount64((m.mask*num)>>56) < 6 {
-					continue
+		m.number = num
+	}
+	if offset != len(table) {
+		panic("rules: the slider table has " + strconv.Itoa(len(table)) + " entries, the squares need " + strconv.Itoa(offset))
+	}
+}
+
+// sliderSubsets are, for one square and each of its four directions,
+// every occupancy of the squares that matter on that ray with the attacks
+// along it. A slider's attacks on the board are the union of its attacks
+// along each ray, and each of those depends only on the occupancy of that
+// ray, so the attacks of an occupancy of the whole mask are four lookups
+// ORed, not a walk.
+type sliderSubsets [4]raySubsets
+
+// raySubsets are the occupancies of one ray and the attacks along it.
+type raySubsets struct {
+	n        int
+	occ, att [64]uint64 // at most 6 squares matter on a ray
+}
+
+// init fills q for a slider on s whose squares that matter are mask.
+func (q *sliderSubsets) init(s int, mask uint64, rays *[4][64]uint64, up [4]bool) {
+	for d := range q {
+		ray := rays[d][s]
+		rm := ray & mask
+		q[d].n = 0
+		for o := uint64(0); ; {
+			att := ray
+			if o != 0 {
+				first := bits.TrailingZeros64(o)
+				if !up[d] {
+					first = 63 - bits.LeadingZeros64(o)
 				}
+				att &^= rays[d][first]
 			}
-			ok := true
-			for i := 0; i < size; i++ {
-				idx := (occs[i] * num) >> m.shift
-				if used[idx] == attempt && table[int(m.offset)+int(idx)] != refs[i] {
-					ok = false
-					break
-				}
-				used[idx] = attempt
-				table[int(m.offset)+int(idx)] = refs[i]
-			}
-			if ok {
-				m.number = num
+			q[d].occ[q[d].n], q[d].att[q[d].n] = o, att
+			q[d].n++
+			if o = (o - rm) & rm; o == 0 {
 				break
 			}
 		}
-		for i := range used[:size] {
-			used[i] = 0
+	}
+	// The longest rays innermost in fill: fewer loops around fewer entries.
+	slices.SortFunc(q[:], func(a, b raySubsets) int { return a.n - b.n })
+}
+
+// fill writes the attacks of every occupancy of the mask to part, at the
+// index the magic number num gives, and reports whether num fits: no
+// index is given two different attacks (an entry of 0 is free: a slider
+// always attacks some square).
+func (q *sliderSubsets) fill(part []uint64, num uint64, shift uint8) bool {
+	d0, d1, d2, d3 := &q[0], &q[1], &q[2], &q[3]
+	for i0 := range d0.n {
+		o0, a0 := d0.occ[i0], d0.att[i0]
+		for i1 := range d1.n {
+			o1, a1 := o0|d1.occ[i1], a0|d1.att[i1]
+			for i2 := range d2.n {
+				o2, a2 := o1|d2.occ[i2], a1|d2.att[i2]
+				for i3, o3 := range d3.occ[:d3.n] {
+					att := a2 | d3.att[i3]
+					e := &part[((o2|o3)*num)>>(shift&63)]
+					if *e != 0 && *e != att {
+						return false
+					}
+					*e = att
+				}
+			}
 		}
 	}
-	// Each square's part of the table, now that the table has stopped
-	// growing: a lookup then needs no offset.
-	for s := range ms {
-		m := &ms[s]
-		m.attacks = table[m.offset : int(m.offset)+1<<(64-m.shift)]
-	}
-	return table
+	return true
 }
 
 func rookAttacks(s Square, occ uint64) uint64 {

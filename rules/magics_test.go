@@ -44,10 +44,9 @@ func TestGenerateMagics(t *testing.T) {
 	}
 }
 
-// TestSliderTablesAgreeWithWalk: the attacks the tables were filled with
-// (rayAttacks) and the tables' answers are those of walking the rays, on
-// every square, for every occupancy of its relevant squares and for
-// random occupancies of the whole board.
+// TestSliderTablesAgreeWithWalk: the tables' answers are those of walking
+// the rays, on every square, for every occupancy of its relevant squares
+// and for random occupancies of the whole board.
 func TestSliderTablesAgreeWithWalk(t *testing.T) {
 	rng := xorshift(0x5eed)
 	for _, tc := range []struct {
@@ -60,13 +59,12 @@ func TestSliderTablesAgreeWithWalk(t *testing.T) {
 		{"bishop", bishopDirs, &bishopMagics, bishopAttacks},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rays, up := sliderRays(tc.dirs)
 			for s := 0; s < 64; s++ {
 				mask := tc.ms[s].mask
 				sub := uint64(0)
 				for {
-					if got, want := rayAttacks(s, sub, &rays, up), slowSliderAttacks(s, sub, tc.dirs); got != want {
-						t.Fatalf("square %d, occupancy %#x: rayAttacks %#x, walk %#x", s, sub, got, want)
+					if got, want := tc.lookup(Square(s), sub), slowSliderAttacks(s, sub, tc.dirs); got != want {
+						t.Fatalf("square %d, occupancy %#x: table %#x, walk %#x", s, sub, got, want)
 					}
 					if sub = (sub - mask) & mask; sub == 0 {
 						break
@@ -80,6 +78,45 @@ func TestSliderTablesAgreeWithWalk(t *testing.T) {
 					if got, want := tc.lookup(Square(s), occ), slowSliderAttacks(s, occ, tc.dirs); got != want {
 						t.Fatalf("square %d, occupancy %#x: table %#x, walk %#x", s, occ, got, want)
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestMagicSearch: a square whose magic number does not fit (here: none
+// known, or one that sends every occupancy to one index) gets a number
+// from the search, and its part of the table then agrees with the walk.
+func TestMagicSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		known uint64
+	}{
+		{"no number known", 0},
+		{"a number that does not fit", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ms [64]magic
+			known := bishopMagicNumbers
+			known[27] = tc.known // d4
+			table := make([]uint64, bishopTableSize)
+			rng := xorshift(0x9e3779b97f4a7c15)
+			initMagics(&ms, bishopDirs, &known, &rng, table)
+			if ms[27].number == tc.known {
+				t.Fatalf("square d4 kept the number %#x", tc.known)
+			}
+			for s := range ms {
+				if s != 27 && ms[s].number != bishopMagicNumbers[s] {
+					t.Errorf("square %d: number %#x, want the known %#x", s, ms[s].number, bishopMagicNumbers[s])
+				}
+			}
+			m := &ms[27]
+			for sub := uint64(0); ; {
+				if got, want := m.attacks[((sub&m.mask)*m.number)>>m.shift], slowSliderAttacks(27, sub, bishopDirs); got != want {
+					t.Fatalf("occupancy %#x: table %#x, walk %#x", sub, got, want)
+				}
+				if sub = (sub - m.mask) & m.mask; sub == 0 {
+					break
 				}
 			}
 		})
