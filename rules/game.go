@@ -207,8 +207,18 @@ func (g *Game) play(m Move) {
 		}
 	}
 	if !reversible {
-		// The position is the first of a new stretch: nothing to look up.
-		g.resetWindow()
+		// The position is the first of a new stretch: nothing to look
+		// up. Every position is forgotten: resetWindow, whose usual case
+		// is here, without a call.
+		base := g.base + int32(len(g.seen))
+		if len(g.index) != minIndexSize || base > maxIndexBase || cap(g.seen) > maxIdleSeen {
+			g.resetWindow()
+		} else {
+			g.base = base
+			g.seen = g.seen[:0]
+			g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
+			g.notable &^= notableTwice
+		}
 	}
 	h := p.hash
 	mask := uint64(len(g.index) - 1)
@@ -315,6 +325,8 @@ const maxIndexBase = 1 << 30
 
 // resetWindow forgets every position: none can occur again. The index is
 // not cleared: base moves past its entries, which then read as empty.
+// (play does the same inline when the index and seen are of the usual
+// size.)
 func (g *Game) resetWindow() {
 	g.base += int32(len(g.seen))
 	switch {

@@ -271,8 +271,11 @@ func (p *Position) parsePawnSANFast(s string, us Color) (Move, bool) {
 // there is one): then the piece on from (not the king) is not pinned, and
 // every move of it but en passant is legal.
 func (p *Position) notPinnedNorInCheck(from Square) bool {
-	sliders := p.byColor[p.turn&1^1] & (p.byType[Bishop] | p.byType[Rook] | p.byType[Queen])
-	return p.checkers == 0 && line[p.kingSquare(p.turn)&63][from&63]&sliders == 0
+	if p.checkers != 0 {
+		return false
+	}
+	l := line[p.kingSquare(p.turn)&63][from&63]
+	return l == 0 || l&p.byColor[p.turn&1^1]&(p.byType[Bishop]|p.byType[Rook]|p.byType[Queen]) == 0
 }
 
 // parseSAN is ParseSAN for every form it accepts, with the errors.

@@ -379,7 +379,8 @@ func (p *Position) pseudoLegal(m Move) bool {
 // whose right the caller has checked. Every square the king and the rook
 // cross or land on is empty but for the two of them, and the king is not
 // in check, crosses no attacked square and does not land on one (after
-// the rook moved: the rook may have shielded the king's destination). This
+// the rook moved: the rook may have shielded the king's destination; the
+// king's own square is attacked exactly when checkers is not empty). This
 // is the Chess960 rule; standard castling is the case king e1, rook h1/a1.
 func (p *Position) castlingLegal(king, rook Square) bool {
 	m := newCastling(king, rook)
@@ -389,8 +390,11 @@ func (p *Position) castlingLegal(king, rook Square) bool {
 	if occ&(between[king][kingTo]|kingTo.bb()|between[rook][rookTo]|rookTo.bb()) != 0 {
 		return false
 	}
+	if p.checkers != 0 {
+		return false // the king's own square is attacked
+	}
 	them := p.turn.Other()
-	for path := between[king][kingTo] | kb; path != 0; path &= path - 1 {
+	for path := between[king][kingTo]; path != 0; path &= path - 1 {
 		if p.attacked(lsb(path), them, occ|rb) {
 			return false
 		}
