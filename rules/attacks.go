@@ -24,16 +24,22 @@ var (
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
-	rookTable    [rookTableSize]uint64
-	bishopTable  [bishopTableSize]uint64
+	rookTable    [rookTableSize + maxMagicPart]uint64
+	bishopTable  [bishopTableSize + maxMagicPart]uint64
 )
 
 type magic struct {
 	mask    uint64
 	number  uint64
-	attacks []uint64 // this square's part of the table, by index
+	attacks *[maxMagicPart]uint64 // this square's part of the table, by index (the rest is the next squares')
 	shift   uint8
 }
+
+// maxMagicPart bounds the part of a table one square has (a rook's, 12
+// squares of occupancy): a lookup's index, masked with maxMagicPart-1,
+// needs no bounds check, and the tables have that many spare entries at
+// their end so that the last square's part is as long as any.
+const maxMagicPart = 1 << 12
 
 const (
 	fileA uint64 = 0x0101010101010101
@@ -163,20 +169,21 @@ func initMagics(ms *[64]magic, dirs [4][2]int, known *[64]uint64, rng *xorshift,
 		m.mask = slowSliderAttacks(s, 0, dirs) &^ edges
 		n := bits.OnesCount64(m.mask)
 		m.shift = uint8(64 - n)
-		m.attacks = table[offset : offset+1<<n : offset+1<<n]
+		part := table[offset : offset+1<<n : offset+1<<n]
+		m.attacks = (*[maxMagicPart]uint64)(table[offset:])
 		offset += 1 << n
 		subs.init(s, m.mask, &rays, up)
 		num := known[s]
-		for num == 0 || !subs.fill(m.attacks, num, m.shift) {
-			clear(m.attacks)
+		for num == 0 || !subs.fill(part, num, m.shift) {
+			clear(part)
 			if num = rng.sparse(); bits.OnesCount64((m.mask*num)>>56) < 6 {
 				num = 0
 			}
 		}
 		m.number = num
 	}
-	if offset != len(table) {
-		panic("rules: the slider table has " + strconv.Itoa(len(table)) + " entries, the squares need " + strconv.Itoa(offset))
+	if offset+maxMagicPart != len(table) {
+		panic("rules: the slider table has " + strconv.Itoa(len(table)) + " entries, the squares need " + strconv.Itoa(offset) + " and the spare ones")
 	}
 }
 
@@ -248,12 +255,12 @@ func (q *sliderSubsets) fill(part []uint64, num uint64, shift uint8) bool {
 
 func rookAttacks(s Square, occ uint64) uint64 {
 	m := &rookMagics[s]
-	return m.attacks[((occ&m.mask)*m.number)>>(m.shift&63)]
+	return m.attacks[((occ&m.mask)*m.number)>>(m.shift&63)&(maxMagicPart-1)]
 }
 
 func bishopAttacks(s Square, occ uint64) uint64 {
 	m := &bishopMagics[s]
-	return m.attacks[((occ&m.mask)*m.number)>>(m.shift&63)]
+	return m.attacks[((occ&m.mask)*m.number)>>(m.shift&63)&(maxMagicPart-1)]
 }
 
 func lsb(b uint64) Square { return Square(bits.TrailingZeros64(b)) }

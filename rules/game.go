@@ -183,19 +183,18 @@ func (g *Game) play(m Move) {
 	p := &g.pos
 	reversible := false
 	if m != NoMove {
-		castle := p.castle
-		newPlacement := p.play(m)
+		changed := p.play(m)
 		g.ply++
 		if !g.dropMoves {
 			g.moves = append(g.moves, m)
 		}
 		switch {
-		case newPlacement:
+		case changed&newPlacement != 0:
 			g.notable = 0 // a new stretch, the clock at 0, no near repetition
 			if g.near.active {
 				g.near.stop()
 			}
-		case p.castle != castle:
+		case changed != 0:
 			// Castling, or a king or rook move that loses castling rights.
 			g.near.keep(g.seen)
 			g.markNear()

@@ -99,7 +99,7 @@ func TestMagicSearch(t *testing.T) {
 			var ms [64]magic
 			known := bishopMagicNumbers
 			known[27] = tc.known // d4
-			table := make([]uint64, bishopTableSize)
+			table := make([]uint64, bishopTableSize+maxMagicPart)
 			rng := xorshift(0x9e3779b97f4a7c15)
 			initMagics(&ms, bishopDirs, &known, &rng, table)
 			if ms[27].number == tc.known {

@@ -167,10 +167,21 @@ func (p *Position) IsCapture(m Move) bool {
 // ParseUCI, ParseSAN, or checked with IsLegal).
 func (p *Position) Play(m Move) { p.play(m) }
 
-// play is Play; it reports whether m moved a pawn or captured: then no
-// earlier position can recur (castling, which captures nothing, is not
-// such a move).
-func (p *Position) play(m Move) (newPlacement bool) {
+// What a move changed that decides which earlier positions can recur:
+// the bits of play's answer.
+const (
+	// newPlacement: a pawn moved or a piece was taken: no earlier
+	// position can recur (castling, which takes nothing, is not such a
+	// move).
+	newPlacement uint8 = 1 << iota
+	// rightsLost: castling rights were lost (by castling too): no earlier
+	// position can recur, but an earlier placement can.
+	rightsLost
+)
+
+// play is Play; it reports what m changed (newPlacement, rightsLost; 0
+// for a reversible move).
+func (p *Position) play(m Move) (changed uint8) {
 	from, to := m.From()&63, m.To()&63
 	pc := p.board[from]
 	us := p.turn & 1
@@ -191,7 +202,7 @@ func (p *Position) play(m Move) (newPlacement bool) {
 		p.byType[captured&7] ^= to.bb()
 		p.byColor[us^1] ^= to.bb()
 		h ^= zobPiece[captured&15][to]
-		newPlacement = true
+		changed = newPlacement
 	}
 	t := PieceType(pc & 7)
 	moved := from.bb() | to.bb()
@@ -204,6 +215,7 @@ func (p *Position) play(m Move) (newPlacement bool) {
 		if lost := p.castle & castlingLoss(us, t, from, to); lost != 0 {
 			h ^= castlingHash(lost)
 			p.castle &^= lost
+			changed |= rightsLost
 		}
 	}
 	// The checkers of the side now to move: only the piece that moved can
@@ -215,7 +227,7 @@ func (p *Position) play(m Move) (newPlacement bool) {
 	var c uint64
 	switch t {
 	case Pawn:
-		newPlacement = true
+		changed = newPlacement
 		c = pawnAttacks[us^1][ksq] & to.bb()
 		if to == oldEP {
 			// En passant: the pawn taken stands beside, on the from rank.
@@ -245,7 +257,7 @@ func (p *Position) play(m Move) (newPlacement bool) {
 	}
 	p.checkers = c
 	p.hash = h
-	if newPlacement {
+	if changed&newPlacement != 0 {
 		p.halfmove = 0
 		if t == Pawn && (to-from == 16 || from-to == 16) {
 			// A double push: the e.p. square is kept only if a capture
@@ -255,16 +267,16 @@ func (p *Position) play(m Move) (newPlacement bool) {
 				p.hash ^= zobEP[p.ep&7]
 			}
 		}
-		return true
+		return changed
 	}
 	p.halfmove++
-	return false
+	return changed
 }
 
 // playSpecial is play for castling and promotions, with the turn already
 // passed to the other side and p.hash updated for it and the e.p. square
 // gone.
-func (p *Position) playSpecial(m Move, pc Piece, us Color) (newPlacement bool) {
+func (p *Position) playSpecial(m Move, pc Piece, us Color) (changed uint8) {
 	from, to := m.From(), m.To()
 	p.halfmove++
 	if m.IsCastling() {
@@ -283,16 +295,17 @@ func (p *Position) playSpecial(m Move, pc Piece, us Color) (newPlacement bool) {
 		p.remove(from)
 		p.put(to, NewPiece(us, m.Promotion()))
 		p.halfmove = 0
-		newPlacement = true
+		changed = newPlacement
 	}
 	if p.castle != 0 {
 		if lost := p.castle & castlingLoss(us, pc.Type(), from, to); lost != 0 {
 			p.hash ^= castlingHash(lost)
 			p.castle &^= lost
+			changed |= rightsLost
 		}
 	}
 	p.checkers = p.computeCheckers()
-	return newPlacement
+	return changed
 }
 
 // setEnPassant records the e.p. square after a double push to pawnSq, but
