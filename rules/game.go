@@ -220,10 +220,11 @@ func (g *Game) play(m Move) {
 		}
 	}
 	h := p.hash
-	mask := uint64(len(g.index) - 1)
+	index := g.index
+	mask := uint64(len(index) - 1)
 	slot := h & mask
 	if reversible {
-		index, base := g.index, g.base
+		base := g.base
 		for ; ; slot = (slot + 1) & mask {
 			s := index[slot&mask] - base
 			if s <= 0 {
@@ -241,19 +242,20 @@ func (g *Game) play(m Move) {
 			}
 		}
 	}
-	// A new position: its entry is written in place (first[1:] may hold
-	// an old entry's plies, which count hides).
+	// A new position: its entry is written in place (first[1:] and last
+	// may hold an old entry's plies, which count hides: last is read only
+	// past keptPlies occurrences, and recordAgain writes it).
 	n := len(g.seen)
+	index[slot&mask] = g.base + int32(n) + 1
 	if n == cap(g.seen) {
 		g.growSeen()
 	}
 	g.seen = g.seen[:n+1]
 	e := &g.seen[n]
 	ply := int32(g.ply)
-	e.hash, e.count, e.last, e.first[0] = p.hash, 1, ply, ply
+	e.hash, e.count, e.first[0] = h, 1, ply
 	p.fillKey(&e.key)
 	g.cur, g.count = int32(n), 1
-	g.index[slot&uint64(len(g.index)-1)] = g.base + int32(n) + 1
 	if 2*(n+1) > len(g.index) {
 		g.growIndex()
 	}
