@@ -11,8 +11,9 @@
 #   - python-chess (pip install chess), parse + replay + position key, on
 #     the first PYGAMES games, when it is installed;
 #   - threefold on the same text compressed with zstd -3, when the zstd tool
-#     is installed (the Lichess database is .pgn.zst), run by turns with
-#     the gzip row so that the two are measured alike.
+#     is installed (the Lichess database is .pgn.zst).
+# HEAD's gzip and zstd rows and BASE's gzip row are run by turns, so that
+# they are measured alike on a machine whose speed drifts.
 # Each command runs RUNS times; the table gives the median wall time, the
 # CPU time (user + system) of that run, plies per second of wall time and
 # of CPU time, and how many times faster threefold (HEAD, gzip input) is,
@@ -48,20 +49,27 @@ measure() {
   median_row "$name" "$tmp/times"
 }
 
-# measure_alternately NAME1 FILE1 NAME2 FILE2: measure's two rows for threefold
-# scan --json of FILE1 and of FILE2, run by turns (FILE1, FILE2, FILE1, ...), so
-# that the machine's speed, which drifts from minute to minute, falls alike on
-# both: the gzip and zstd rows are compared with each other.
-measure_alternately() {
-  local i
-  : >"$tmp/times1"
-  : >"$tmp/times2"
-  for ((i = 0; i < runs; i++)); do
-    time_once "$tmp/times1" "$tmp/threefold-head" scan --json "${wflag[@]}" "$2"
-    time_once "$tmp/times2" "$tmp/threefold-head" scan --json "${wflag[@]}" "$4"
+# by_turns NAME BIN FILE [NAME BIN FILE ...]: measure's rows for BIN scan --json of FILE, the commands run by
+# turns (the first, the second, ..., the first again), so that the machine's speed, which drifts from
+# minute to minute, falls alike on all of them: HEAD's gzip row is compared with its zstd row and with
+# BASE's gzip row. The row of the i-th command (from 0) goes to "$tmp/turn$i".
+by_turns() {
+  local -a names bins files
+  local i j n=0
+  while [ $# -ge 3 ]; do
+    names[n]=$1 bins[n]=$2 files[n]=$3
+    : >"$tmp/times$n"
+    n=$((n + 1))
+    shift 3
   done
-  median_row "$1" "$tmp/times1"
-  median_row "$3" "$tmp/times2"
+  for ((i = 0; i < runs; i++)); do
+    for ((j = 0; j < n; j++)); do
+      time_once "$tmp/times$j" "${bins[j]}" scan --json "${wflag[@]}" "${files[j]}"
+    done
+  done
+  for ((j = 0; j < n; j++)); do
+    median_row "${names[j]}" "$tmp/times$j" >"$tmp/turn$j"
+  done
 }
 
 # time_once FILE CMD...: runs CMD once and appends "wall cpu" to FILE.
@@ -85,17 +93,22 @@ read -r games plies < <(sed -e 's/\([0-9]\),\([0-9]\)/\1\2/g' "$tmp/summary" | s
 
 {
   # The Lichess database is zstd: the same text as the zstd tool writes it (level 3, its default), run
-  # by turns with the gzip file.
+  # by turns with the gzip file and with BASE on it.
   if command -v zstd >/dev/null; then
     zstd -q -3 -c "$tmp/corpus.pgn" >"$tmp/corpus.pgn.zst"
-    measure_alternately "threefold scan --json, HEAD, gzip" "$gz" "threefold scan --json, HEAD, zstd" "$tmp/corpus.pgn.zst"
+    by_turns "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" "$gz" \
+      "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" "$gz" \
+      "threefold scan --json, HEAD, zstd" "$tmp/threefold-head" "$tmp/corpus.pgn.zst"
+    cat "$tmp/turn0" "$tmp/turn2"
   else
-    measure "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" scan --json "${wflag[@]}" "$gz"
+    by_turns "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" "$gz" \
+      "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" "$gz"
+    cat "$tmp/turn0"
     printf 'threefold scan --json, HEAD, zstd\tnot run (apt-get install zstd)\t\n'
   fi
   measure "threefold scan --json, HEAD, plain" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn"
   measure "threefold scan --json, HEAD, 1 worker" "$tmp/threefold-head" scan --json --workers 1 "$tmp/corpus.pgn"
-  measure "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" scan --json "${wflag[@]}" "$gz"
+  cat "$tmp/turn1"
   if command -v pgn-extract >/dev/null; then
     measure "pgn-extract --repetition, plain" pgn-extract --repetition -s -o /dev/null "$tmp/corpus.pgn"
   else
