@@ -155,6 +155,46 @@ func TestChunkedMatchesReader(t *testing.T) {
 	}
 }
 
+// TestMoveListSpans: Spans gives the moves At gives, for a game of a ChunkReader (spans of the chunk's
+// text) and of a Reader (strings, copied into a text for it).
+func TestMoveListSpans(t *testing.T) {
+	const text = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 {c} Nc6 3. Bb5!? a6 *\n\n[Event \"b\"]\n\n*\n"
+	chunked, err, _, _ := readChunked(t, strings.NewReader(text), Limits{}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := readWhole(strings.NewReader(text), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"}, nil}
+	tests := []struct {
+		name  string
+		games []*Game
+	}{{"ChunkReader", chunked}, {"Reader", whole}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if len(tt.games) != len(want) {
+				t.Fatalf("%d games, want %d", len(tt.games), len(want))
+			}
+			for i, g := range tt.games {
+				moves := g.MoveList()
+				text, spans := moves.Spans()
+				var got []string
+				for j, sp := range spans {
+					got = append(got, text[sp.Start:sp.End])
+					if at := moves.At(j); at != got[j] {
+						t.Errorf("game %d: move %d is %q by its span, %q by At", i, j, got[j], at)
+					}
+				}
+				if !slices.Equal(got, want[i]) || moves.Len() != len(want[i]) {
+					t.Errorf("game %d: spans give %q (Len %d), want %q", i, got, moves.Len(), want[i])
+				}
+			}
+		})
+	}
+}
+
 // TestChunkedKeepTags: a ChunkReader that keeps some tags gives the games of one Reader without the
 // others, in every chunking: a game of tags it drops is still a game, and a malformed or over-long tag it
 // drops is still the game's error.

@@ -165,8 +165,9 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 func (a *Analyser) play(r *Report, moves pgn.MoveList, start rules.Position) error {
 	t := &a.tracker
 	t.Reset(start)
-	for i := range moves.Len() {
-		san := moves.At(i)
+	text, spans := moves.Spans()
+	for i, sp := range spans {
+		san := text[sp.Start:sp.End]
 		if _, err := t.PlaySAN(san); err != nil {
 			return &pgn.MoveError{Ply: i + 1, Number: pgn.MoveNumber(&start, i+1), Token: san, Err: err}
 		}
