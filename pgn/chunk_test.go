@@ -138,6 +138,10 @@ var hostile = []struct{ name, text string }{
 	{"movetext over many lines", "[Event \"a\"]\n\n1. e4 e5\n2. Nf3 Nc6\r\n3. Bb5 a6\n4.\nBa4 Nf6\n5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8\n10. d4 Nbd7\n{c} 11. c4 c6\n*\n\n[Event \"b\"]\n\n1. d4 *\n"},
 	{"moves with glyphs and joined numbers", "[Event \"a\"]\n\n1.e4 e5! 2.Nf3?! Nc6 3. Bb5!! a6\n4.Ba4 Nf6 *\n\n[Event \"b\"]\n\n1. d4!? *\n"},
 	{"many plies", "[Event \"a\"]\n\n" + strings.Repeat("1. Nf3 Nf6 2. Ng1 Ng8 ", 4) + "*\n\n[Event \"b\"]\n\n1. d4 *\n"},
+	{"move numbers of every form", "[Event \"a\"]\n\n1. e4 e5 2.Nf3 Nc6 9. Bb5 10. a6 11.Ba4 99... Nf6 100. O-O 12. \n13.\n7. 8 9.. Be7 1.\t" +
+		"Re1 10.  b5 1 Bb3 12 d6 *\n\n[Event \"b\"]\n\n1. d4 12. *\n"},
+	{"moves against delimiters and long tokens", "[Event \"a\"]\n\n1. e4{c} e5(1... d5) 2. Nf3$1 Nc6\t3. Bb5\va6 4. exd6e.p. b1=q 5. Nf3?? e5!\n6. a3;x\n7. Ba4\"Nf6 " +
+		strings.Repeat("a", 32) + " " + strings.Repeat("b", 33) + " *\n\n[Event \"b\"]\n\n1. d4[ *\n"},
 }
 
 // TestChunkedMatchesReader reads texts that move game boundaries around, in chunks of every small size,

@@ -262,8 +262,8 @@ type Reader struct {
 	// keepTags, when not nil, names the only tag pairs kept (see ChunkReader.KeepTags); the others are
 	// read and checked all the same.
 	keepTags    []string
-	keepMask    uint64 // 1<<keepBit of each name in keepTags, once keepMaskSet
-	keepMaskSet bool
+	dropMask    uint64 // once dropMaskSet: a bit clear for 1<<keepBit of each name in keepTags
+	dropMaskSet bool
 	state       scanState
 	blankAfter  bool // a blank line followed the tag pairs
 	startLine   int
@@ -935,7 +935,8 @@ func (r *Reader) chunkTagLines() {
 		r.line++
 		r.gameBytes += end + 3
 		r.tags++
-		if name := src[1:n]; r.keepTag(name) {
+		// keepTag, inlined: src[1] starts the name, n-1 bytes long.
+		if name := src[1:n]; r.dropMask&(1<<((n-1)&7<<3|int(src[1]&7))) == 0 && r.keptName(name) {
 			n0 := int32(len(r.text))
 			r.text = append(r.text, name...)
 			v0 := int32(len(r.text))
@@ -970,21 +971,29 @@ func plainValueEnd(b []byte, i int) int {
 	return -1
 }
 
-// keepTag says whether the tag pair named name is kept in the game.
+// keepTag says whether the tag pair named name (not empty) is kept in the game. Most names differ from
+// every kept one in length or first letter (keepBit), which dropMask tells without looking at keepTags.
 func (r *Reader) keepTag(name []byte) bool {
+	return r.dropMask&(1<<keepBit(name)) == 0 && r.keptName(name)
+}
+
+// keptName says whether name is one of keepTags (any name when keepTags is nil). The first call sets
+// dropMask.
+func (r *Reader) keptName(name []byte) bool {
 	if r.keepTags == nil {
 		return true
 	}
-	if !r.keepMaskSet {
-		r.keepMask, r.keepMaskSet = 0, true
+	if !r.dropMaskSet {
+		var keep uint64
 		for _, k := range r.keepTags {
 			if k != "" {
-				r.keepMask |= 1 << keepBit(k)
+				keep |= 1 << keepBit(k)
 			}
 		}
-	}
-	if r.keepMask&(1<<keepBit(name)) == 0 {
-		return false // most names differ from every kept one in length or first letter
+		r.dropMask, r.dropMaskSet = ^keep, true
+		if keep&(1<<keepBit(name)) == 0 {
+			return false
+		}
 	}
 	for _, k := range r.keepTags {
 		if string(name) == k {
@@ -1241,21 +1250,34 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 	for i < len(line) {
 		k := class[line[i]]
 		if k&cFirst != 0 {
-			j, ok := moveEnd(line, i)
-			if !ok || len(off) == cap(off) {
+			// moveEnd, with the usual space after the move taken with it. No SAN byte is a delimiter.
+			j := i + 1
+			for j < len(line) && class[line[j]]&cSAN != 0 {
+				j++
+			}
+			next := j
+			if j < len(line) {
+				if c := line[j]; c == ' ' {
+					next++
+				} else if class[c]&cDelim == 0 {
+					break
+				}
+			}
+			if j-i > maxMoveToken || len(off) == cap(off) {
 				break
 			}
 			off = off[:len(off)+1]
 			off[len(off)-1] = MoveSpan{int32(i), int32(j)}
-			if i = j; j < len(line) && line[j] == ' ' {
-				i++ // the usual space after it
-			}
+			i = next
 		} else if k&cSpace != 0 {
 			i++
-		} else if k&cDigit != 0 && i+2 < len(line) && line[i+1] == '.' && line[i+2] == ' ' {
-			i += 3 // the usual move number, "7. " (moves 1 to 9)
-		} else if k&cDigit != 0 && i+3 < len(line) && class[line[i+1]]&cDigit != 0 && line[i+2] == '.' && line[i+3] == ' ' {
-			i += 4 // "12. "
+		} else if k&cDigit != 0 && i+4 <= len(line) && usualNumber(binary.LittleEndian.Uint32(line[i:])) {
+			// The usual move number, "7. " (moves 1 to 9) or "12. ".
+			if line[i+1] == '.' {
+				i += 3
+			} else {
+				i += 4
+			}
 		} else if j, ok := numberEnd(line, i); ok {
 			if i = j; j < len(line) && line[j] == ' ' {
 				i++
@@ -1265,6 +1287,12 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 		}
 	}
 	return i, off
+}
+
+// usualNumber says whether w, four bytes of movetext from a digit on (the first byte, little-endian),
+// starts with a move number of one or two digits followed by ". ".
+func usualNumber(w uint32) bool {
+	return w>>8&0xffff == '.'|' '<<8 || w>>16 == '.'|' '<<8 && class[uint8(w>>8)]&cDigit != 0
 }
 
 // moveEnd returns the end of the plain move that starts at b[i] (a byte that may start one): the first
