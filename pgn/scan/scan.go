@@ -115,7 +115,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 	r.Date, _ = g.Tag("Date")
 	r.Result = g.Result
 	if fen, ok := g.StartFEN(); ok {
-		r.StartFEN = &fen
+		r.StartFEN = strp(fen) // not &fen: fen would be allocated for every game
 	}
 	r.Variant = rules.Standard.String()
 	start, notes, startErr := g.Start()
@@ -131,8 +131,7 @@ func (a *Analyser) Analyse(g *pgn.Game, file string) *Report {
 	} else {
 		err = g.ReplayOn(tracker, nil) // the error as ReplayOn words it
 	}
-	var moveErr *pgn.MoveError
-	if err == nil || errors.As(err, &moveErr) {
+	if err == nil || isMoveError(err) {
 		// Ply 0 too: a [FEN] may start with the 50-move count already run
 		// out. The start position occurred once and nothing can be claimed
 		// by repetition there, so only such a start has something to check.
@@ -221,3 +220,13 @@ func (r *Report) check(ply int, t *rules.Game) {
 }
 
 func intp(i int) *int { return &i }
+
+func strp(s string) *string { return &s }
+
+// isMoveError says whether err is a *pgn.MoveError: a function of its own,
+// so that the variable errors.As fills is allocated only when there is an
+// error, not for every game.
+func isMoveError(err error) bool {
+	var moveErr *pgn.MoveError
+	return errors.As(err, &moveErr)
+}

@@ -321,3 +321,37 @@ func TestAnalysedTags(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyseAllocations: analysing a game of a chunk with nothing to
+// report allocates the report and its final FEN only; a [FEN] tag adds the
+// report's pointer to it and what reading it takes. Each allocation costs
+// about a hundred instructions a game.
+func TestAnalyseAllocations(t *testing.T) {
+	tests := []struct {
+		name string
+		pgn  string
+		want float64
+	}{
+		{"standard start", "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n", 2},
+		{"a FEN", "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Ka2 Kh2 2. Kb3 *\n", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := pgn.NewSplitter(strings.NewReader(tt.pgn), pgn.Limits{}, 0).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			games := pgn.NewChunkReader(pgn.Limits{}).Read(c).Games
+			if len(games) != 1 || games[0].Err != nil {
+				t.Fatalf("%d games", len(games))
+			}
+			var a Analyser
+			if r := a.Analyse(games[0], ""); r.Error != "" || r.MaxOccurrences != 1 {
+				t.Fatalf("report %+v", r)
+			}
+			if got := testing.AllocsPerRun(50, func() { a.Analyse(games[0], "") }); got != tt.want {
+				t.Errorf("%v allocations an Analyse, want %v", got, tt.want)
+			}
+		})
+	}
+}
