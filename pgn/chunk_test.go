@@ -140,6 +140,9 @@ var hostile = []struct{ name, text string }{
 	{"many plies", "[Event \"a\"]\n\n" + strings.Repeat("1. Nf3 Nf6 2. Ng1 Ng8 ", 4) + "*\n\n[Event \"b\"]\n\n1. d4 *\n"},
 	{"move numbers of every form", "[Event \"a\"]\n\n1. e4 e5 2.Nf3 Nc6 9. Bb5 10. a6 11.Ba4 99... Nf6 100. O-O 12. \n13.\n7. 8 9.. Be7 1.\t" +
 		"Re1 10.  b5 1 Bb3 12 d6 *\n\n[Event \"b\"]\n\n1. d4 12. *\n"},
+	{"a line cut at the limit after a game ends in it", "0900000000000000000000[Xy \"0\"]000 B0 B0000\n1. e4 e5\n\n[Event \"b\"]\n\n1. d4 *\n"},
+	{"errors after lines of moves", "[Event \"a\"]\n\n1. e4 e5\n2. Nf3 Nc6\r\n3. Bb5 a6\r\n4. Ba4 Nf6 5. O-O Be7\n6. Re1 b5 x!z\n7. Bb3 *\n\n" +
+		"[Event \"b\"]\r\n\r\n1. d4 d5\r\n2. c4 e6\r\n3. Nc3 Nf6\r\n4. Bg5 Be7\r\n5. e3 O-O\r\n6. Nf3 h6\r\n7. Bh4 b6\r\n8. cxd5 Nxd5 {c}\r\n*\r\n"},
 	{"moves against delimiters and long tokens", "[Event \"a\"]\n\n1. e4{c} e5(1... d5) 2. Nf3$1 Nc6\t3. Bb5\va6 4. exd6e.p. b1=q 5. Nf3?? e5!\n6. a3;x\n7. Ba4\"Nf6 " +
 		strings.Repeat("a", 32) + " " + strings.Repeat("b", 33) + " *\n\n[Event \"b\"]\n\n1. d4[ *\n"},
 }
@@ -148,9 +151,12 @@ var hostile = []struct{ name, text string }{
 // within the default limits and within tiny ones: the games and errors must be the Reader's.
 func TestChunkedMatchesReader(t *testing.T) {
 	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
+	// Lines of any length, games of a few lines: the lines of moves of a chunk are read on at once
+	// (chunkMovesLines) where the game cannot reach the limit in them, and the game's bytes counted so.
+	fewLines := Limits{MaxGameBytes: 160, MaxPlies: 12}
 	for _, tt := range hostile {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, lim := range []Limits{{}, tiny} {
+			for _, lim := range []Limits{{}, tiny, fewLines} {
 				for size := 1; size <= len(tt.text)+1; size++ {
 					checkChunked(t, []byte(tt.text), lim, size)
 				}
@@ -193,6 +199,26 @@ func TestMoveListSpans(t *testing.T) {
 				}
 				if !slices.Equal(got, want[i]) || moves.Len() != len(want[i]) {
 					t.Errorf("game %d: spans give %q (Len %d), want %q", i, got, moves.Len(), want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestChunkedGameByteLimit reads games of many lines of moves, with LF and CRLF line ends, within game
+// byte limits around their sizes, in chunks of every size: where a game reaches the limit depends on how
+// the bytes of the lines read on at once (chunkMovesLines) are counted.
+func TestChunkedGameByteLimit(t *testing.T) {
+	moves := "[Event \"a\"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 a6\n4. Ba4 Nf6\n5. O-O Be7\n6. Re1 b5\n7. Bb3 d6 *\n\n[Event \"b\"]\n\n1. d4 *\n"
+	tests := []struct{ name, text string }{
+		{"LF", moves},
+		{"CRLF", strings.ReplaceAll(moves, "\n", "\r\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for limit := 60; limit <= 130; limit++ {
+				for size := 1; size <= len(tt.text)+1; size += 3 {
+					checkChunked(t, []byte(tt.text), Limits{MaxGameBytes: limit}, size)
 				}
 			}
 		})

@@ -292,6 +292,7 @@ type Reader struct {
 	// of its lines, pendingInChunk the same of pending.
 	chunk          []byte
 	chunkText      string
+	chunkLines     int // the length of chunk's whole lines: up to its last line end
 	lineInChunk    bool
 	pendingInChunk bool
 	// Games and their moves and tags of a Reader of chunks are cut from slabs: a few allocations a
@@ -638,9 +639,10 @@ func (r *Reader) setChunk(c *Chunk) {
 			r.moveOff[i], r.copied = MoveSpan{^t, ^int32(len(r.text))}, true
 		}
 	}
-	r.chunk, r.chunkText = nil, ""
+	r.chunk, r.chunkText, r.chunkLines = nil, "", 0
 	if len(c.data) <= math.MaxInt32 { // else its moves are copied: offsets are 32-bit
 		r.chunk, r.chunkText = c.data, c.text()
+		r.chunkLines = bytes.LastIndexByte(c.data, '\n') + 1
 	}
 }
 
@@ -1224,6 +1226,13 @@ func (r *Reader) mainLine(b []byte, i int) ([]byte, int) {
 // start with a move or a number (nextMoveLine).
 func (r *Reader) chunkMainLine(b []byte, i int) ([]byte, int) {
 	chunk := r.chunk
+	if start := cap(chunk) - cap(b); r.chunkLines > start+len(b) && lineEndAt(chunk, start+len(b)) && !r.hasPending && !r.recording &&
+		r.replayAt >= len(r.replayEnd) && r.chunkLines-start <= r.lim.MaxLineBytes && r.gameBytes+r.chunkLines-(start+len(b)) <= r.lim.MaxGameBytes {
+		// b runs to its line's end (it was not cut at the line limit), no line after it can be over
+		// that limit, nor can they take the game over its byte limit: the lines are read on by
+		// chunkMovesLines, without looking for each line's end first.
+		return r.chunkMovesLines(b, start, i)
+	}
 	for {
 		start := cap(chunk) - cap(b) // where b starts in the chunk
 		// Room for every move the line can hold: one in two bytes at most.
@@ -1241,6 +1250,41 @@ func (r *Reader) chunkMainLine(b []byte, i int) ([]byte, int) {
 		}
 		b, i = nb, 0
 	}
+}
+
+// lineEndAt says whether a line ends at b[i]: "\n" or "\r\n" there.
+func lineEndAt(b []byte, i int) bool {
+	return b[i] == '\n' || b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n'
+}
+
+// chunkMovesLines is chunkMainLine for b, a line of the chunk starting at chunk[start], from b[i] on, when
+// the limits cannot be reached in the rest of the chunk's whole lines: chunkMoves over those lines at once,
+// going on at a line end when the next line starts with a byte that may start a move or a number (as
+// nextMoveLine takes it). It returns the line it stopped in and where, with the reader as nextMoveLine
+// would have left it: the lines taken counted and their bytes added to the game's, src after them.
+func (r *Reader) chunkMovesLines(b []byte, start, i int) ([]byte, int) {
+	lines := r.chunk[:r.chunkLines]
+	off := slices.Grow(r.moveOff, (len(lines)-start-i)/2+1)
+	off = off[:len(off):max(len(off), min(cap(off), r.lim.MaxPlies))]
+	var stop int
+	stop, r.moveOff = chunkMoves(lines, start+i, off)
+	// chunkMoves stops before the "\n" of the last whole line, so each line stopped in has its end.
+	firstEnd := start + bytes.IndexByte(lines[start:], '\n')
+	end := stop + bytes.IndexByte(lines[stop:], '\n')
+	if end <= firstEnd {
+		return b, min(stop-start, len(b)) // in b, or at its end
+	}
+	// The lines after b's taken, up to the end of the one stopped in.
+	taken := lines[firstEnd+1 : end+1]
+	r.line += bytes.Count(taken, []byte("\n"))
+	r.gameBytes += len(taken) - bytes.Count(taken, []byte("\r\n")) // readLine does not count a "\r" before the "\n"
+	r.src = r.chunk[end+1:]
+	lineStart := bytes.LastIndexByte(lines[:end], '\n') + 1
+	lineEnd := end
+	if lineEnd > lineStart && lines[lineEnd-1] == '\r' {
+		lineEnd--
+	}
+	return lines[lineStart:lineEnd], min(stop, lineEnd) - lineStart // its capacity tells where it starts
 }
 
 // chunkMoves is the loop of mainLine over line, a piece of a chunk, from line[i] on: it appends the
@@ -1270,6 +1314,9 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 			off[len(off)-1] = MoveSpan{int32(i), int32(j)}
 			i = next
 		} else if k&cSpace != 0 {
+			if line[i] == '\n' && (i+1 == len(line) || class[line[i+1]]&(cFirst|cDigit) == 0) {
+				break // the end of a line (chunkMovesLines) before one that Next reads
+			}
 			i++
 		} else if k&cDigit != 0 && i+4 <= len(line) && usualNumber(binary.LittleEndian.Uint32(line[i:])) {
 			// The usual move number, "7. " (moves 1 to 9) or "12. ".
