@@ -399,10 +399,57 @@ func stdRead(gz []byte) ([]byte, error) {
 }
 
 func TestErrorNamesTheOffset(t *testing.T) {
+	// The error names the input byte that holds the next bit to decode: the first of a code found
+	// invalid, the one after a match that reaches too far. write writes a fixed block's bad end, after
+	// `literals` literals, and returns that bit's place in the block.
+	pos := func(w *bitWriter) int { return len(w.b)*8 + int(w.n) }
+	for _, tc := range []struct {
+		name     string
+		literals int
+		write    func(w *bitWriter) int
+		what     string
+	}{
+		{"literal/length symbol 287, fast loop", 2000, func(w *bitWriter) int {
+			at := pos(w)
+			w.fixedLitCode(287)
+			return at
+		}, "invalid literal/length code"},
+		{"literal/length symbol 287, at the input's end", 3, func(w *bitWriter) int {
+			at := pos(w)
+			w.fixedLitCode(287)
+			return at
+		}, "invalid literal/length code"},
+		{"distance symbol 31, fast loop", 2000, func(w *bitWriter) int {
+			w.fixedLitCode(257)
+			at := pos(w)
+			w.code(31, 5)
+			return at
+		}, "invalid distance code"},
+		{"distance 3000 after 2000 bytes, fast loop", 2000, func(w *bitWriter) int {
+			w.fixedMatch(3, 3000)
+			return pos(w)
+		}, "reaches before the member's start"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w bitWriter
+			w.write(1, 1)
+			w.write(1, 2)
+			for i := range tc.literals {
+				w.fixedLitCode('a' + i%7)
+			}
+			at := 10 + tc.write(&w)/8 // after the member's header
+			// 100 bytes more: the fast loop decodes up to the error when there are literals enough before.
+			deflated := append(w.bytes(), make([]byte, 100)...)
+			_, err := inflateAll(member(deflated, nil), func(r io.Reader) io.Reader { return r }, 4096)
+			want := fmt.Sprintf("at input byte %d", at)
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), tc.what) {
+				t.Fatalf("error %v, want one %q %s", err, tc.what, want)
+			}
+		})
+	}
 	gz := member([]byte{0x07}, nil)
-	_, err := inflateAll(gz, func(r io.Reader) io.Reader { return r }, 10)
-	if err == nil || !strings.Contains(err.Error(), "at input byte 10") {
-		t.Fatalf("error %v, want one at input byte 10", err)
+	if _, err := inflateAll(gz, func(r io.Reader) io.Reader { return r }, 10); err == nil || !strings.Contains(err.Error(), "at input byte 10") {
+		t.Fatalf("block type 3: error %v, want one at input byte 10", err)
 	}
 }
 
