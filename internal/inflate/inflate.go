@@ -503,7 +503,8 @@ func (d *Reader) huffman() error {
 		if len(d.in)-d.ip < inRefetch {
 			d.fetch()
 		}
-		if n := (len(d.in) - d.ip - inMargin) * 8 / 15; n > 0 {
+		// fast wants 8 bytes of the member decoded before it (its distance check)
+		if n := (len(d.in) - d.ip - inMargin) * 8 / 15; n > 0 && d.op >= 8 {
 			done, err := d.fast(n)
 			if err != nil || done {
 				return err
@@ -629,12 +630,11 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
 		ip += (nb&63 ^ 63) >> 3
 		nb |= 56
-		if distance > op {
-			why, far = fastFar, distance
-			break
-		}
 		src := op - distance
-		if distance >= 8 {
+		// One unsigned comparison for 8 <= distance <= op, as op is 8 or more (see huffman): a
+		// distance below 8 wraps around to above op-8. Shorter distances, and those that reach
+		// before the member's start, go the rare way.
+		if distance-8 <= op-8 {
 			// 8 bytes at a time, the first 16 always (most matches are short); each 8 bytes read lie
 			// before what is written, even when the match overlaps itself. Up to 15 bytes are written
 			// past the match: outSlop leaves room for them.
@@ -649,6 +649,10 @@ func (d *Reader) fast(n int) (done bool, err error) {
 				}
 			}
 		} else {
+			if distance > op {
+				why, far = fastFar, distance
+				break
+			}
 			copyShort(&d.out, op, src, length)
 		}
 		op += length

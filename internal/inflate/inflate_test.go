@@ -425,8 +425,16 @@ func TestErrorNamesTheOffset(t *testing.T) {
 			w.code(31, 5)
 			return at
 		}, "invalid distance code"},
-		{"distance 3000 after 2000 bytes, fast loop", 2000, func(w *bitWriter) int {
-			w.fixedMatch(3, 3000)
+		{"distance 2001 after 2000 bytes, fast loop", 2000, func(w *bitWriter) int {
+			w.fixedMatch(3, 2001)
+			return pos(w)
+		}, "reaches before the member's start"},
+		{"distance 20 after 3 bytes, input enough for the fast loop", 3, func(w *bitWriter) int {
+			w.fixedMatch(3, 20)
+			return pos(w)
+		}, "reaches before the member's start"},
+		{"distance 5 after 3 bytes", 3, func(w *bitWriter) int {
+			w.fixedMatch(3, 5)
 			return pos(w)
 		}, "reaches before the member's start"},
 	} {
