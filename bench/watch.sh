@@ -7,7 +7,11 @@
 # two binaries run alternately, RUNS times each; the table gives the
 # median CPU time (user + system), the wall time and maximum resident
 # memory of that run, plies per CPU-second and per second of wall time,
-# and HEAD's CPU time over BASE's.
+# and HEAD's CPU time over BASE's. When the sizes include 8000 and all, a
+# last line compares the two: the CPU time of the whole corpus over that of
+# its first 8,000 games, against the same ratio of plies (linear in the
+# games: about the same; the later games of the corpus carry more text a
+# ply, comments and clocks, so a few per cent more a ply is their content).
 # Each run's alerts on stdout are counted against the alerts table, so a
 # run that lost one fails. The machine's load is printed: on a shared
 # machine the wall times mean little and the CPU times more.
@@ -71,10 +75,19 @@ for size in $sizes; do
   done
   read -r base_cpu base_wall base_rss < <(median BASE)
   read -r head_cpu head_wall head_rss < <(median HEAD)
+  declare "cpu_${size}_HEAD=$head_cpu" "cpu_${size}_BASE=$base_cpu" "plies_${size}=$plies"
   for row in "BASE $base_cpu $base_wall $base_rss" "HEAD $head_cpu $head_wall $head_rss"; do
     read -r bin cpu wall rss <<<"$row"
     printf '%-6s %-8s %9s %8s %7s %7s %7s %7s %12.0f %13.0f %10s\n' "$size" "$games" "$plies" "$(cat "$tmp/alerts")" "$bin" "$cpu" "$wall" "$rss" \
       "$(echo "$plies / $cpu" | bc -l)" "$(echo "$plies / $wall" | bc -l)" "$([ "$bin" = HEAD ] && printf '%.2f' "$(echo "$head_cpu / $base_cpu" | bc -l)")"
   done
 done
+if [ -n "${plies_8000:-}" ] && [ -n "${plies_all:-}" ]; then
+  for bin in HEAD BASE; do
+    small="cpu_8000_$bin" whole="cpu_all_$bin"
+    printf 'all/8000 %s: %.2fx the CPU for %.2fx the plies (%.2fx a ply)\n' "$bin" \
+      "$(echo "${!whole} / ${!small}" | bc -l)" "$(echo "$plies_all / $plies_8000" | bc -l)" \
+      "$(echo "(${!whole} / ${!small}) / ($plies_all / $plies_8000)" | bc -l)"
+  done
+fi
 echo "BASE $base, HEAD $(git rev-parse --short HEAD); $runs runs each, the median by CPU time; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
