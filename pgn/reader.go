@@ -1274,12 +1274,22 @@ func (r *Reader) chunkMovesLines(b []byte, start, i int) ([]byte, int) {
 	if end <= firstEnd {
 		return b, min(stop-start, len(b)) // in b, or at its end
 	}
-	// The lines after b's taken, up to the end of the one stopped in.
-	taken := lines[firstEnd+1 : end+1]
-	r.line += bytes.Count(taken, []byte("\n"))
-	r.gameBytes += len(taken) - bytes.Count(taken, []byte("\r\n")) // readLine does not count a "\r" before the "\n"
+	// The lines after b's taken, up to the end of the one stopped in: counted, and their bytes added as
+	// readLine counts them (a "\r" before the "\n" is not).
+	lineStart, crs := firstEnd+1, 0
+	for p := firstEnd + 1; p <= end; {
+		nl := p + bytes.IndexByte(lines[p:end+1], '\n')
+		r.line++
+		if lines[nl-1] == '\r' {
+			crs++
+		}
+		if nl < end {
+			lineStart = nl + 1
+		}
+		p = nl + 1
+	}
+	r.gameBytes += end + 1 - (firstEnd + 1) - crs
 	r.src = r.chunk[end+1:]
-	lineStart := bytes.LastIndexByte(lines[:end], '\n') + 1
 	lineEnd := end
 	if lineEnd > lineStart && lines[lineEnd-1] == '\r' {
 		lineEnd--
