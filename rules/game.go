@@ -183,11 +183,11 @@ func (g *Game) play(m Move) {
 	p := &g.pos
 	reversible := false
 	if m != NoMove {
-		changed := p.play(m)
 		g.ply++
 		if !g.dropMoves {
 			g.moves = append(g.moves, m)
 		}
+		changed := p.play(m) // last, so that m is not held across the call
 		switch {
 		case changed&newPlacement != 0:
 			g.notable = 0 // a new stretch, the clock at 0, no near repetition
