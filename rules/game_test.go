@@ -179,3 +179,34 @@ func TestIndexBaseWraps(t *testing.T) {
 		t.Fatalf("count %d, base cleared %d times", fresh.Count(), wraps)
 	}
 }
+
+// TestShortStretchForgets: a short stretch (the usual case, whose table
+// stays at its smallest) is forgotten at the next irreversible move too,
+// not only the long stretch of TestIrreversibleMoveForgets: each pawn move
+// or capture leaves one position, the current one.
+func TestShortStretchForgets(t *testing.T) {
+	g := NewGame(StartPosition())
+	plies := []struct {
+		uci          string
+		irreversible bool
+	}{
+		{"e2e4", true}, {"e7e5", true}, {"g1f3", false}, {"b8c6", false},
+		{"f1b5", false}, {"a7a6", true}, {"b5c6", true}, {"d7c6", true},
+		{"e1g1", true}, {"f7f6", true}, {"d2d4", true}, {"e5d4", true},
+		{"f3d4", true}, {"c6c5", true}, {"d4b3", false}, {"d8d1", true},
+	}
+	for i, p := range plies {
+		if _, err := g.PlayUCI(p.uci); err != nil {
+			t.Fatalf("ply %d %s: %v", i+1, p.uci, err)
+		}
+		if p.irreversible && len(g.seen) != 1 {
+			t.Errorf("ply %d %s: %d positions kept after an irreversible move, want 1", i+1, p.uci, len(g.seen))
+		}
+		if len(g.index) != minIndexSize {
+			t.Errorf("ply %d %s: index of %d entries, want the smallest (%d)", i+1, p.uci, len(g.index), minIndexSize)
+		}
+	}
+	if g.Count() != 1 {
+		t.Errorf("count %d after the last capture, want 1", g.Count())
+	}
+}
