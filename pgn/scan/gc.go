@@ -8,8 +8,9 @@ import "runtime/debug"
 // at the default GOGC=100 the collector ran every few MB: about 190 of
 // 1,770 instructions a ply (callgrind, scan --json --workers 1, the
 // corpus's first 10,000 games); at 800 it is about 10, for a heap of
-// some 40 MB more. The soft limit keeps a file of huge games (a chunk is
-// at least one whole game) from growing the heap 9-fold past it.
+// some 40 MB more. The soft limit keeps a file of huge games (each read
+// whole before it is analysed, up to pgn.max_game_bytes) from growing the
+// heap 9-fold past it.
 const (
 	gcPercent   = 800
 	memoryLimit = 512 << 20
