@@ -8,8 +8,13 @@
 #     BenchmarkScan/first300 (it replays the first 300 games and counts
 #     repetitions; its cost grows with the square of a game's length, so
 #     it is measured on those games only, and so is threefold there);
-#   - python-chess (pip install chess), parse + replay + position key, on
-#     the first PYGAMES games, when it is installed;
+#   - python-chess (pip install chess, or PYTHONPATH naming a folder that
+#     holds its source tree's chess/ package: it is pure Python), parse +
+#     replay + position key, on the first PYGAMES games, when it imports;
+#     it is compared twice: with threefold on the same games (where
+#     threefold's start-up weighs), and by rate with HEAD's gzip row on the
+#     whole corpus (the issue's measure: plies a second against plies a
+#     second, by wall and by CPU time);
 #   - threefold on the same text compressed with zstd -3, when the zstd tool
 #     is installed (the Lichess database is .pgn.zst).
 # HEAD's gzip and zstd rows and BASE's gzip row are run by turns, so that
@@ -148,6 +153,9 @@ if python3 -c 'import chess.pgn' 2>/dev/null; then
   printf '%s\n%s\n' "$row" "$tf" | awk -F'\t' -v plies="$splies" 'NR == 1 {pw = $2} NR == 2 {tw = $2} {r[NR] = $0; w[NR] = $2; c[NR] = $3; name[NR] = $1}
     END { printf "%-44s %7.2f %7.2f %12.0f %12.0f %9.1f %9.1f\n", name[1], w[1], c[1], plies / w[1], plies / c[1], pw / tw, c[1] / c[2]
       printf "%-44s %7.2f %7.2f %12.0f %12.0f\n", name[2], w[2], c[2], plies / w[2], plies / c[2] }'
+  # The rate ratio: HEAD's gzip row on the whole corpus against python-chess's plies a second.
+  printf '%s\n' "$row" | awk -F'\t' -v plies="$splies" -v cplies="$plies" -v hw="$head_wall" -v hc="$head_cpu" '
+    { printf "%-44s %7s %7s %12s %12s %9.0f %9.0f\n", "python-chess rate vs HEAD gzip (whole corpus)", "", "", "", "", (cplies / hw) / (plies / $2), (cplies / hc) / (plies / $3) }'
 else
-  echo "python-chess: not installed (pip install chess), skipped"
+  echo "python-chess: not importable (pip install chess, or PYTHONPATH=<python-chess source tree>), skipped"
 fi
