@@ -2,6 +2,7 @@ package pgn
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -117,38 +118,13 @@ func BenchmarkReadCorpus(b *testing.B) {
 		b.ReportMetric(float64(chunks), "chunks")
 		reportRate(b, len(plain), 0, 0)
 	})
-	b.Run("split-read-gzip", func(b *testing.B) {
-		var games, plies, rereads int
-		for b.Loop() {
-			games, plies, rereads = 0, 0, 0
-			rc, err := NewDecompressingReader(bytes.NewReader(compressed))
-			if err != nil {
-				b.Fatal(err)
-			}
-			sp, cr, st := NewSplitter(rc, Limits{}, 0), NewChunkReader(Limits{}), NewStitcher(Limits{})
-			for {
-				c, err := sp.Next()
-				if err == io.EOF {
-					break
-				}
-				gs, reread, err := st.Stitch(cr.Read(c))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if reread {
-					rereads++
-				}
-				for _, g := range gs {
-					games++
-					plies += len(g.Moves)
-				}
-				c.Release()
-			}
-			rc.Close()
-		}
-		b.ReportMetric(float64(rereads), "rereads")
-		reportRate(b, len(plain), games, plies)
-	})
+	b.Run("split-read-gzip", func(b *testing.B) { splitRead(b, compressed, len(plain)) })
+	// The same text without decompression, and as Lichess writes its database: a game's movetext on one
+	// line, a clock comment after every move (the corpus has almost no comments). The plies are the same,
+	// so the rates compare what the comments cost.
+	b.Run("split-read-plain", func(b *testing.B) { splitRead(b, plain, len(plain)) })
+	shaped := lichessShaped(b, plain)
+	b.Run("split-read-lichess-shaped", func(b *testing.B) { splitRead(b, shaped, len(shaped)) })
 	// notnil/chess reads about 0.3 MB/s: a whole pass over the corpus would take minutes, so both readers
 	// are also measured on the same first games of the corpus and the ratio is taken there.
 	prefix := plain[:prefixEnd(plain, 1000)]
@@ -237,4 +213,74 @@ func BenchmarkReplayCorpus(b *testing.B) {
 		rc.Close()
 	}
 	reportRate(b, len(plain), games, plies)
+}
+
+// splitRead cuts data (gzip or plain PGN) into chunks, reads them and puts the games back together on
+// one goroutine, as scan's pipeline does on several, and reports the rate over size bytes of PGN.
+func splitRead(b *testing.B, data []byte, size int) {
+	var games, plies, rereads int
+	for b.Loop() {
+		games, plies, rereads = 0, 0, 0
+		rc, err := NewDecompressingReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sp, cr, st := NewSplitter(rc, Limits{}, 0), NewChunkReader(Limits{}), NewStitcher(Limits{})
+		for {
+			c, err := sp.Next()
+			if err == io.EOF {
+				break
+			}
+			gs, reread, err := st.Stitch(cr.Read(c))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if reread {
+				rereads++
+			}
+			for _, g := range gs {
+				games++
+				ml := g.MoveList()
+				plies += ml.Len()
+			}
+			c.Release()
+		}
+		rc.Close()
+	}
+	b.ReportMetric(float64(rereads), "rereads")
+	reportRate(b, size, games, plies)
+}
+
+// lichessShaped rewrites the games of plain PGN as the Lichess database writes them: the tags, a blank
+// line, then the main line on one line with a clock comment after every move and every black move after a
+// comment numbered "12...", and the result. Comments, variations and NAGs of the input are dropped.
+func lichessShaped(b *testing.B, plain []byte) []byte {
+	b.Helper()
+	var out bytes.Buffer
+	r := NewReader(bytes.NewReader(plain))
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			return out.Bytes()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range g.Tags {
+			fmt.Fprintf(&out, "[%s %q]\n", t.Name, t.Value)
+		}
+		out.WriteByte('\n')
+		clk := 10800
+		for ply, m := range g.Moves {
+			if ply%2 == 0 {
+				fmt.Fprintf(&out, "%d. ", ply/2+1)
+			} else {
+				fmt.Fprintf(&out, "%d... ", ply/2+1)
+			}
+			fmt.Fprintf(&out, "%s { [%%clk %d:%02d:%02d] } ", m, clk/3600, clk%3600/60, clk%60)
+			clk = max(clk-3-ply%5, 5)
+		}
+		out.WriteString(g.Result)
+		out.WriteString("\n\n")
+	}
 }
