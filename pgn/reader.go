@@ -1268,12 +1268,19 @@ func (r *Reader) chunkMovesLines(b []byte, start, i int) ([]byte, int) {
 	off = off[:len(off):max(len(off), min(cap(off), r.lim.MaxPlies))]
 	var stop int
 	stop, r.moveOff = chunkMoves(lines, start+i, off)
-	// chunkMoves stops before the "\n" of the last whole line, so each line stopped in has its end.
-	firstEnd := start + bytes.IndexByte(lines[start:], '\n')
-	end := stop + bytes.IndexByte(lines[stop:], '\n')
-	if end <= firstEnd {
+	// chunkMoves stops before the "\n" of the last whole line, so each line stopped in has its end. b
+	// runs to its line's end (chunkMainLine checked it): b's "\n" is found without looking for it, and
+	// the line stopped in is looked for only when it is a later one. Looking from b's start on every
+	// call made a game on one long line with a comment after every move (as Lichess writes its
+	// database) cost the square of its length.
+	firstEnd := start + len(b)
+	if lines[firstEnd] == '\r' {
+		firstEnd++ // "\r\n"
+	}
+	if stop <= firstEnd {
 		return b, min(stop-start, len(b)) // in b, or at its end
 	}
+	end := stop + bytes.IndexByte(lines[stop:], '\n')
 	// The lines after b's taken, up to the end of the one stopped in: counted, and their bytes added as
 	// readLine counts them (a "\r" before the "\n" is not).
 	lineStart, crs := firstEnd+1, 0
