@@ -1305,7 +1305,8 @@ func (r *Reader) chunkMovesLines(b []byte, start, i int) ([]byte, int) {
 }
 
 // chunkMoves is the loop of mainLine over line, a piece of a chunk, from line[i] on: it appends the
-// moves' offsets in the chunk to off, up to its capacity, and returns where it stopped. It calls nothing,
+// moves' offsets in the chunk to off, up to its capacity, skips the comments that end on their line, and
+// returns where it stopped. It calls nothing,
 // so that the compiler keeps its locals in registers.
 func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 	for i < len(line) {
@@ -1335,6 +1336,24 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 				break // the end of a line (chunkMovesLines) before one that Next reads
 			}
 			i++
+		} else if line[i] == '{' {
+			// A comment that ends on its line, as the clock comment Lichess writes after every move, is
+			// skipped here; one that goes on to the next line is left to scanMovetext, which counts it.
+			j := i + 1
+			for ; j+8 <= len(line); j += 8 { // a word at a time: the first "}" or "\n"
+				w := binary.LittleEndian.Uint64(line[j:])
+				if m := zeroBytes(w^0x7d7d7d7d7d7d7d7d) | zeroBytes(w^0x0a0a0a0a0a0a0a0a); m != 0 {
+					j += bits.TrailingZeros64(m) / 8
+					break
+				}
+			}
+			for j < len(line) && line[j] != '}' && line[j] != '\n' {
+				j++
+			}
+			if j == len(line) || line[j] != '}' {
+				break
+			}
+			i = j + 1
 		} else if k&cDigit != 0 && i+4 <= len(line) && usualNumber(binary.LittleEndian.Uint32(line[i:])) {
 			// The usual move number, "7. " (moves 1 to 9) or "12. ".
 			if line[i+1] == '.' {
