@@ -145,6 +145,11 @@ var hostile = []struct{ name, text string }{
 		"[Event \"b\"]\r\n\r\n1. d4 d5\r\n2. c4 e6\r\n3. Nc3 Nf6\r\n4. Bg5 Be7\r\n5. e3 O-O\r\n6. Nf3 h6\r\n7. Bh4 b6\r\n8. cxd5 Nxd5 {c}\r\n*\r\n"},
 	{"moves against delimiters and long tokens", "[Event \"a\"]\n\n1. e4{c} e5(1... d5) 2. Nf3$1 Nc6\t3. Bb5\va6 4. exd6e.p. b1=q 5. Nf3?? e5!\n6. a3;x\n7. Ba4\"Nf6 " +
 		strings.Repeat("a", 32) + " " + strings.Repeat("b", 33) + " *\n\n[Event \"b\"]\n\n1. d4[ *\n"},
+	// As the Lichess database writes games: the movetext on one line, a comment after every move, black's
+	// moves numbered after it; then comments of every length against the ends of words and lines.
+	{"a comment after every move", "[Event \"a\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:02:59] } 2. Nf3 {x}Nc6{} 3. Bb5 " +
+		"{ [%clk 0:02:58] }\n3... a6 {1234567} 4. Ba4 {12345678} 4... Nf6 {123456789} 5. O-O {" + strings.Repeat("c", 40) +
+		"} Be7 {open\nclosed} 6. Re1 {a { b} b5 { } *\n\n[Event \"b\"]\n\n1. d4 {never closed\n\n[Event \"c\"]\n\n1. c4 {c} *\n"},
 }
 
 // TestChunkedMatchesReader reads texts that move game boundaries around, in chunks of every small size,
