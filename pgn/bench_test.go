@@ -51,25 +51,9 @@ func reportRate(b *testing.B, bytes, games, plies int) {
 // Go program reading PGN with that library pays.
 func BenchmarkReadCorpus(b *testing.B) {
 	compressed, plain := loadCorpus(b)
-	b.Run("pgn", func(b *testing.B) {
-		var games, plies int
-		for b.Loop() {
-			games, plies = 0, 0
-			r := NewReader(bytes.NewReader(plain))
-			for {
-				g, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				games++
-				plies += len(g.Moves)
-			}
-		}
-		reportRate(b, len(plain), games, plies)
-	})
+	shaped := lichessShaped(b, plain)
+	b.Run("pgn", func(b *testing.B) { benchRead(b, plain) })
+	b.Run("pgn-lichess-shaped", func(b *testing.B) { benchRead(b, shaped) })
 	b.Run("pgn-gzip", func(b *testing.B) {
 		var games, plies int
 		for b.Loop() {
@@ -123,7 +107,6 @@ func BenchmarkReadCorpus(b *testing.B) {
 	// line, a clock comment after every move (the corpus has almost no comments). The plies are the same,
 	// so the rates compare what the comments cost.
 	b.Run("split-read-plain", func(b *testing.B) { splitRead(b, plain, len(plain)) })
-	shaped := lichessShaped(b, plain)
 	b.Run("split-read-lichess-shaped", func(b *testing.B) { splitRead(b, shaped, len(shaped)) })
 	// notnil/chess reads about 0.3 MB/s: a whole pass over the corpus would take minutes, so both readers
 	// are also measured on the same first games of the corpus and the ratio is taken there.
@@ -283,4 +266,25 @@ func lichessShaped(b *testing.B, plain []byte) []byte {
 		out.WriteString(g.Result)
 		out.WriteString("\n\n")
 	}
+}
+
+// benchRead reads the games of data with a Reader and reports the rate.
+func benchRead(b *testing.B, data []byte) {
+	var games, plies int
+	for b.Loop() {
+		games, plies = 0, 0
+		r := NewReader(bytes.NewReader(data))
+		for {
+			g, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			games++
+			plies += len(g.Moves)
+		}
+	}
+	reportRate(b, len(data), games, plies)
 }
