@@ -16,7 +16,12 @@
 #     whole corpus (the measure: plies a second against plies a
 #     second, by wall and by CPU time);
 #   - threefold on the same text compressed with zstd -3, when the zstd tool
-#     is installed (the Lichess database is .pgn.zst).
+#     is installed (the Lichess database is .pgn.zst);
+#   - threefold at HEAD and at BASE on the same games written as the Lichess
+#     database writes them (bench/lichess-shape.awk: a game's movetext on
+#     one line, a clock comment after every move), compressed with zstd -3
+#     (gzip without the zstd tool), and HEAD with one worker on it: the
+#     throughput to size a scan of the Lichess database with.
 # HEAD's gzip and zstd rows and BASE's gzip row are run by turns, so that
 # they are measured alike on a machine whose speed drifts.
 # Each command runs RUNS times; the table gives the median wall time, the
@@ -97,23 +102,36 @@ wflag=()
 read -r games plies < <(sed -e 's/\([0-9]\),\([0-9]\)/\1\2/g' "$tmp/summary" | sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies.*/\1 \2/p')
 
 {
-  # The Lichess database is zstd: the same text as the zstd tool writes it (level 3, its default), run
-  # by turns with the gzip file and with BASE on it.
+  # The Lichess database is zstd: the same text as the zstd tool writes it (level 3, its default), and
+  # the same games as that database writes them (a clock comment after every move), run by turns with the
+  # gzip file and with BASE.
+  awk -f bench/lichess-shape.awk "$tmp/corpus.pgn" >"$tmp/shaped.pgn"
   if command -v zstd >/dev/null; then
     zstd -q -3 -c "$tmp/corpus.pgn" >"$tmp/corpus.pgn.zst"
+    shaped=$tmp/shaped.pgn.zst
+    zstd -q -3 -c "$tmp/shaped.pgn" >"$shaped"
     by_turns "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" "$gz" \
       "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" "$gz" \
-      "threefold scan --json, HEAD, zstd" "$tmp/threefold-head" "$tmp/corpus.pgn.zst"
-    cat "$tmp/turn0" "$tmp/turn2"
+      "threefold scan --json, HEAD, zstd" "$tmp/threefold-head" "$tmp/corpus.pgn.zst" \
+      "threefold scan --json, HEAD, Lichess-shaped" "$tmp/threefold-head" "$shaped" \
+      "threefold scan --json, BASE, Lichess-shaped" "$tmp/threefold-base" "$shaped"
+    cat "$tmp/turn0" "$tmp/turn2" "$tmp/turn3"
   else
+    shaped=$tmp/shaped.pgn.gz
+    gzip -6 -c "$tmp/shaped.pgn" >"$shaped"
     by_turns "threefold scan --json, HEAD, gzip" "$tmp/threefold-head" "$gz" \
-      "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" "$gz"
+      "threefold scan --json, BASE $base, gzip" "$tmp/threefold-base" "$gz" \
+      "threefold scan --json, HEAD, Lichess-shaped" "$tmp/threefold-head" "$shaped" \
+      "threefold scan --json, BASE, Lichess-shaped" "$tmp/threefold-base" "$shaped"
     cat "$tmp/turn0"
     printf 'threefold scan --json, HEAD, zstd\tnot run (apt-get install zstd)\t\n'
+    cat "$tmp/turn2"
+    mv "$tmp/turn3" "$tmp/turn4"
   fi
   measure "threefold scan --json, HEAD, plain" "$tmp/threefold-head" scan --json "${wflag[@]}" "$tmp/corpus.pgn"
   measure "threefold scan --json, HEAD, 1 worker" "$tmp/threefold-head" scan --json --workers 1 "$tmp/corpus.pgn"
-  cat "$tmp/turn1"
+  measure "threefold, HEAD, 1 worker, Lichess-shaped" "$tmp/threefold-head" scan --json --workers 1 "$shaped"
+  cat "$tmp/turn1" "$tmp/turn4"
   if command -v pgn-extract >/dev/null; then
     measure "pgn-extract --repetition, plain" pgn-extract --repetition -s -o /dev/null "$tmp/corpus.pgn"
   else
