@@ -581,8 +581,9 @@ func (d *Reader) fast(n int) (done bool, err error) {
 			ip += (nb&63 ^ 63) >> 3
 			nb |= 56
 		}
-		if e&kindBase == 0 {
-			// Rare: a code longer than litBits, the end of the block, or an invalid code.
+		if e&kindLength == 0 {
+			// Rare: a length whose code and extra bits are longer than litBits, a code longer than
+			// litBits, the end of the block, or an invalid code.
 			if e&kindLink != 0 {
 				e = d.lit[(e>>valueShift+uint32(bits>>litBits)&(1<<(e>>8&63)-1))&(litTableSize-1)]
 			}
@@ -606,12 +607,12 @@ func (d *Reader) fast(n int) (done bool, err error) {
 				}
 				break
 			}
+			// A length's base: its extra bits decoded into a length entry's value.
+			e = e&0xff | (e>>valueShift+uint32(bits&(1<<(e&63)-1))>>(e>>8&63))<<valueShift
 		}
-		// A length: its base plus the extra bits after its code.
-		saved := bits
 		bits >>= e & 63
 		nb -= uint(e)
-		length := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
+		length := uint(e >> valueShift)
 		e = d.dist[bits&(1<<distBits-1)]
 		if e&kindBase == 0 {
 			if e&kindLink != 0 {
@@ -622,7 +623,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 				break
 			}
 		}
-		saved = bits
+		saved := bits
 		bits >>= e & 63
 		nb -= uint(e)
 		distance := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
@@ -712,7 +713,8 @@ func (d *Reader) slowSymbol() (done bool, err error) {
 		d.out[d.op&outMask] = byte(e >> valueShift)
 		d.op++
 		return false, nil
-	case e&kindBase != 0:
+	case e&(kindLength|kindBase) != 0:
+		// a length entry's extra bits start after 32 bits: none
 	case e != 0:
 		if _, err := d.take(uint(e & 0xff)); err != nil {
 			return false, err

@@ -7,19 +7,27 @@ import "math/bits"
 //
 //	bits  0–7   the bits the symbol takes from the input: its code's length, plus for a base its extra
 //	            bits (for a link: the primary table's index bits)
-//	bits  8–13  for a base, the code's length (where its extra bits start); for a link, the subtable's
+//	bits  8–12  for a base, the code's length (where its extra bits start); for a link, the subtable's
 //	            index bits
-//	bits 14–16  the kind: literal, base (a length or a distance), link; an entry with none of them is
-//	            the end of the block, or an invalid code when it is 0
-//	bits 17–31  the value: the literal byte, the length or distance base, the subtable's offset
+//	bits 13–16  the kind: length, literal, base (a length or a distance), link; an entry with none of
+//	            them is the end of the block, or an invalid code when it is 0
+//	bits 17–31  the value: the literal byte, the length, the length or distance base, the subtable's
+//	            offset
 //
 // The fast loop consumes an entry's bits with the entry itself: it shifts by it (masked with 63) and
 // subtracts it whole from its bit count, of which only the low 6 bits count.
+//
+// A length entry is a length decoded whole, its extra bits with it: the primary literal/length table
+// has one for each value of the extra bits when the code and they fit its index bits (the corpus's
+// lengths do 98% of the time), so that a match's length is the entry's value, with no arithmetic. A
+// length whose code and extra bits are longer than that is a base, as a distance is. (Bits 8–13 of a
+// length entry read 32, "extra bits after 32 bits": the base's formula gives it no extra bits too.)
 //
 // Codes longer than the primary table's index are looked up in a subtable, found through the link entry
 // at their first bits, indexed by the bits after those (a code is still consumed whole: its entry
 // in the subtable holds its full length).
 const (
+	kindLength  = 1 << 13
 	kindLiteral = 1 << 14
 	kindBase    = 2 << 14
 	kindLink    = 4 << 14
@@ -45,7 +53,9 @@ var (
 )
 
 // litEntry is the entry of literal/length symbol sym without its code length (a base's low byte holds
-// its extra bits); false for 286 and 287, which only the fixed code has and no stream may use.
+// its extra bits); false for 286 and 287, which only the fixed code has and no stream may use. A
+// length is a base marked kindLength too: build makes it length entries where it fits the primary
+// table, a base elsewhere.
 func litEntry(sym int) (uint32, bool) {
 	switch {
 	case sym < 256:
@@ -54,7 +64,7 @@ func litEntry(sym int) (uint32, bool) {
 		return 0, true // the end of the block
 	case sym < 286:
 		i := sym - 257
-		return kindBase | uint32(lengthExtra[i]) | uint32(lengthBase[i])<<valueShift, true
+		return kindLength | kindBase | uint32(lengthExtra[i]) | uint32(lengthBase[i])<<valueShift, true
 	}
 	return 0, false
 }
@@ -121,6 +131,10 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 		subBits = uint(maxLen) - pbits
 	}
 	free := 1 << pbits // where the next subtable goes
+	// The lengths with extra bits that fit the primary table, at their code's first entry: made
+	// length entries, one for each value of the extra bits, once the primary table is filled.
+	var whole [29]uint32
+	nwhole := 0
 	// The primary table is filled by doubling: when the codes up to length l-1 are in its first
 	// 2^(l-1) entries, those are copied after themselves (a code of length l-1 recurs every 2^(l-1)
 	// entries), then the codes of length l are put in. Every primary entry is written (an invalid one
@@ -140,8 +154,15 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 			e, ok := entry(sym)
 			if ok {
 				e += uint32(l) // a base's extra bits become the bits it takes in all
-				if e&kindBase != 0 {
-					e |= uint32(l) << 8
+				switch {
+				case e&kindLength != 0 && uint(e&0xff) <= pbits:
+					e &^= kindBase
+					if e&0xff != uint32(l) {
+						whole[nwhole] = uint32(rev) | uint32(l)<<16
+						nwhole++
+					}
+				case e&kindBase != 0:
+					e = e&^kindLength | uint32(l)<<8
 				}
 			}
 			if uint(l) <= pbits {
@@ -165,6 +186,14 @@ func build(table []uint32, pbits uint, lengths []uint8, entry func(sym int) (uin
 	for filled < 1<<pbits {
 		copy(table[filled:], table[:filled])
 		filled *= 2
+	}
+	for _, w := range whole[:nwhole] {
+		first, l := w&0xffff, w>>16
+		e := table[first]
+		base, extra := e>>valueShift, e&0xff-l
+		for i := first; i < 1<<pbits; i += 1 << l {
+			table[i] = e&0xff | kindLength | (base+i>>l&(1<<extra-1))<<valueShift
+		}
 	}
 	return true
 }

@@ -100,11 +100,20 @@ func TestBuildDecodesEveryCode(t *testing.T) {
 						}
 						continue
 					}
-					if e&^0x3fff != want&^0x3fff {
-						t.Errorf("symbol %d (code length %d): entry %#x, want kind and value of %#x", sym, l, e, want)
-					}
-					if takes := uint32(l) + want&0xff; e&0xff != takes {
+					takes := uint32(l) + want&0xff
+					if e&0xff != takes {
 						t.Errorf("symbol %d: takes %d bits, want %d", sym, e&0xff, takes)
+					}
+					if want&kindLength != 0 && uint(takes) <= tc.pbits {
+						// A length that fits the primary table, decoded whole with the bits after its code.
+						length := want>>valueShift + uint32(after)&(1<<(want&0xff)-1)
+						if e != kindLength|length<<valueShift|takes {
+							t.Errorf("symbol %d (code length %d) then %#x: entry %#x, want the length entry of %d", sym, l, after, e, length)
+						}
+						continue
+					}
+					if e&^0x3fff != want&^(0x3fff|kindLength) || e&kindLength != 0 {
+						t.Errorf("symbol %d (code length %d): entry %#x, want kind and value of %#x", sym, l, e, want)
 					}
 					if e&kindBase != 0 && e>>8&63 != uint32(l) {
 						t.Errorf("symbol %d: extra bits after %d bits, want %d", sym, e>>8&63, l)
