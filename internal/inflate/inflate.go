@@ -633,9 +633,9 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		nb |= 56
 		src := op - distance
 		// One unsigned comparison for 8 <= distance <= op, as op is 8 or more (see huffman): a
-		// distance below 8 wraps around to above op-8. Shorter distances, and those that reach
-		// before the member's start, go the rare way.
-		if distance-8 <= op-8 {
+		// distance beyond op wraps src around to above op-8. Shorter distances, and those that
+		// reach before the member's start, go the rare way.
+		if src <= op-8 {
 			// 8 bytes at a time, the first 16 always (most matches are short); each 8 bytes read lie
 			// before what is written, even when the match overlaps itself. Up to 15 bytes are written
 			// past the match: outSlop leaves room for them.
