@@ -542,10 +542,10 @@ const (
 // that they all stay in registers.
 func (d *Reader) fast(n int) (done bool, err error) {
 	ip, op := uint(d.ip), uint(d.op)
-	bits, nb := d.bits, d.nb
+	bits, nb := d.bits, uint32(d.nb)
 	end := min(op+uint(n), fastLimit) // where the output or the input left runs short
 	bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-	ip += (nb&63 ^ 63) >> 3
+	ip += uint(nb&63^63) >> 3
 	nb |= 56
 	e := d.lit[bits&(1<<litBits-1)]
 	why, far := fastRoom, uint(0)
@@ -555,30 +555,30 @@ func (d *Reader) fast(n int) (done bool, err error) {
 			// the 19 bits left of the 64. Written out: the same steps as inlined helpers cost 1–2%
 			// more instructions (callgrind).
 			bits >>= e & 63
-			nb -= uint(e)
+			nb -= e
 			d.out[op&outMask] = byte(e >> valueShift)
 			op++
 			e = d.lit[bits&(1<<litBits-1)]
 			if e&kindLiteral != 0 {
 				bits >>= e & 63
-				nb -= uint(e)
+				nb -= e
 				d.out[op&outMask] = byte(e >> valueShift)
 				op++
 				e = d.lit[bits&(1<<litBits-1)]
 				if e&kindLiteral != 0 {
 					bits >>= e & 63
-					nb -= uint(e)
+					nb -= e
 					d.out[op&outMask] = byte(e >> valueShift)
 					op++
 					e = d.lit[bits&(1<<litBits-1)]
 					bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-					ip += (nb&63 ^ 63) >> 3
+					ip += uint(nb&63^63) >> 3
 					nb |= 56
 					continue
 				}
 			}
 			bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-			ip += (nb&63 ^ 63) >> 3
+			ip += uint(nb&63^63) >> 3
 			nb |= 56
 		}
 		if e&kindLength == 0 {
@@ -589,11 +589,11 @@ func (d *Reader) fast(n int) (done bool, err error) {
 			}
 			if e&kindLiteral != 0 {
 				bits >>= e & 63
-				nb -= uint(e)
+				nb -= e
 				d.out[op&outMask] = byte(e >> valueShift)
 				op++
 				bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-				ip += (nb&63 ^ 63) >> 3
+				ip += uint(nb&63^63) >> 3
 				nb |= 56
 				e = d.lit[bits&(1<<litBits-1)]
 				continue
@@ -602,7 +602,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 				why = fastBadLit
 				if e != 0 {
 					bits >>= e & 63
-					nb -= uint(e)
+					nb -= e
 					why = fastEnd
 				}
 				break
@@ -611,7 +611,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 			e = e&0xff | (e>>valueShift+uint32(bits&(1<<(e&63)-1))>>(e>>8&63))<<valueShift
 		}
 		bits >>= e & 63
-		nb -= uint(e)
+		nb -= e
 		length := uint(e >> valueShift)
 		e = d.dist[bits&(1<<distBits-1)]
 		if e&kindBase == 0 {
@@ -625,11 +625,11 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		}
 		saved := bits
 		bits >>= e & 63
-		nb -= uint(e)
+		nb -= e
 		distance := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
 		e = d.lit[bits&(1<<litBits-1)] // in the 16 bits or more left of the 64
 		bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
-		ip += (nb&63 ^ 63) >> 3
+		ip += uint(nb&63^63) >> 3
 		nb |= 56
 		src := op - distance
 		// One unsigned comparison for 8 <= distance <= op, as op is 8 or more (see huffman): a
@@ -658,7 +658,7 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		}
 		op += length
 	}
-	d.ip, d.op, d.bits, d.nb = int(ip), int(op), bits, nb&63
+	d.ip, d.op, d.bits, d.nb = int(ip), int(op), bits, uint(nb&63)
 	switch why {
 	case fastEnd:
 		d.state = stateBlock
