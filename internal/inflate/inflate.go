@@ -41,10 +41,10 @@ const (
 	inSize    = 1 << 16
 	inMask    = inSize - 1
 	// Each byte the fast loop decodes takes at most 15 bits of input (a literal's longest code; a
-	// match takes at most 48 bits for 3 bytes or more), and the loop stops when it has decoded n bytes
+	// match takes at most 43 bits for 3 bytes or more), and the loop stops when it has decoded n bytes
 	// or more: its last iteration starts before that and takes at most 78 bits (two literals and a
 	// match). Its refills read 8 bytes at a time, after at most 63 bits not yet consumed. So it reads
-	// less than inMargin + 15*n/8 bytes ahead: huffman lets it decode n = (input left - inMargin)*8/15
+	// less than inMargin + 15*n/8 bytes ahead: huffman lets it decode n = fastBudget(input left)
 	// bytes, and fetches more input when less than inRefetch is left.
 	inMargin  = 32
 	inRefetch = 4 << 10
@@ -504,7 +504,7 @@ func (d *Reader) huffman() error {
 			d.fetch()
 		}
 		// fast wants 8 bytes of the member decoded before it (its distance check)
-		if n := (len(d.in) - d.ip - inMargin) * 8 / 15; n > 0 && d.op >= 8 {
+		if n := fastBudget(len(d.in) - d.ip); n > 0 && d.op >= 8 {
 			done, err := d.fast(n)
 			if err != nil || done {
 				return err
@@ -518,6 +518,13 @@ func (d *Reader) huffman() error {
 	}
 	return nil
 }
+
+// fastBudget is how many bytes the fast loop may decode when inLeft bytes of input are left after
+// d.ip: at 15 bits a byte, the most a byte can take, all of them but inMargin (see inMargin).
+// TestFastBudget holds it to that on the stream of 15-bit literals: the loop reads no byte past the
+// input, and leaves no more than inMargin and a refill's 8 bytes unread (a bound of more bits a byte
+// would hand more of the input's end to slowSymbol; fewer would read past it).
+func fastBudget(inLeft int) int { return (inLeft - inMargin) * 8 / 15 }
 
 // Why the fast loop stopped.
 const (

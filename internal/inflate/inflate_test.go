@@ -736,3 +736,82 @@ func TestInflateBlockSequences(t *testing.T) {
 		})
 	}
 }
+
+// TestFastBudget holds fastBudget to the input that takes the most bits a byte, a block of literals of
+// 15 bits: given the budget for the bytes left after d.ip, the fast loop reads no byte past them (its
+// last refill's 8 bytes included), and leaves no more than inMargin and one refill's 8 bytes unread.
+// So the budget is both safe and as large as it can be: at 14 bits a byte the loop would read past the
+// input (and decode what follows it), at 16 it would stop some L/16 bytes short of the end and leave
+// them to slowSymbol, whose output is the same (no other test can tell).
+func TestFastBudget(t *testing.T) {
+	litLens, distLens := make([]uint8, 286), make([]uint8, 30)
+	// Complete codes of lengths 1, 2, ..., 14, 15, 15 (skewed(16)): 'a' and 'b' take 15 bits.
+	for i, sym := range []int{285, 'c', 256, 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 284, 'a', 'b'} {
+		litLens[sym] = skewed(16)[i]
+	}
+	distLens[0] = 1
+	litCodes := canonical(litLens)
+	var w bitWriter
+	w.dynamicHeader(litLens, distLens)
+	var plain []byte
+	for i := range 40_000 {
+		c := "ccccccccccccccccab"[min(i, 16+i%2)] // 16 'c's (2 bits), then 15 bits a byte
+		w.code(litCodes[c], uint(litLens[c]))
+		plain = append(plain, c)
+	}
+	gz := member(w.bytes(), plain)
+	// The gzip header, then the block's header (1,338 bits) and the 16 'c's, and the 8 bytes
+	// slowSymbol's refill reads ahead.
+	start := 10 + (1338+16*2+7)/8 + 8
+	for _, tc := range []struct {
+		name   string
+		inLeft int // bytes of input after d.ip when the fast loop starts
+	}{
+		{"a budget of 1 byte", inMargin + 2},
+		{"100 bytes left", 100},
+		{"1,000 bytes left", 1000},
+		{"inRefetch bytes left", inRefetch},
+		{"a full input buffer", inSize - start},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := NewReader(bytes.NewReader(gz[:start+tc.inLeft]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.blockHeader(); err != nil {
+				t.Fatal(err)
+			}
+			for d.op < 16 {
+				if _, err := d.slowSymbol(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d.ip > start {
+				t.Fatalf("the literals of 15 bits start at input byte %d, after %d", d.ip, start)
+			}
+			// The bytes from d.ip on: the fast loop's only input besides the bits held in d.bits.
+			d.in = d.in[:d.ip+tc.inLeft]
+			n := fastBudget(tc.inLeft)
+			if n <= 0 {
+				t.Fatalf("budget %d bytes for %d bytes left", n, tc.inLeft)
+			}
+			op := d.op
+			if done, err := d.fast(n); done || err != nil {
+				t.Fatalf("fast: %v, %v", done, err)
+			}
+			if d.op < op+n {
+				t.Fatalf("decoded %d bytes, budget %d", d.op-op, n)
+			}
+			if !bytes.Equal(d.out[:d.op], plain[:d.op]) {
+				t.Fatalf("decoded bytes differ at %d", firstDiff(d.out[:d.op], plain[:d.op]))
+			}
+			unread := len(d.in) - d.ip
+			if unread < 8 {
+				t.Errorf("the loop's last refill read past the input: %d bytes after the next read's start", unread)
+			}
+			if unread > inMargin+8 {
+				t.Errorf("the loop left %d bytes of %d unread, more than inMargin+8 = %d", unread, tc.inLeft, inMargin+8)
+			}
+		})
+	}
+}
