@@ -633,7 +633,8 @@ func (d *Reader) fast(n int) (done bool, err error) {
 		saved := bits
 		bits >>= e & 63
 		nb -= e
-		distance := uint(e>>valueShift) + uint(saved&(1<<(e&63)-1))>>(e>>8&63)
+		// saved's low bits that the entry takes: saved ^ bits<<them, as bits is saved>>them.
+		distance := uint(e>>valueShift) + uint(saved^bits<<(e&63))>>(e>>8&63)
 		e = d.lit[bits&(1<<litBits-1)] // in the 16 bits or more left of the 64
 		bits |= binary.LittleEndian.Uint64(d.inBuf[ip&inMask:]) << (nb & 63)
 		ip += uint(nb&63^63) >> 3
