@@ -1,8 +1,8 @@
 // Package inflate reads gzip files: RFC 1952 members, one after the other, each an RFC 1951 DEFLATE
 // stream checked against its CRC-32 and length. It does one job, fast, for the PGN archives scan reads:
-// a 64-bit bit buffer refilled a word at a time, tables whose entries carry a length's or a distance's
-// base and extra bits (one lookup decodes a symbol), literals decoded in runs, and match copies 8 bytes
-// at a time. Memory is bounded (some 240 KB a Reader, whatever the input) and corrupt or truncated input
+// a 64-bit bit buffer refilled a word at a time, tables whose entries carry a length decoded whole
+// (its extra bits too, where they fit) or a distance's base and extra bits (one lookup decodes a
+// symbol), literals decoded in runs, and match copies 8 bytes at a time. Memory is bounded (some 240 KB a Reader, whatever the input) and corrupt or truncated input
 // gives an error naming its byte offset, never a panic.
 package inflate
 
