@@ -175,21 +175,88 @@ func TestPGNFeedCorrectionAnywhere(t *testing.T) {
 		}
 		return f
 	}
-	for k := 0; k < at; k += 1 + min(4, (at-k)/2) { // every fifth ply, and each of the last few
-		f := follow()
-		corrected := slices.Clone(line[:at])
-		corrected[k] = "Qh5"
-		if line[k] == "Qh5" {
-			corrected[k] = "Qh4"
+	// The corrections of the move at a ply: another move (its length
+	// changes the text after it, most of the time), and one of the same
+	// length (only that move's bytes change; the feed keeps no copy of the
+	// text before the last few moves).
+	corrections := []struct {
+		name string
+		move func(old string) string
+	}{
+		{"another move", func(old string) string {
+			if old == "Qh5" {
+				return "Qh4"
+			}
+			return "Qh5"
+		}},
+		{"its piece letter", func(old string) string {
+			if old[0] == 'B' {
+				return "N" + old[1:]
+			}
+			return "B" + old[1:]
+		}},
+		{"its last character", func(old string) string {
+			if old[len(old)-1] == '1' {
+				return old[:len(old)-1] + "2"
+			}
+			return old[:len(old)-1] + "1"
+		}},
+	}
+	for _, c := range corrections {
+		for k := 0; k < at; k += 1 + min(4, (at-k)/2) { // every fifth ply, and each of the last few
+			f := follow()
+			corrected := slices.Clone(line[:at])
+			corrected[k] = c.move(line[k])
+			if got, tail := feed(f, corrected); !slices.Equal(got, corrected) || tail {
+				t.Fatalf("%s, ply %d corrected: emitted %d plies, tail parse %v", c.name, k+1, len(got), tail)
+			}
+			if got, tail := feed(f, line[:at]); !slices.Equal(got, line[:at]) || tail {
+				t.Fatalf("%s, ply %d, back to the line: emitted %d plies, tail parse %v", c.name, k+1, len(got), tail)
+			}
+			if got, tail := feed(f, line[:at+1]); !slices.Equal(got, line[:at+1]) || !tail {
+				t.Fatalf("%s, ply %d, one more: emitted %d plies, tail parse %v", c.name, k+1, len(got), tail)
+			}
 		}
-		if got, tail := feed(f, corrected); !slices.Equal(got, corrected) || tail {
-			t.Fatalf("ply %d corrected: emitted %d plies, tail parse %v", k+1, len(got), tail)
+	}
+}
+
+// TestPGNFeedLastBytesComparedExactly: the feed keeps a copy of the last
+// bytes of the movetext seen (the CRC-32 covers what comes before them):
+// a resent text that differs from it in any of those, the length kept, is
+// parsed whole.
+func TestPGNFeedLastBytesComparedExactly(t *testing.T) {
+	const url = "https://lichess.org/broadcast/e/r/round001/game0001"
+	head := "[Event \"E\"]\n[GameURL \"" + url + "\"]\n"
+	line := randgame.MustLine(t, 11, 151)
+	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil, pgn.Limits{})
+	feed := func(text string) (tail bool) {
+		t.Helper()
+		tails := f.tailParses
+		if err := f.feedText(text, func(int) string { return "?" }, func(threefold.GameState) error { return nil }); err != nil {
+			t.Fatal(err)
 		}
-		if got, tail := feed(f, line[:at]); !slices.Equal(got, line[:at]) || tail {
-			t.Fatalf("ply %d, back to the line: emitted %d plies, tail parse %v", k+1, len(got), tail)
+		return f.tailParses > tails
+	}
+	for p := 1; p <= 150; p++ {
+		feed(pgnOf(head, line[:p], "*"))
+	}
+	_, seen, _ := splitPGNText(pgnOf(head, line[:150], "*"))
+	known, _ := movetextPrefix(seen)
+	text := pgnOf(head, line[:151], "*")
+	_, movetext, _ := splitPGNText(text)
+	if !strings.HasPrefix(movetext, known) {
+		t.Fatal("the next text does not extend the one seen")
+	}
+	n := len(known)
+	for at := crcEnd(n); at < n; at++ { // every byte of the copy
+		b := []byte(movetext)
+		b[at] ^= 0x20
+		if feed(text[:len(text)-len(movetext)] + string(b)) {
+			t.Errorf("byte %d of %d changed: taken as extending the text seen (tail parse)", at, n)
 		}
-		if got, tail := feed(f, line[:at+1]); !slices.Equal(got, line[:at+1]) || !tail {
-			t.Fatalf("ply %d, one more: emitted %d plies, tail parse %v", k+1, len(got), tail)
-		}
+		feed(text[:len(text)-len(movetext)] + known + "*\n\n") // back to the game seen
+	}
+	if n-crcEnd(n) < knownTail {
+		t.Errorf("%d bytes compared exactly, want %d or more", n-crcEnd(n), knownTail)
 	}
 }
