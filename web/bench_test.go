@@ -80,8 +80,9 @@ func BenchmarkHubPush(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.mu.Lock()
-		h.dirty[GameKey(ref)] = h.now()
-		h.dirtyKeys = append(h.dirtyKeys, GameKey(ref))
+		g := h.games[GameKey(ref)]
+		g.dirty, g.dirtySince = true, h.now()
+		h.dirty = append(h.dirty, g)
 		h.mu.Unlock()
 		h.push()
 		for _, c := range clients {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,12 +65,10 @@ type Hub struct {
 	sources   map[string]*SourceState
 	clients   int                             // pages connected
 	pages     map[string]map[*client]struct{} // the pages connected, by focus ("" for the index)
-	dirty     map[string]time.Time            // game key -> when it first changed since the last push
-	// dirtyKeys are dirty's keys, in the order they came: push goes
-	// through them, not through the map, whose iteration costs the room it
-	// once grew to (every board's first state, at start) on every push.
-	dirtyKeys []string
-	pending   []threefold.Alert // alerts not yet pushed
+	// dirty are the games changed since the last push (hubGame.dirty), in
+	// the order they came: push goes through them, not through the games.
+	dirty   []*hubGame
+	pending []threefold.Alert // alerts not yet pushed
 	// lastKeys are the games whose last state came (a file read once),
 	// finished or not: forgotten once pushed.
 	lastKeys []string
@@ -81,6 +81,7 @@ type Hub struct {
 
 type hubGame struct {
 	mu   sync.Mutex // serialises updates of one game
+	key  string     // its GameKey
 	t    tracker
 	view *GameView // immutable once published; guarded by Hub.mu
 	// pushed is the view last pushed to the game's pages: every page of
@@ -90,13 +91,21 @@ type hubGame struct {
 	live    bool      // counted in Hub.live; guarded by Hub.mu
 	last    bool      // its last update said Last; guarded by Hub.mu
 	endedAt time.Time // when the hub saw it finished; guarded by Hub.mu
+	// dirty: changed since the last push, first at dirtySince (it is in
+	// Hub.dirty then). Guarded by Hub.mu.
+	dirty      bool
+	dirtySince time.Time
+	// pages are the pages of this game, the set Hub.pages holds for its
+	// key (nil: none), while the game is in Hub.games: push finds them
+	// without looking its key up. Guarded by Hub.mu.
+	pages map[*client]struct{}
 }
 
 // NewHub returns an empty hub. Call Run to push to pages.
 func NewHub(opts HubOptions) *Hub {
 	h := &Hub{metrics: opts.Metrics, log: opts.Logger, now: opts.Now, maxPlies: opts.MaxPlies, grace: opts.FinishedGrace,
 		games: make(map[string]*hubGame), sources: make(map[string]*SourceState),
-		pages: make(map[string]map[*client]struct{}), dirty: make(map[string]time.Time), wake: make(chan struct{}, 1)}
+		pages: make(map[string]map[*client]struct{}), wake: make(chan struct{}, 1)}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -129,7 +138,7 @@ func (h *Hub) Update(u threefold.GameState) {
 	h.mu.Lock()
 	g := h.games[key]
 	if g == nil {
-		g = &hubGame{}
+		g = &hubGame{key: key, pages: h.pages[key]}
 		h.games[key] = g
 	}
 	h.mu.Unlock()
@@ -144,6 +153,7 @@ func (h *Hub) Update(u threefold.GameState) {
 	h.mu.Lock()
 	if h.games[key] != g { // forgotten meanwhile: take it back
 		h.games[key] = g
+		g.pages = h.pages[key]
 	}
 	g.view = v
 	g.last = u.Last
@@ -164,9 +174,9 @@ func (h *Hub) Update(u threefold.GameState) {
 	if h.metrics != nil {
 		h.metrics.SetGamesFollowed(h.live)
 	}
-	if _, ok := h.dirty[key]; !ok {
-		h.dirty[key] = now
-		h.dirtyKeys = append(h.dirtyKeys, key)
+	if !g.dirty {
+		g.dirty, g.dirtySince = true, now
+		h.dirty = append(h.dirty, g)
 	}
 	if u.Last {
 		h.lastKeys = append(h.lastKeys, key)
@@ -189,7 +199,7 @@ func (h *Hub) pruneLocked(now time.Time) {
 				h.live--
 			}
 			delete(h.games, k)
-			delete(h.dirty, k)
+			g.dirty = false // push passes it by
 		}
 	}
 }
@@ -379,6 +389,9 @@ func (h *Hub) register(c *client) bool {
 	if set == nil {
 		set = make(map[*client]struct{})
 		h.pages[c.focus] = set
+		if g := h.games[c.focus]; g != nil {
+			g.pages = set
+		}
 	}
 	set[c] = struct{}{}
 	h.clients++
@@ -400,6 +413,9 @@ func (h *Hub) dropLocked(c *client) bool {
 	delete(set, c)
 	if len(set) == 0 {
 		delete(h.pages, c.focus)
+		if g := h.games[c.focus]; g != nil {
+			g.pages = nil
+		}
 	}
 	h.clients--
 	return true
@@ -426,6 +442,9 @@ func (h *Hub) Run(ctx context.Context) error {
 				}
 			}
 			clear(h.pages)
+			for _, g := range h.games {
+				g.pages = nil
+			}
 			h.clients = 0
 			h.mu.Unlock()
 			return nil
@@ -444,27 +463,27 @@ func (h *Hub) push() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var msgs []pageMessage
-	add := func(focus string, data []byte) { msgs = append(msgs, pageMessage{focus, data}) }
+	add := func(to map[*client]struct{}, data []byte) { msgs = append(msgs, pageMessage{to: to, data: data}) }
+	addAll := func(data []byte) { msgs = append(msgs, pageMessage{all: true, data: data}) }
+	index := h.pages[""]
 	now := h.now()
-	keys := h.dirtyKeys
-	h.dirtyKeys = keys[:0] // h.mu is held: nothing is appended meanwhile
-	sort.Strings(keys)
-	for _, k := range keys {
-		since, ok := h.dirty[k]
-		if !ok {
-			continue // forgotten since (pruneLocked)
+	dirty := h.dirty
+	h.dirty = dirty[:0] // h.mu is held: nothing is appended meanwhile
+	slices.SortFunc(dirty, func(a, b *hubGame) int { return strings.Compare(a.key, b.key) })
+	for _, g := range dirty {
+		if !g.dirty {
+			continue // listed twice (forgotten, then taken back), or forgotten since (pruneLocked)
 		}
-		delete(h.dirty, k)
-		g := h.games[k]
+		g.dirty = false
 		v := g.view
-		add("", encode(message{Type: "game", Game: v.Summary()}))
-		if len(h.pages[k]) > 0 {
+		add(index, encode(message{Type: "game", Game: v.Summary()}))
+		if len(g.pages) > 0 {
 			part, from, groupFrom := v.Since(g.pushed)
-			add(k, encode(message{Type: "game", Game: part, From: from, GroupFrom: groupFrom}))
+			add(g.pages, encode(message{Type: "game", Game: part, From: from, GroupFrom: groupFrom}))
 		}
 		g.pushed = v
 		if h.metrics != nil {
-			h.metrics.ObserveUpdateLatency(now.Sub(since))
+			h.metrics.ObserveUpdateLatency(now.Sub(g.dirtySince))
 		}
 	}
 	// A game whose last state came is on the pages now; no state of it
@@ -484,22 +503,22 @@ func (h *Hub) push() {
 	}
 	h.lastKeys = h.lastKeys[:0]
 	for i := range h.pending {
-		add("*", encode(message{Type: "alert", Alert: &h.pending[i]}))
+		addAll(encode(message{Type: "alert", Alert: &h.pending[i]}))
 	}
 	h.pending = nil
 	if h.srcDirt {
 		h.srcDirt = false
-		add("*", encode(message{Type: "sources", Sources: h.sourcesLocked()}))
+		addAll(encode(message{Type: "sources", Sources: h.sourcesLocked()}))
 	}
 	if h.botDirt {
 		h.botDirt = false
-		add("", encode(message{Type: "bot", Bot: h.bot}))
+		add(index, encode(message{Type: "bot", Bot: h.bot}))
 	}
 	// In order, page by page: a page gets its messages in the order they
 	// were added.
 	for _, m := range msgs {
-		if m.focus != "*" {
-			for c := range h.pages[m.focus] {
+		if !m.all {
+			for c := range m.to {
 				h.sendLocked(c, m.data)
 			}
 			continue
@@ -512,11 +531,13 @@ func (h *Hub) push() {
 	}
 }
 
-// pageMessage is a message push sends to the pages of a focus: "" the
-// index pages, a game key that game's pages, "*" every page.
+// pageMessage is a message push sends to a set of pages (the index
+// pages, a game's pages; a set a drop empties meanwhile gets nothing), or
+// to every page (all).
 type pageMessage struct {
-	focus string
-	data  []byte
+	to   map[*client]struct{}
+	all  bool
+	data []byte
 }
 
 // sendLocked sends data to a page without waiting (h.mu held): a page
