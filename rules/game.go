@@ -163,12 +163,19 @@ func (g *Game) PlayUCI(s string) (Move, error) {
 
 // PlaySAN reads a SAN move (see Position.ParseSAN) and plays it.
 func (g *Game) PlaySAN(s string) (Move, error) {
-	m, ok := g.pos.parseSANFast(s)
-	if !ok {
-		var err error
-		if m, err = g.pos.parseSAN(s); err != nil {
-			return NoMove, err
-		}
+	m := g.pos.sanFast(s)
+	if m == NoMove {
+		return g.playSANSlow(s)
+	}
+	g.play(m)
+	return m, nil
+}
+
+// playSANSlow is PlaySAN for the moves the fast reading leaves to parseSAN.
+func (g *Game) playSANSlow(s string) (Move, error) {
+	m, err := g.pos.parseSAN(s)
+	if err != nil {
+		return NoMove, err
 	}
 	g.play(m)
 	return m, nil

@@ -77,122 +77,212 @@ const maxSAN = 32
 // reaching the last rank must name its promotion piece, as the standard
 // requires.
 func (p *Position) ParseSAN(s string) (Move, error) {
-	if m, ok := p.parseSANFast(s); ok {
+	if m := p.sanFast(s); m != NoMove {
 		return m, nil
 	}
 	return p.parseSAN(s)
 }
 
-// parseSANFast reads the forms a PGN file almost always holds (Nf3, Nbd7,
-// R1e2, Qh4xe1, exd5, e4, e8=Q, O-O, each with at most one + or #) in one
-// pass over the bytes, and resolves the move from the pieces of the named
-// kind that reach the destination, without the generic checks of a
-// pseudo-legal move (the candidates already move that way). It answers
-// only when that form names exactly one legal move; everything else (other
-// spellings, illegal and ambiguous moves) is left to parseSAN, which reads
-// the same forms to the same move, so the errors stay its own.
-func (p *Position) parseSANFast(s string) (Move, bool) {
-	n := len(s)
-	if n > 0 && (s[n-1] == '+' || s[n-1] == '#') {
-		n--
+// sanFast reads the forms a PGN file almost always holds (Nf3, Nbd7, R1e2,
+// Qh4xe1, exd5, e4, O-O, each with at most one + or #) in one pass over
+// the bytes, and resolves the move from the pieces of the named kind that
+// reach the destination, without the generic checks of a pseudo-legal
+// move (the candidates already move that way). It answers only when that
+// form names exactly one legal move, else NoMove; everything else
+// (promotions, other spellings, illegal and ambiguous moves) is left to
+// parseSAN, which reads the same forms to the same move, so the errors
+// stay its own.
+//
+// The kind of move (pawn or piece, which piece, capture or not) is what a
+// branch cannot predict from one ply to the next, so past the one split
+// between pawns and pieces it decides few branches: the bytes are looked
+// up in tables, the squares a piece comes from are one lookup for every
+// kind but the queen (see sanReach), and a pawn's are found with
+// shifts; the other branches are taken by rare moves only.
+func (p *Position) sanFast(s string) Move {
+	if len(s) < 2 {
+		return NoMove
 	}
-	if n < 2 {
-		return NoMove, false
+	// n: the index of the destination's rank, before any + or #.
+	n := len(s) - 1 - int(sanCheckMark[s[len(s)-1]])
+	if n < 1 {
+		return NoMove
 	}
-	s = s[:n]
-	us := p.turn & 1
+	to := uint(sanSquare[uint(s[n-1])|uint(s[n])<<8]) - 1
+	if to > 63 {
+		return p.castleSANFast(s[:n+1]) // or a promotion, left to parseSAN
+	}
+	us := uint(p.turn & 1)
+	occ := p.byColor[White] | p.byColor[Black]
+	var cands uint64
 	pt := sanPieceType[s[0]]
 	if pt == NoPieceType {
-		if s[0] == 'O' {
-			return p.parseCastleFast(s)
+		// A pawn. One that reaches the last rank promotes: e8=Q is
+		// parseSAN's, e8 an error.
+		if promotionRanks>>to&1 != 0 {
+			return NoMove
 		}
-		return p.parsePawnSANFast(s, us)
-	}
-	f, r := s[n-2]-'a', s[n-1]-'1'
-	if f > 7 || r > 7 {
-		return NoMove, false
-	}
-	to := Square(r<<3 | f)
-	if t := p.board[to]; t != NoPiece && t.Color() == us {
-		return NoMove, false
-	}
-	own := p.byColor[us] & p.byType[pt&7]
-	// Between the piece letter and the destination: a file, a rank or
-	// both, then x, each optional.
-	mid := n - 3 // the bytes s[1:n-2], without a last x
-	if mid > 0 && s[n-3] == 'x' {
-		mid--
-	}
-	switch mid {
-	case 0:
-	case 1:
-		if c := s[1]; c-'a' < 8 {
-			own &= fileA << (c - 'a')
-		} else if c-'1' < 8 {
-			own &= rank1 << (8 * (c - '1'))
-		} else {
-			return NoMove, false
+		pawns := p.byColor[us] & p.byType[Pawn]
+		switch n {
+		case 1: // a push: e4
+			if occ>>to&1 != 0 {
+				return NoMove
+			}
+			// From one square behind, or two behind on the pawns' first
+			// rank with the square between empty.
+			one := to - 8 + 16*us
+			free := uint64(0) - (^occ >> (one & 63) & 1)
+			cands = (1<<one | 1<<(one-8+16*us)&pawnStartRank[us]&free) & pawns
+		case 3: // a capture: exd5, en passant too
+			if s[1] != 'x' || (p.byColor[us^1]|p.ep.bb())>>to&1 == 0 {
+				return NoMove
+			}
+			cands = pawnAttacks[us^1][to] & sanFileMask[s[0]] & pawns
+		default:
+			return NoMove
 		}
-	case 2:
-		ff, fr := s[1]-'a', s[2]-'1'
-		if ff > 7 || fr > 7 {
-			return NoMove, false
+	} else {
+		own := p.byColor[us]
+		if own>>to&1 != 0 {
+			return NoMove
 		}
-		own &= 1 << (fr<<3 | ff)
-	default:
-		return NoMove, false
-	}
-	var cands uint64
-	switch pt {
-	case Knight:
-		cands = knightAttacks[to] & own
-	case King:
-		cands = kingAttacks[to] & own
-	default:
-		occ := p.byColor[White] | p.byColor[Black]
-		if pt != Rook {
-			cands = bishopAttacks(to, occ)
+		own &= p.byType[pt&7]
+		// Between the piece letter and the destination: a file, a rank or
+		// both, then x, each optional. (For n == 1 the file read above
+		// was the piece letter.)
+		if mid := n - 2 - int(sanCapture[s[n-2]]); mid != 0 {
+			switch mid {
+			case 1:
+				own &= sanFileMask[s[1]] | sanRankMask[s[1]]
+			case 2:
+				own &= sanFileMask[s[1]] & sanRankMask[s[2]]
+			default:
+				return NoMove
+			}
 		}
-		if pt != Bishop {
-			cands |= rookAttacks(to, occ)
+		mg := &sanReach[pt&7][to]
+		reach := mg.attacks[((occ&mg.mask)*mg.number)>>(mg.shift&63)&(maxMagicPart-1)]
+		if pt == Queen {
+			reach |= rookAttacks(Square(to), occ)
 		}
-		cands &= own
+		cands = reach & own
+		if cands&(cands-1) != 0 {
+			return p.sanAmong(cands, Square(to))
+		}
 	}
 	if cands == 0 {
-		return NoMove, false
+		return NoMove
 	}
-	m := NewMove(lsb(cands), to, NoPieceType)
-	if cands&(cands-1) == 0 {
-		// One piece can go there, as almost always: it is legal at once
-		// when the king is not in check and the piece is no king and
-		// cannot be pinned.
-		if pt == King {
-			// The king does not shield the squares behind it on a line.
-			return m, !p.attacked(to, us^1, (p.byColor[White]|p.byColor[Black])&^m.From().bb())
+	// One piece can go there, as almost always.
+	from := uint(bits.TrailingZeros64(cands)) & 63
+	m := Move(from | to<<6)
+	if pt == King {
+		// The king does not shield the squares behind it on a line.
+		if p.attacked(Square(to), Color(us^1), occ&^cands) {
+			return NoMove
 		}
-		if p.notPinnedNorInCheck(m.From()) {
-			return m, true
-		}
-		return m, p.legal(m)
+		return m
 	}
+	// Legal at once when the side to move is not in check and no enemy
+	// slider stands on the line through its king and from (if there is
+	// one), so that the piece is not pinned; but for en passant.
+	if p.checkers == 0 && Square(to) != p.ep &&
+		line[uint(p.kings[us&1])&63][from]&p.byColor[us^1]&(p.byType[Bishop]|p.byType[Rook]|p.byType[Queen]) == 0 ||
+		p.legal(m) {
+		return m
+	}
+	return NoMove
+}
+
+// sanAmong is sanFast's answer when several pieces of the named kind
+// reach to (cands): the move of the one that may legally go there, or
+// NoMove when none or more than one may (parseSAN says which).
+func (p *Position) sanAmong(cands uint64, to Square) Move {
 	found := NoMove
 	for ; cands != 0; cands &= cands - 1 {
 		if m := NewMove(lsb(cands), to, NoPieceType); p.legal(m) {
 			if found != NoMove {
-				return NoMove, false // ambiguous: parseSAN says so
+				return NoMove
 			}
 			found = m
 		}
 	}
-	return found, found != NoMove
+	return found
 }
 
-// sanPieceType is the piece type of a SAN piece letter, by byte: N, B,
-// R, Q or K; NoPieceType for every other byte.
-var sanPieceType = [256]PieceType{'N': Knight, 'B': Bishop, 'R': Rook, 'Q': Queen, 'K': King}
+// The tables sanFast reads a SAN's bytes with.
+var (
+	// sanPieceType is the piece type of a SAN piece letter, by byte: N,
+	// B, R, Q or K; NoPieceType for every other byte.
+	sanPieceType = [256]PieceType{'N': Knight, 'B': Bishop, 'R': Rook, 'Q': Queen, 'K': King}
+	// sanCheckMark is 1 for the bytes that may end a SAN after its
+	// destination: + and #.
+	sanCheckMark = [256]uint8{'+': 1, '#': 1}
+	// sanSquare is, by the two bytes of a square's name (the file's in
+	// the low byte), 1 + the square; 0 for every other pair. One load
+	// instead of two tests; the pairs of a name are 64 bytes on 8 lines.
+	sanSquare = func() (t [1 << 16]uint8) {
+		for sq := range 64 {
+			t[('a'+sq&7)|('1'+sq>>3)<<8] = uint8(sq + 1)
+		}
+		return t
+	}()
+	// sanCapture is 1 for x.
+	sanCapture = [256]uint8{'x': 1}
+	// sanFileMask is the file a byte a-h names; sanRankMask the rank a
+	// byte 1-8 names; 0 for every other byte.
+	sanFileMask, sanRankMask = func() (files, ranks [256]uint64) {
+		for i := range 8 {
+			files['a'+i] = fileA << i
+			ranks['1'+i] = rank1 << (8 * i)
+		}
+		return files, ranks
+	}()
+)
 
-// parseCastleFast is parseSANFast for s (no + or #) that starts with O.
-func (p *Position) parseCastleFast(s string) (Move, bool) {
+// sanReach gives, by piece type, the squares from which a piece of that
+// type reaches a square, looked up as a slider's attacks are: a bishop's,
+// a rook's, or the diagonal part of a queen's lines (her straight lines
+// take one more lookup); a knight's or king's steps from a magic whose
+// mask and number are 0, so that every lookup reads the first entry of
+// its square's part, the steps. One lookup for every kind of piece, no
+// branch on it. Pawns and the unused types have none.
+var sanReach = [8]*[64]magic{Knight: &sanKnightReach, Bishop: &bishopMagics, Rook: &rookMagics, Queen: &bishopMagics, King: &sanKingReach}
+
+// sanKnightReach and sanKingReach are the magics of sanReach for the
+// knight and the king: each square's part of sanLeaperSteps starts with
+// its steps.
+var sanKnightReach, sanKingReach = leaperMagics(&sanLeaperSteps[0]), leaperMagics(&sanLeaperSteps[1])
+
+// sanLeaperSteps are, by square, the squares a knight ([0]) and a king
+// ([1]) step to, each followed by enough zeroes that a part starting at
+// any square is as long as a slider table's (the type of magic.attacks).
+var sanLeaperSteps = func() (t [2][64 + maxMagicPart]uint64) {
+	for a := range 64 {
+		for b := range 64 {
+			df, dr := a&7-b&7, a>>3-b>>3
+			if d := df*df + dr*dr; d == 5 { // a knight's step: 1 and 2
+				t[0][a] |= 1 << b
+			} else if d == 1 || d == 2 { // a king's: 1 and 0, or 1 and 1
+				t[1][a] |= 1 << b
+			}
+		}
+	}
+	return t
+}()
+
+// leaperMagics returns the magics whose lookups on each square read that
+// square's entry of steps, whatever the occupancy.
+func leaperMagics(steps *[64 + maxMagicPart]uint64) (ms [64]magic) {
+	for sq := range ms {
+		ms[sq].attacks = (*[maxMagicPart]uint64)(steps[sq:])
+	}
+	return ms
+}
+
+// castleSANFast is sanFast for s (no + or #) that does not end with a
+// square: O-O or O-O-O, or NoMove.
+func (p *Position) castleSANFast(s string) Move {
 	var dir int
 	switch s {
 	case "O-O":
@@ -200,83 +290,20 @@ func (p *Position) parseCastleFast(s string) (Move, bool) {
 	case "O-O-O":
 		dir = -2
 	default:
-		return NoMove, false
+		return NoMove
 	}
 	m, err := p.parseCastle(s, dir)
-	return m, err == nil
+	if err != nil {
+		return NoMove
+	}
+	return m
 }
 
-// parsePawnSANFast is parseSANFast for s (no + or #, at least two bytes)
-// that starts with no piece letter: a pawn move, e4, exd5, e8=Q, exd8=Q.
-func (p *Position) parsePawnSANFast(s string, us Color) (Move, bool) {
-	n := len(s)
-	// The destination, and the promotion piece after it.
-	promo := NoPieceType
-	if n >= 4 && s[n-2] == '=' {
-		if promo = sanPieceType[s[n-1]]; promo == NoPieceType || promo == King {
-			return NoMove, false
-		}
-		n -= 2
-	}
-	f, r := s[n-2]-'a', s[n-1]-'1'
-	if f > 7 || r > 7 {
-		return NoMove, false
-	}
-	to := Square(r<<3 | f)
-	if t := p.board[to]; t != NoPiece && t.Color() == us {
-		return NoMove, false
-	}
-	if last := r == 7 || r == 0; last != (promo != NoPieceType) {
-		return NoMove, false
-	}
-	fwd := Square(8)
-	if us == Black {
-		fwd = -8
-	}
-	var from Square
-	switch n {
-	case 2: // a push: e4
-		one := to - fwd
-		if p.board[to] != NoPiece || one < 0 || one > 63 {
-			return NoMove, false
-		}
-		from = one
-		if p.board[one] == NoPiece && (us == White && r == 3 || us == Black && r == 4) {
-			from = one - fwd
-		}
-	case 4: // a capture: exd5
-		ff := s[0] - 'a'
-		if s[1] != 'x' || ff > 7 || (ff != f+1 && ff+1 != f) || (p.board[to] == NoPiece && to != p.ep) {
-			return NoMove, false
-		}
-		from = to - fwd + Square(ff) - Square(f)
-		if from < 0 || from > 63 {
-			return NoMove, false
-		}
-	default:
-		return NoMove, false
-	}
-	m := NewMove(from, to, promo)
-	if p.board[from] != NewPiece(us, Pawn) {
-		return NoMove, false
-	}
-	if to != p.ep && p.notPinnedNorInCheck(from) {
-		return m, true
-	}
-	return m, p.legal(m)
-}
+// promotionRanks are the ranks a pawn promotes on: the first and the last.
+const promotionRanks = rank1 | rank8
 
-// notPinnedNorInCheck reports whether the side to move is not in check
-// and no enemy slider stands on the line through its king and from (if
-// there is one): then the piece on from (not the king) is not pinned, and
-// every move of it but en passant is legal.
-func (p *Position) notPinnedNorInCheck(from Square) bool {
-	if p.checkers != 0 {
-		return false
-	}
-	l := line[p.kingSquare(p.turn)&63][from&63]
-	return l == 0 || l&p.byColor[p.turn&1^1]&(p.byType[Bishop]|p.byType[Rook]|p.byType[Queen]) == 0
-}
+// pawnStartRank is, by colour, the rank that colour's pawns start on.
+var pawnStartRank = [2]uint64{rank1 << 8, rank8 >> 8}
 
 // parseSAN is ParseSAN for every form it accepts, with the errors.
 func (p *Position) parseSAN(s string) (Move, error) {
