@@ -150,6 +150,26 @@ var hostile = []struct{ name, text string }{
 	{"a comment after every move", "[Event \"a\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:02:59] } 2. Nf3 {x}Nc6{} 3. Bb5 " +
 		"{ [%clk 0:02:58] }\n3... a6 {1234567} 4. Ba4 {12345678} 4... Nf6 {123456789} 5. O-O {" + strings.Repeat("c", 40) +
 		"} Be7 {open\nclosed} 6. Re1 {a { b} b5 { } *\n\n[Event \"b\"]\n\n1. d4 {never closed\n\n[Event \"c\"]\n\n1. c4 {c} *\n"},
+	// What chunkMoves reads 8 bytes at a time, and what it must leave to its general case, each in a game of
+	// its own (a game is read no further after an error): moves of 5, 6 and 7 bytes, a glyph, a control
+	// byte, a byte above 127 or a delimiter right after a move or a number, numbers of 3 digits, of 2 dots,
+	// with a letter, without a dot, before a line end or a tab, a tag pair on the line after a move.
+	{"moves and numbers read a word at a time", wordGames(
+		"5. O-O-O Be7 6. Nxe4+ Bb7", "6. Raxb1+ b5", "7. exd8=Q+ d6", "4. Ba4! Nf6", "4. Ba4!? Nf6", "2. Nf3\x01 Nc6",
+		"3. Bb5\x7f a6", "8. a3\x00 d5", "14. a3\xff b6", "14. a3 b6\x0e", "8. a3{c} d5", "8. a3(x) d5", "9.. b4",
+		"10.\x01 c5", "11... c4", "123. Nc3", "1.. Ne4", "12.e4 e5", "1x. Nf6", "12.\nNf3 Nf6\t17.\tNg5", "18. 9e4 h6",
+		"Ne4 ... Nf6", "Bb5\r\n16. Nf3", "1. e4 e5 2. Nf3\n\n", "4. Nxe4! Nf6", "123 Nf6", "12x Nf6", "12.x Nf6",
+		"4. Nf3\n[Site \"x\"]\n"),
+	},
+}
+
+// wordGames returns a game for each piece of movetext, after three moves and before a fourth and a result.
+func wordGames(movetext ...string) string {
+	var b strings.Builder
+	for _, m := range movetext {
+		fmt.Fprintf(&b, "[Event \"%s\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 %s 4. d4 d5 *\n\n", m, m)
+	}
+	return b.String()
 }
 
 // TestChunkedMatchesReader reads texts that move game boundaries around, in chunks of every small size,
