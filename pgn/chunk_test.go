@@ -255,7 +255,8 @@ func TestChunkedGameByteLimit(t *testing.T) {
 // drops is still the game's error.
 func TestChunkedKeepTags(t *testing.T) {
 	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
-	keep := []string{"Event", "FEN", "Opening"} // Opening: length 7, first letter 7 in keepBit's 3 bits, bit 63
+	// Opening: length 7, first letter 7 in keepBit's 3 bits, bit 63. Ewent and Event: the same bit (Reader.keepAt).
+	keeps := [][]string{{"Event", "FEN", "Opening"}, {"Event", "Ewent", "FEN", "Opening"}, {"FEN", "Ewent", "Event"}}
 	texts := append([]struct{ name, text string }{
 		{"only dropped tags", "[Site \"a\"]\n\n[Site \"b\"]\n[Date \"c\"]\n\n1. e4 *\n"},
 		{"dropped tags malformed or over the limit", "[Event \"a\"]\n[Site \"" + strings.Repeat("s", 20) + "\"]\n\n1. e4 *\n\n[Site x]\n\n1. d4 *\n\n[Site \"y\n"},
@@ -264,24 +265,26 @@ func TestChunkedKeepTags(t *testing.T) {
 	}, hostile...)
 	for _, tt := range texts {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, lim := range []Limits{{}, tiny} {
-				want, wantErr := readWhole(strings.NewReader(tt.text), lim)
-				for _, g := range want {
-					var tags []Tag
-					for _, tag := range g.Tags {
-						if slices.Contains(keep, tag.Name) {
-							tags = append(tags, tag)
+			for _, keep := range keeps {
+				for _, lim := range []Limits{{}, tiny} {
+					want, wantErr := readWhole(strings.NewReader(tt.text), lim)
+					for _, g := range want {
+						var tags []Tag
+						for _, tag := range g.Tags {
+							if slices.Contains(keep, tag.Name) {
+								tags = append(tags, tag)
+							}
 						}
+						g.Tags = tags
 					}
-					g.Tags = tags
-				}
-				for size := 1; size <= len(tt.text)+1; size++ {
-					got, err, chunks, rereads := readChunked(t, strings.NewReader(tt.text), lim, size, 2, keep...)
-					if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-						t.Fatalf("size %d: error %v, want %v", size, err, wantErr)
-					}
-					if !sameGames(got, want) {
-						t.Fatalf("size %d (%d chunks, %d read again): %s", size, chunks, rereads, firstDifference(got, want))
+					for size := 1; size <= len(tt.text)+1; size++ {
+						got, err, chunks, rereads := readChunked(t, strings.NewReader(tt.text), lim, size, 2, keep...)
+						if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+							t.Fatalf("keep %q, size %d: error %v, want %v", keep, size, err, wantErr)
+						}
+						if !sameGames(got, want) {
+							t.Fatalf("keep %q, size %d (%d chunks, %d read again): %s", keep, size, chunks, rereads, firstDifference(got, want))
+						}
 					}
 				}
 			}

@@ -264,19 +264,22 @@ type Reader struct {
 	keepTags    []string
 	dropMask    uint64 // once dropMaskSet: a bit clear for 1<<keepBit of each name in keepTags
 	dropMaskSet bool
-	state       scanState
-	blankAfter  bool // a blank line followed the tag pairs
-	startLine   int
-	result      string
-	gameErr     error
-	broken      bool // a movetext problem was found: no more moves are taken
-	inBrace     bool
-	braceLine   int
-	depth       int
-	depthLine   int
-	done        bool // the game ended in the line being scanned
-	gameBytes   int  // bytes of text of the game so far
-	overSize    bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
+	// keepAt, once dropMaskSet, is for each keepBit the index in keepTags of the only name with it, or
+	// keepSeveral.
+	keepAt     [64]uint8
+	state      scanState
+	blankAfter bool // a blank line followed the tag pairs
+	startLine  int
+	result     string
+	gameErr    error
+	broken     bool // a movetext problem was found: no more moves are taken
+	inBrace    bool
+	braceLine  int
+	depth      int
+	depthLine  int
+	done       bool // the game ended in the line being scanned
+	gameBytes  int  // bytes of text of the game so far
+	overSize   bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
 
 	// A Reader of chunks (see Splitter) reads its lines from memory: src holds the lines not read yet and
 	// srcEnd is what readLine returns after them (errChunkEnd, io.EOF, or the read error that cut the
@@ -980,22 +983,21 @@ func (r *Reader) keepTag(name []byte) bool {
 }
 
 // keptName says whether name is one of keepTags (any name when keepTags is nil). The first call sets
-// dropMask.
+// dropMask and keepAt.
 func (r *Reader) keptName(name []byte) bool {
 	if r.keepTags == nil {
 		return true
 	}
 	if !r.dropMaskSet {
-		var keep uint64
-		for _, k := range r.keepTags {
-			if k != "" {
-				keep |= 1 << keepBit(k)
-			}
-		}
-		r.dropMask, r.dropMaskSet = ^keep, true
-		if keep&(1<<keepBit(name)) == 0 {
-			return false
-		}
+		r.setKeepAt()
+	}
+	bit := keepBit(name)
+	if r.dropMask&(1<<bit) != 0 {
+		return false
+	}
+	if k := int(r.keepAt[bit]); k < len(r.keepTags) {
+		// The one kept name of this length and first letter (almost always): one comparison.
+		return string(name) == r.keepTags[k]
 	}
 	for _, k := range r.keepTags {
 		if string(name) == k {
@@ -1003,6 +1005,27 @@ func (r *Reader) keptName(name []byte) bool {
 		}
 	}
 	return false
+}
+
+// keepSeveral in Reader.keepAt: several kept names share the keepBit.
+const keepSeveral = 0xff
+
+// setKeepAt sets dropMask and keepAt from keepTags.
+func (r *Reader) setKeepAt() {
+	var keep uint64
+	for i, k := range r.keepTags {
+		if k == "" {
+			continue
+		}
+		bit := keepBit(k)
+		if keep&(1<<bit) != 0 || i >= keepSeveral {
+			r.keepAt[bit] = keepSeveral
+		} else {
+			r.keepAt[bit] = uint8(i)
+		}
+		keep |= 1 << bit
+	}
+	r.dropMask, r.dropMaskSet = ^keep, true
 }
 
 // keepBit places a tag name by its length and first letter, 3 bits each (name is not empty).
@@ -1332,7 +1355,7 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 			}
 			// A move of at most 5 bytes (98% of them): when bytes 1 to n-1 are SAN bytes (san's trailing
 			// ones), it ends at sep, and when sep is a delimiter, the move is moveEnd's.
-			san := sanBit[p[1]] | sanBit[p[2]]<<1 | sanBit[p[3]]<<2 | sanBit[p[4]]<<3
+			san := sanPair[binary.LittleEndian.Uint16(p[1:3])] | sanPair[binary.LittleEndian.Uint16(p[3:5])]<<2
 			if k&cFirst == 0 || uint(bits.TrailingZeros8(^san))+1 < n || class[sep]&cDelim == 0 {
 				break // the general case below
 			}
@@ -1424,15 +1447,22 @@ func spaceLen(sep byte) int {
 	return 0
 }
 
-// sanBit is 1 for the bytes that class marks cSAN, 0 for the others.
-var sanBit = func() (t [256]uint8) {
-	for c := range t {
-		if class[c]&cSAN != 0 {
-			t[c] = 1
+// sanPair tells for two bytes, the first in the low half of the index, which are SAN bytes (class cSAN):
+// bit 0 the first, bit 1 the second.
+var sanPair [1 << 16]uint8
+
+func init() {
+	var bit [256]uint8
+	for c := range bit {
+		bit[c] = class[c] & cSAN / cSAN
+	}
+	for hi := range 256 {
+		row := (*[256]uint8)(sanPair[hi<<8:])
+		for lo := range row {
+			row[lo] = bit[lo] | bit[hi]<<1
 		}
 	}
-	return t
-}()
+}
 
 // usualNumber says whether w, four bytes of movetext from a digit on (the first byte, little-endian),
 // starts with a move number of one or two digits followed by ". ".
