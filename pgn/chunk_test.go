@@ -153,13 +153,15 @@ var hostile = []struct{ name, text string }{
 	// What chunkMoves reads 8 bytes at a time, and what it must leave to its general case, each in a game of
 	// its own (a game is read no further after an error): moves of 5, 6 and 7 bytes, a glyph, a control
 	// byte, a byte above 127 or a delimiter right after a move or a number, numbers of 3 digits, of 2 dots,
-	// with a letter, without a dot, before a line end or a tab, a tag pair on the line after a move.
+	// with a letter, without a dot, before a line end or a tab, a tag pair on the line after a move, black's
+	// move numbers after comments.
 	{"moves and numbers read a word at a time", wordGames(
 		"5. O-O-O Be7 6. Nxe4+ Bb7", "6. Raxb1+ b5", "7. exd8=Q+ d6", "4. Ba4! Nf6", "4. Ba4!? Nf6", "2. Nf3\x01 Nc6",
 		"3. Bb5\x7f a6", "8. a3\x00 d5", "14. a3\xff b6", "14. a3 b6\x0e", "8. a3{c} d5", "8. a3(x) d5", "9.. b4",
 		"10.\x01 c5", "11... c4", "123. Nc3", "1.. Ne4", "12.e4 e5", "1x. Nf6", "12.\nNf3 Nf6\t17.\tNg5", "18. 9e4 h6",
 		"Ne4 ... Nf6", "Bb5\r\n16. Nf3", "1. e4 e5 2. Nf3\n\n", "4. Nxe4! Nf6", "123 Nf6", "12x Nf6", "12.x Nf6",
-		"4. Nf3\n[Site \"x\"]\n"),
+		"4. Nf3\n[Site \"x\"]\n", "{c} 3... a6", "{c} 12... a6 {c}{d} {e}  13. a4", "1x... Nf6", "1.x. Nf6", "1..x Nf6", "12..x Nf6",
+		"123... Nf6", "1....\nNf6"),
 	},
 }
 

@@ -1342,8 +1342,11 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 			n, sep := tokenEnd(p)
 			k := class[p[0]]
 			if k&cDigit != 0 {
-				// A move number of one or two digits, "7." or "12.": numberEnd's end, at white space.
-				if class[sep]&cSpace == 0 || !(n == 2 && p[1] == '.' || n == 3 && p[2] == '.' && class[p[1]]&cDigit != 0) {
+				// A move number of one or two digits, "7." or "12.", or "7..." or "12..." (a black move after
+				// a comment): numberEnd's end, at white space.
+				if class[sep]&cSpace == 0 || !(n == 2 && p[1] == '.' || n == 3 && p[2] == '.' && class[p[1]]&cDigit != 0 ||
+					n == 4 && binary.LittleEndian.Uint32(p[0:4])>>8 == dots3 ||
+					n == 5 && binary.LittleEndian.Uint32(p[1:5])>>8 == dots3 && class[p[1]]&cDigit != 0) {
 					break
 				}
 				if i += int(n) + spaceLen(sep); i > len(line)-8 {
@@ -1410,7 +1413,9 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 			if j == len(line) || line[j] != '}' {
 				break
 			}
-			i = j + 1
+			if i = j + 1; i < len(line) && line[i] == ' ' {
+				i++ // the usual space after it
+			}
 		} else if k&cDigit != 0 && i+4 <= len(line) && usualNumber(binary.LittleEndian.Uint32(line[i:])) {
 			// The usual move number, "7. " (moves 1 to 9) or "12. ".
 			if line[i+1] == '.' {
@@ -1446,6 +1451,9 @@ func spaceLen(sep byte) int {
 	}
 	return 0
 }
+
+// dots3 is "..." as the last three bytes of a 32-bit little-endian word.
+const dots3 = '.' | '.'<<8 | '.'<<16
 
 // sanPair tells for two bytes, the first in the low half of the index, which are SAN bytes (class cSAN):
 // bit 0 the first, bit 1 the second.
