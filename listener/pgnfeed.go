@@ -3,11 +3,10 @@ package listener
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
+	"slices"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/threefold-chess/threefold"
 	"github.com/threefold-chess/threefold/clock"
@@ -30,18 +29,12 @@ import (
 // A broadcast resends a game's whole PGN on every move. When the resent
 // text has the same tags and its movetext starts with the movetext seen
 // last, only the new tail is parsed. The feed keeps a copy of that tag
-// section, and of the movetext its length, a copy of its last 64 to 127
-// bytes and the CRC-32 of what comes before them (not a copy of the
-// whole: with a thousand games followed, a copy of each game's text is
-// read from main memory on every move, where the resent text, just
-// received, is in the cache; its CRC-32 runs at many bytes a cycle, about
-// as fast as a comparison with a copy). A change anywhere (a takeback, a
-// corrected move in the middle, a changed tag) is still seen and the text
-// parsed whole: a change in the last bytes is seen by their comparison,
-// and so is a change of length before them, which moves them; a change
-// before them that keeps the length is seen by the CRC-32, which misses
-// none within 4 bytes (a corrected move that keeps its length: a piece
-// letter, a square) and a longer one once in 2^32.
+// section and movetext (about the size of the game's text, grown in place
+// as the game goes on) and compares the resent text with it byte for byte:
+// a memory comparison, many bytes a cycle, where hashing or parsing the
+// text took a few nanoseconds a byte, so that the cost of an update hardly
+// grows with the game, while a change anywhere (a takeback, a corrected
+// move in the middle, a changed tag) is still seen and parsed whole.
 type pgnFeed struct {
 	site     string
 	source   string
@@ -89,28 +82,12 @@ type feedGame struct {
 	unsupported  bool   // a variant threefold does not follow: no moves
 	emitted      bool
 	seenAt       time.Time // when a text of it was last fed
-	// The text last seen, for the incremental path: its tag section (a
-	// copy: a resent text is not kept), and of its movetext up to the
-	// result the length (known), the CRC-32 (IEEE) of its first
-	// crcEnd(known) bytes and a copy of the others.
-	cached   bool
-	header   string
-	known    int
-	knownCRC uint32
-	lastText [2 * knownTail]byte
+	// The text last seen, for the incremental path: its tag section and
+	// its movetext up to the result (copies: a resent text is not kept).
+	cached bool
+	header string
+	prefix []byte
 }
-
-// knownTail is how many bytes at least at the end of the movetext seen
-// last the feed keeps and compares exactly (unless the movetext is
-// shorter): a few moves, and the bytes a change of length anywhere before
-// them moves.
-const knownTail = 64
-
-// crcEnd is the length of the start of a movetext of n bytes whose CRC-32
-// the feed keeps: knownTail to 2*knownTail-1 bytes before its end, a
-// multiple of 64 (hash/crc32's fast path takes 64 bytes or more at a
-// time, and the CRC of the start goes on unchanged for most moves).
-func crcEnd(n int) int { return max(n-knownTail, 0) &^ 63 }
 
 func newPGNFeed(site, source string, delay time.Duration, audience string, clk clock.Clock, lim pgn.Limits) *pgnFeed {
 	return &pgnFeed{site: site, source: source, delay: delay, audience: audience, clock: clock.Or(clk), limits: lim,
@@ -270,41 +247,14 @@ func (f *pgnFeed) remember(fg *feedGame, text string) {
 	if fg.header != header {
 		fg.header = strings.Clone(header)
 	}
-	fg.setKnown(prefix, 0, 0)
+	// Room for the moves to come, so that the next few are appended in
+	// place.
+	fg.prefix = append(slices.Grow(fg.prefix[:0], len(prefix)+prefixRoom), prefix...)
 }
 
-// setKnown keeps what the next text is checked against: the movetext seen
-// (up to its result). crc is the CRC-32 of movetext[:from], to go on from.
-func (fg *feedGame) setKnown(movetext string, crc uint32, from int) {
-	end := crcEnd(len(movetext))
-	if end < from { // shorter: start over
-		crc, from = 0, 0
-	}
-	if end > from {
-		crc = crc32.Update(crc, crc32.IEEETable, bytesOf(movetext[from:end]))
-	}
-	fg.known, fg.knownCRC = len(movetext), crc
-	copy(fg.lastText[:], movetext[end:])
-}
-
-// startsWithKnown reports whether movetext starts with the movetext seen
-// last. If so it returns the CRC-32 of its first crcEnd(fg.known) bytes.
-func (fg *feedGame) startsWithKnown(movetext string) (uint32, bool) {
-	known := fg.known
-	end := crcEnd(known)
-	if len(movetext) < known || movetext[end:known] != string(fg.lastText[:known-end]) {
-		return 0, false
-	}
-	var crc uint32 // of nothing
-	if end > 0 {
-		crc = crc32.ChecksumIEEE(bytesOf(movetext[:end]))
-	}
-	return crc, crc == fg.knownCRC
-}
-
-// bytesOf is s as a byte slice, for reading only (hash/crc32 takes
-// bytes; a resent text's copy would cost as much as its CRC).
-func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+// prefixRoom is the room left after the copy of a movetext for the
+// moves that follow (about 50 plies with clock comments).
+const prefixRoom = 1 << 10
 
 // feedIncremental handles a resent PGN that extends the one seen before by
 // parsing only its new tail. It reports false when the text must be parsed
@@ -320,15 +270,12 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	fg.seenAt = f.clock.Now()
-	known := fg.known
-	// The part of the text seen before is checked against what was kept of
-	// it; only what follows it is looked into (from the blank it ends
-	// with, where a tag line of a second game could begin).
-	if header != fg.header {
-		return false, nil
-	}
-	crc, ok := fg.startsWithKnown(movetext)
-	if !ok || !oneGame(movetext[max(known-1, 0):]) {
+	known := len(fg.prefix)
+	// The part of the text seen before is compared with its copy; only
+	// what follows it is looked into (from the blank it ends with, where a
+	// tag line of a second game could begin).
+	if len(movetext) < known || header != fg.header || movetext[:known] != string(fg.prefix) ||
+		!oneGame(movetext[max(known-1, 0):]) {
 		return false, nil
 	}
 	f.tailParses++
@@ -341,10 +288,12 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	// Both are prefixes of movetext: the CRC goes on from the part seen (a
-	// longer prefix) or starts over (a shorter one: the result alone taken
-	// back).
-	fg.setKnown(prefix, crc, crcEnd(known))
+	// Both are prefixes of movetext: the copy grows (or shrinks) in place.
+	if len(prefix) >= known {
+		fg.prefix = append(fg.prefix, prefix[known:]...)
+	} else {
+		fg.prefix = fg.prefix[:len(prefix)]
+	}
 	g := tail[0]
 	result := g.Result
 	if result == "" {

@@ -177,8 +177,7 @@ func TestPGNFeedCorrectionAnywhere(t *testing.T) {
 	}
 	// The corrections of the move at a ply: another move (its length
 	// changes the text after it, most of the time), and one of the same
-	// length (only that move's bytes change; the feed keeps no copy of the
-	// text before the last few moves).
+	// length (only that move's bytes change).
 	corrections := []struct {
 		name string
 		move func(old string) string
@@ -217,46 +216,5 @@ func TestPGNFeedCorrectionAnywhere(t *testing.T) {
 				t.Fatalf("%s, ply %d, one more: emitted %d plies, tail parse %v", c.name, k+1, len(got), tail)
 			}
 		}
-	}
-}
-
-// TestPGNFeedLastBytesComparedExactly: the feed keeps a copy of the last
-// bytes of the movetext seen (the CRC-32 covers what comes before them):
-// a resent text that differs from it in any of those, the length kept, is
-// parsed whole.
-func TestPGNFeedLastBytesComparedExactly(t *testing.T) {
-	const url = "https://lichess.org/broadcast/e/r/round001/game0001"
-	head := "[Event \"E\"]\n[GameURL \"" + url + "\"]\n"
-	line := randgame.MustLine(t, 11, 151)
-	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, nil, pgn.Limits{})
-	feed := func(text string) (tail bool) {
-		t.Helper()
-		tails := f.tailParses
-		if err := f.feedText(text, func(int) string { return "?" }, func(threefold.GameState) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-		return f.tailParses > tails
-	}
-	for p := 1; p <= 150; p++ {
-		feed(pgnOf(head, line[:p], "*"))
-	}
-	_, seen, _ := splitPGNText(pgnOf(head, line[:150], "*"))
-	known, _ := movetextPrefix(seen)
-	text := pgnOf(head, line[:151], "*")
-	_, movetext, _ := splitPGNText(text)
-	if !strings.HasPrefix(movetext, known) {
-		t.Fatal("the next text does not extend the one seen")
-	}
-	n := len(known)
-	for at := crcEnd(n); at < n; at++ { // every byte of the copy
-		b := []byte(movetext)
-		b[at] ^= 0x20
-		if feed(text[:len(text)-len(movetext)] + string(b)) {
-			t.Errorf("byte %d of %d changed: taken as extending the text seen (tail parse)", at, n)
-		}
-		feed(text[:len(text)-len(movetext)] + known + "*\n\n") // back to the game seen
-	}
-	if n-crcEnd(n) < knownTail {
-		t.Errorf("%d bytes compared exactly, want %d or more", n-crcEnd(n), knownTail)
 	}
 }
