@@ -110,6 +110,7 @@ func (g *Game) Reset(start Position) {
 	g.start, g.pos, g.ply, g.fivefoldPly = start, start, 0, -1
 	g.moves = g.moves[:0]
 	g.near.stop()
+	g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
 	g.notable = 0
 	if start.halfmove >= fiftyClock {
 		g.notable = notableFifty
@@ -183,90 +184,109 @@ func (g *Game) playSANSlow(s string) (Move, error) {
 
 // play makes the legal move m and counts the position it leads to, first
 // forgetting every position when m was irreversible. play(NoMove) is how
-// Reset enters the start position: the first of a new stretch. Making the
-// move and counting the position in one function keeps the per-ply path
-// to one call below PlaySAN.
+// Reset enters the start position: the first of a new stretch. The first
+// position of a stretch (after an irreversible move, two plies in five) is
+// entered here at once, with nothing to look up and no room to check; the
+// position after a reversible move goes to countReversible.
 func (g *Game) play(m Move) {
 	p := &g.pos
-	reversible := false
 	if m != NoMove {
 		g.ply++
 		if !g.dropMoves {
 			g.moves = append(g.moves, m)
 		}
 		changed := p.play(m) // last, so that m is not held across the call
-		switch {
-		case changed&newPlacement != 0:
-			g.notable = 0 // a new stretch, the clock at 0, no near repetition
-			if g.near.active {
-				g.near.stop()
-			}
-		case changed != 0:
-			// Castling, or a king or rook move that loses castling rights.
-			g.near.keep(g.seen)
-			g.markNear()
-		default:
-			reversible = true
-		}
 		if p.halfmove >= fiftyClock {
 			g.notable |= notableFifty
 		}
-	}
-	if !reversible {
-		// The position is the first of a new stretch: nothing to look
-		// up. Every position is forgotten: resetWindow, whose usual case
-		// is here, without a call.
-		base := g.base + int32(len(g.seen))
-		if len(g.index) != minIndexSize || base > maxIndexBase || cap(g.seen) > maxIdleSeen {
-			g.resetWindow()
+		if changed == 0 {
+			g.countReversible()
+			return
+		}
+		if changed&newPlacement != 0 {
+			// A new stretch, the clock at 0, no near repetition (the
+			// twice mark goes with the stretch, below).
+			g.notable &= notableTwice
+			if g.near.active {
+				g.near.stop()
+			}
 		} else {
-			g.base = base
-			g.seen = g.seen[:0]
+			// Castling, or a king or rook move that loses castling rights.
+			g.near.keep(g.seen)
+			g.markNear()
+		}
+	}
+	// The position is the first of a new stretch: every position is
+	// forgotten (resetWindow, whose usual case is here, without a call)
+	// and there is nothing to look up. seen has room for it and the index
+	// for many (resetWindow makes sure).
+	base := g.base + int32(len(g.seen))
+	if len(g.index) != minIndexSize || base > maxIndexBase || cap(g.seen) > maxIdleSeen {
+		g.resetWindow()
+	} else {
+		g.base = base
+		g.seen = g.seen[:0]
+		if g.notable&notableTwice != 0 {
 			g.twice[0], g.twice[1] = g.twice[0][:0], g.twice[1][:0]
 			g.notable &^= notableTwice
 		}
 	}
 	h := p.hash
+	g.index[h&uint64(len(g.index)-1)] = g.base + 1
+	g.seen = g.seen[:1]
+	e := &g.seen[0]
+	e.hash, e.count, e.first[0] = h, 1, int32(g.ply) // see countReversible on first[1:] and last
+	p.fillKey(&e.key)
+	g.cur, g.count = 0, 1
+	if g.near.active || p.ep != NoSquare { // almost never: no call at all
+		g.near.add(g)
+		g.markNear()
+	}
+}
+
+// countReversible is play's path after a reversible move: the position
+// is looked up among those of the stretch and counted again, or entered.
+func (g *Game) countReversible() {
+	p := &g.pos
+	h := p.hash
 	index := g.index
 	mask := uint64(len(index) - 1)
 	slot := h & mask
-	if reversible {
-		base := g.base
-		for ; ; slot = (slot + 1) & mask {
-			s := index[slot&mask] - base
-			if s <= 0 {
-				break // a new position
+	base := g.base
+	for ; ; slot = (slot + 1) & mask {
+		s := index[slot&mask] - base
+		if s <= 0 {
+			break // a new position
+		}
+		if g.seen[s-1].hash == h {
+			// Rarely: a position with the same hash, perhaps the
+			// same position. Out of line, so that nothing here is
+			// held across a call.
+			var again bool
+			if slot, again = g.countAgain(); again {
+				return
 			}
-			if g.seen[s-1].hash == h {
-				// Rarely: a position with the same hash, perhaps the
-				// same position. Out of line, so that nothing here is
-				// held across a call.
-				var again bool
-				if slot, again = g.countAgain(); again {
-					return
-				}
-				break
-			}
+			break
 		}
 	}
-	// A new position: its entry is written in place (first[1:] and last
-	// may hold an old entry's plies, which count hides: last is read only
-	// past keptPlies occurrences, and recordAgain writes it).
 	n := len(g.seen)
-	index[slot&mask] = g.base + int32(n) + 1
+	index[slot&mask] = base + int32(n) + 1
 	if n == cap(g.seen) {
 		g.growSeen()
 	}
-	g.seen = g.seen[:n+1]
-	e := &g.seen[n]
-	ply := int32(g.ply)
-	e.hash, e.count, e.first[0] = h, 1, ply
+	// The new entry is written in place: first[1:] and last may hold an
+	// old entry's plies, which count hides (last is read only past
+	// keptPlies occurrences, and recordAgain writes it).
+	seen := g.seen[:n+1]
+	g.seen = seen
+	e := &seen[n]
+	e.hash, e.count, e.first[0] = h, 1, int32(g.ply)
 	p.fillKey(&e.key)
 	g.cur, g.count = int32(n), 1
 	if 2*(n+1) > len(g.index) {
 		g.growIndex()
 	}
-	if g.near.active || p.ep != NoSquare { // almost never: no call at all
+	if g.near.active { // almost never: no call at all
 		g.near.add(g)
 		g.markNear()
 	}
@@ -345,7 +365,7 @@ func (g *Game) resetWindow() {
 		clear(g.index)
 		g.base = 0
 	}
-	if cap(g.seen) > maxIdleSeen {
+	if cap(g.seen) > maxIdleSeen || cap(g.seen) == 0 {
 		g.seen = make([]seenPosition, 0, 32)
 	}
 	g.seen = g.seen[:0]

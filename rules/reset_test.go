@@ -136,3 +136,27 @@ func TestResetForgetsNearRepetitions(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroGameReset: the zero Game, Reset, follows a game as a new one
+// does (scan keeps a Game by value and only ever Resets it), also when the
+// game begins with irreversible moves, whose positions each begin a new
+// stretch.
+func TestZeroGameReset(t *testing.T) {
+	var zero rules.Game
+	zero.Reset(rules.StartPosition())
+	fresh := rules.NewGame(rules.StartPosition())
+	for _, u := range []string{"e2e4", "e7e5", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "d2d4"} {
+		for _, g := range []*rules.Game{&zero, fresh} {
+			if _, err := g.PlayUCI(u); err != nil {
+				t.Fatal(u, err)
+			}
+		}
+		if zero.Count() != fresh.Count() || !slices.Equal(zero.Occurrences(), fresh.Occurrences()) ||
+			!slices.Equal(zero.ClaimMoves(nil), fresh.ClaimMoves(nil)) || zero.Notable() != fresh.Notable() {
+			t.Fatalf("after %s: the zero Game counts %d at %v, a new one %d at %v", u, zero.Count(), zero.Occurrences(), fresh.Count(), fresh.Occurrences())
+		}
+	}
+	if zero.Count() != 1 || fresh.FivefoldPly() != -1 {
+		t.Fatalf("after d2d4: count %d, want 1", zero.Count())
+	}
+}
