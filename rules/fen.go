@@ -191,6 +191,7 @@ func parseFEN(fen string, v Variant, auto bool) (Position, []string, error) {
 		p.fullmove = int32(n)
 	}
 	p.hash = p.computeHash()
+	p.meta = p.computeMeta()
 	p.checkers = p.computeCheckers()
 	return p, notes, nil
 }

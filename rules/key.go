@@ -35,7 +35,13 @@ func (p *Position) Key() Key {
 func (p *Position) fillKey(k *Key) {
 	t := &p.byType
 	k.planes = [4]uint64{t[Pawn] | t[Bishop] | t[Queen], t[Knight] | t[Bishop] | t[King], t[Rook] | t[Queen] | t[King], p.byColor[White]}
-	k.meta = uint32(p.turn) | uint32(p.castle)<<keyCastleShift | keyEPBits[uint8(p.ep+1)]
+	k.meta = p.meta
+}
+
+// computeMeta returns the meta word of the Key from the side to move, the
+// castling rights and the e.p. square: what Position keeps in meta.
+func (p *Position) computeMeta() uint32 {
+	return uint32(p.turn) | uint32(p.castle)<<keyCastleShift | keyEPBits[uint8(p.ep+1)]
 }
 
 // keyEPBits is the e.p. part of a Key's meta by e.p. square plus one: the
@@ -82,6 +88,7 @@ func (k Key) String() string {
 		}
 		p.ep = NewSquare(f-1, r)
 	}
+	p.meta = k.meta
 	return string(p.appendFEN(make([]byte, 0, 96), false, false))
 }
 

@@ -113,3 +113,40 @@ func BenchmarkPerftDeep(b *testing.B) {
 		})
 	}
 }
+
+// TestPlayKeepsWhatItDerives: in every position of the perft table's
+// trees (castling of both kinds, en passant with pins, promotions,
+// Chess960), to depth 3 (2 with -short or -race), what play keeps up to
+// date move by move equals what is computed from the position afresh: the
+// hash, the checkers and the meta word of the Key (side to move, castling
+// rights, e.p. file).
+func TestPlayKeepsWhatItDerives(t *testing.T) {
+	maxDepth := 3
+	if testing.Short() || raceEnabled {
+		maxDepth = 2
+	}
+	var walk func(t *testing.T, p *Position, depth int)
+	walk = func(t *testing.T, p *Position, depth int) {
+		var arr [256]Move
+		for _, m := range p.LegalMoves(arr[:0]) {
+			next := *p
+			next.Play(m)
+			if next.hash != next.computeHash() || next.checkers != next.computeCheckers() || next.meta != next.computeMeta() {
+				t.Fatalf("%s after %s: kept hash %x checkers %x meta %x, computed %x %x %x", p.FEN(), m.UCIChess960(),
+					next.hash, next.checkers, next.meta, next.computeHash(), next.computeCheckers(), next.computeMeta())
+			}
+			if depth > 1 {
+				walk(t, &next, depth-1)
+			}
+		}
+	}
+	for _, tc := range perftCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := parsePerftCase(t, tc.variant, tc.fen)
+			if p.meta != p.computeMeta() {
+				t.Fatalf("read: meta %x, computed %x", p.meta, p.computeMeta())
+			}
+			walk(t, &p, maxDepth)
+		})
+	}
+}

@@ -44,6 +44,7 @@ type Position struct {
 	castle   uint16 // castling rights by rook, see castlingRightOf
 	ep       Square
 	kings    [2]Square // by colour: where the king stands, kept by put and play
+	meta     uint32    // the meta word of the Key: turn, castle and ep as computeMeta packs them, kept by play
 	halfmove int32
 	fullmove int32
 }
@@ -190,9 +191,11 @@ func (p *Position) play(m Move) (changed uint8) {
 	if oldEP != NoSquare {
 		h ^= zobEP[oldEP&7]
 		p.ep = NoSquare
+		p.meta &^= keyEPMask
 	}
 	p.fullmove += int32(us)
 	p.turn = us ^ 1
+	p.meta ^= 1
 	if m>>12 != 0 { // castling or a promotion
 		p.hash = h
 		return p.playSpecial(m, pc, us)
@@ -215,6 +218,7 @@ func (p *Position) play(m Move) (changed uint8) {
 		if lost := p.castle & castlingLoss(us, t, from, to); lost != 0 {
 			h ^= castlingHash(lost)
 			p.castle &^= lost
+			p.meta &^= uint32(lost) << keyCastleShift
 			changed |= rightsLost
 		}
 	}
@@ -301,6 +305,7 @@ func (p *Position) playSpecial(m Move, pc Piece, us Color) (changed uint8) {
 		if lost := p.castle & castlingLoss(us, pc.Type(), from, to); lost != 0 {
 			p.hash ^= castlingHash(lost)
 			p.castle &^= lost
+			p.meta &^= uint32(lost) << keyCastleShift
 			changed |= rightsLost
 		}
 	}
@@ -327,6 +332,7 @@ func (p *Position) setEnPassant(epSq, pawnSq Square) {
 		occ2 := (occ &^ c.bb() &^ pawnSq.bb()) | epSq.bb()
 		if p.attackers(ksq, occ2)&enemies == 0 {
 			p.ep = epSq
+			p.meta |= keyEPBits[uint8(epSq+1)]
 			return
 		}
 	}
