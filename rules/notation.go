@@ -138,6 +138,13 @@ func (p *Position) sanFast(s string) Move {
 				return NoMove
 			}
 			cands = pawnAttacks[us^1][to] & sanFileMask[s[0]] & pawns
+			if Square(to) == p.ep && cands != 0 {
+				// En passant: the pawn taken may have shielded the king.
+				if m := Move(uint(bits.TrailingZeros64(cands))&63 | to<<6); p.legal(m) {
+					return m
+				}
+				return NoMove
+			}
 		default:
 			return NoMove
 		}
@@ -185,8 +192,8 @@ func (p *Position) sanFast(s string) Move {
 	}
 	// Legal at once when the side to move is not in check and no enemy
 	// slider stands on the line through its king and from (if there is
-	// one), so that the piece is not pinned; but for en passant.
-	if p.checkers == 0 && Square(to) != p.ep &&
+	// one), so that the piece is not pinned.
+	if p.checkers == 0 &&
 		line[uint(p.kings[us&1])&63][from]&p.byColor[us^1]&(p.byType[Bishop]|p.byType[Rook]|p.byType[Queen]) == 0 ||
 		p.legal(m) {
 		return m
