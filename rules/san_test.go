@@ -93,3 +93,36 @@ func TestSANReachTables(t *testing.T) {
 		}
 	}
 }
+
+// TestSANEnPassant: an en passant capture is read as legal only when it
+// is, also when the other pawn that could take may not (a pin on its
+// diagonal) and when the pawn taken is the one that gives check.
+func TestSANEnPassant(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		san, want string // want: the UCI of the move, or "" when it is illegal
+	}{
+		{"pinned pawn", "7k/6b1/8/2PpP3/8/2K5/8/8 w - d6 0 2", "exd6", ""},
+		{"the other pawn", "7k/6b1/8/2PpP3/8/2K5/8/8 w - d6 0 2", "cxd6", "c5d6"},
+		{"taking the checker", "7k/8/8/3pP3/4K3/8/8/8 w - d6 0 2", "exd6", "e5d6"},
+		{"black pinned pawn", "7K/8/2k5/8/2pPp3/8/6B1/8 b - d3 0 2", "exd3", ""},
+		{"black, the other pawn", "7K/8/2k5/8/2pPp3/8/6B1/8 b - d3 0 2", "cxd3", "c4d3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, notes, err := ParseFENVariant(tc.fen, Standard)
+			if err != nil || len(notes) != 0 || p.EnPassant() == NoSquare {
+				t.Fatalf("%s: %v %v, en passant %s", tc.fen, err, notes, p.EnPassant())
+			}
+			if _, err := checkSANReading(&p); err != nil {
+				t.Fatal(err)
+			}
+			m, err := p.ParseSAN(tc.san)
+			switch {
+			case tc.want == "" && err == nil:
+				t.Fatalf("%s read as %s, want an illegal move", tc.san, m)
+			case tc.want != "" && (err != nil || m.UCI() != tc.want):
+				t.Fatalf("%s read as %s, %v; want %s", tc.san, m, err, tc.want)
+			}
+		})
+	}
+}
