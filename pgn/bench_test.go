@@ -111,25 +111,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 	// notnil/chess reads about 0.3 MB/s: a whole pass over the corpus would take minutes, so both readers
 	// are also measured on the same first games of the corpus and the ratio is taken there.
 	prefix := plain[:prefixEnd(plain, 1000)]
-	b.Run("pgn-first1000", func(b *testing.B) {
-		var games, plies int
-		for b.Loop() {
-			games, plies = 0, 0
-			r := NewReader(bytes.NewReader(prefix))
-			for {
-				g, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				games++
-				plies += len(g.Moves)
-			}
-		}
-		reportRate(b, len(prefix), games, plies)
-	})
+	b.Run("pgn-first1000", func(b *testing.B) { benchRead(b, prefix) })
 	b.Run("notnil-chess-first1000", func(b *testing.B) {
 		var games, failed int
 		for b.Loop() {
