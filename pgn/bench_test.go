@@ -52,32 +52,9 @@ func reportRate(b *testing.B, bytes, games, plies int) {
 func BenchmarkReadCorpus(b *testing.B) {
 	compressed, plain := loadCorpus(b)
 	shaped := lichessShaped(b, plain)
-	b.Run("pgn", func(b *testing.B) { benchRead(b, plain) })
-	b.Run("pgn-lichess-shaped", func(b *testing.B) { benchRead(b, shaped) })
-	b.Run("pgn-gzip", func(b *testing.B) {
-		var games, plies int
-		for b.Loop() {
-			games, plies = 0, 0
-			rc, err := NewDecompressingReader(bytes.NewReader(compressed))
-			if err != nil {
-				b.Fatal(err)
-			}
-			r := NewReader(rc)
-			for {
-				g, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				games++
-				plies += len(g.Moves)
-			}
-			rc.Close()
-		}
-		reportRate(b, len(plain), games, plies)
-	})
+	b.Run("pgn", func(b *testing.B) { benchRead(b, plain, len(plain)) })
+	b.Run("pgn-lichess-shaped", func(b *testing.B) { benchRead(b, shaped, len(shaped)) })
+	b.Run("pgn-gzip", func(b *testing.B) { benchRead(b, compressed, len(plain)) })
 	// What scan's reading goroutine does now (decompress, cut into chunks), and the same plus reading the
 	// chunks and putting them back together, on one goroutine: the work the reading is split into.
 	b.Run("split-gzip", func(b *testing.B) {
@@ -111,7 +88,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 	// notnil/chess reads about 0.3 MB/s: a whole pass over the corpus would take minutes, so both readers
 	// are also measured on the same first games of the corpus and the ratio is taken there.
 	prefix := plain[:prefixEnd(plain, 1000)]
-	b.Run("pgn-first1000", func(b *testing.B) { benchRead(b, prefix) })
+	b.Run("pgn-first1000", func(b *testing.B) { benchRead(b, prefix, len(prefix)) })
 	b.Run("notnil-chess-first1000", func(b *testing.B) {
 		var games, failed int
 		for b.Loop() {
@@ -250,12 +227,17 @@ func lichessShaped(b *testing.B, plain []byte) []byte {
 	}
 }
 
-// benchRead reads the games of data with a Reader and reports the rate.
-func benchRead(b *testing.B, data []byte) {
+// benchRead reads the games of data (gzip or plain PGN) with a Reader and reports the rate over size
+// bytes of PGN.
+func benchRead(b *testing.B, data []byte, size int) {
 	var games, plies int
 	for b.Loop() {
 		games, plies = 0, 0
-		r := NewReader(bytes.NewReader(data))
+		rc, err := NewDecompressingReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := NewReader(rc)
 		for {
 			g, err := r.Next()
 			if err == io.EOF {
@@ -267,6 +249,7 @@ func benchRead(b *testing.B, data []byte) {
 			games++
 			plies += len(g.Moves)
 		}
+		rc.Close()
 	}
-	reportRate(b, len(data), games, plies)
+	reportRate(b, size, games, plies)
 }
