@@ -160,13 +160,19 @@ type chatState struct {
 	over       bool
 }
 
+// holdWait bounds how long hold waits for a line already being sent
+// before it cancels it.
+const holdWait = 500 * time.Millisecond
+
 // chatter writes one game's notices from its own goroutine, so a slow or
 // paused Lichess never holds up a move. Each event is said at most once
 // (by key); each room gets at most one line per interval; and a line is
 // sent only while what it says still holds: none after the game ended
 // but the goodbye (which says how it ended), none about a ply a takeback
 // removed, and a notice about a claim that could be made only at one ply
-// is dropped once the game moved on. What is dropped is logged.
+// is dropped once the game moved on. While the bot sends a request that
+// may end the game (hold), no line is sent, so none reaches Lichess after
+// that request. What is dropped is logged.
 type chatter struct {
 	api      chatAPI
 	gameID   string
@@ -183,9 +189,15 @@ type chatter struct {
 	// slot (moves go first on a busy account) is not sent after all.
 	sending  notice
 	stopSend context.CancelFunc
-	closed   bool
-	wake     chan struct{}
-	done     chan struct{}
+	sendDone chan struct{} // closed when the line being sent is done
+	// held is set while a request of the bot that may end the game is
+	// sent at ply heldAt: lines wait until the game is known to go on
+	// (a later ply, or release) or dropped if it ended.
+	held   bool
+	heldAt int
+	closed bool
+	wake   chan struct{}
+	done   chan struct{}
 }
 
 func newChatter(api chatAPI, gameID string, clock clock.Clock, interval time.Duration, log *slog.Logger) *chatter {
@@ -248,10 +260,48 @@ func (c *chatter) queue(key string, line ChatLine, v ChatVars, until int, final 
 func (c *chatter) update(ply, epoch int, over bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.held && (over || ply > c.heldAt || epoch != c.state.epoch) {
+		c.held = false
+	}
 	c.state = chatState{ply: ply, epoch: epoch, over: over}
 	if c.stopSend != nil && !c.holds(c.sending) {
 		c.stopSend()
 	}
+	c.poke()
+}
+
+// hold is called before the bot sends a request that may end the game at
+// ply (a mating move, a claim, a draw accepted, a resignation). Lichess
+// takes one request of the account at a time, so a line already on its
+// way is let through first (or cancelled after holdWait), and no line is
+// sent after it: the lines wait until update shows the game at a later
+// ply, or release says the request failed; if the game ended they are
+// dropped.
+func (c *chatter) hold(ctx context.Context, ply int) {
+	c.mu.Lock()
+	c.held, c.heldAt = true, ply
+	sendDone, stop := c.sendDone, c.stopSend
+	c.mu.Unlock()
+	if sendDone == nil {
+		return
+	}
+	t := c.clock.NewTimer(holdWait)
+	defer t.Stop()
+	select {
+	case <-sendDone:
+		return
+	case <-t.C():
+	case <-ctx.Done():
+	}
+	stop()
+	<-sendDone
+}
+
+// release ends a hold: the request it was for did not end the game.
+func (c *chatter) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held = false
 	c.poke()
 }
 
@@ -276,10 +326,13 @@ func (c *chatter) poke() {
 func (c *chatter) next(last map[string]time.Time) (notice, bool, time.Duration) {
 	kept := c.pending[:0]
 	for _, n := range c.pending {
-		if c.holds(n) {
-			kept = append(kept, n)
-		} else {
+		switch {
+		case !c.holds(n):
 			c.log.Info("chat line dropped: no longer true", "game", c.gameID, "room", n.room, "text", n.text)
+		case c.held && c.closed && !n.final:
+			c.log.Info("chat line dropped: the game was closed while it was held", "game", c.gameID, "room", n.room, "text", n.text)
+		default:
+			kept = append(kept, n)
 		}
 	}
 	clear(c.pending[len(kept):])
@@ -287,6 +340,9 @@ func (c *chatter) next(last map[string]time.Time) (notice, bool, time.Duration) 
 	now := c.clock.Now()
 	wait := time.Duration(-1)
 	for i, n := range c.pending {
+		if c.held && !n.final {
+			continue // release or update pokes
+		}
 		w := time.Duration(0)
 		if at, ok := last[n.room]; ok && c.interval > 0 {
 			w = c.interval - now.Sub(at)
@@ -311,13 +367,26 @@ func (c *chatter) run(ctx context.Context) {
 		c.mu.Lock()
 		n, ok, wait := c.next(last)
 		finished := !ok && c.closed && len(c.pending) == 0
+		var sendCtx context.Context
+		var cancel context.CancelFunc
+		if ok {
+			// Marked as being sent under the same lock that chose it, so
+			// that hold either sees it or stops it from being chosen.
+			sendCtx, cancel = context.WithCancel(ctx)
+			c.sending, c.stopSend, c.sendDone = n, cancel, make(chan struct{})
+		}
 		c.mu.Unlock()
 		if finished {
 			return
 		}
 		if ok {
-			c.send(ctx, n)
+			c.send(ctx, sendCtx, n)
+			cancel()
 			last[n.room] = c.clock.Now()
+			c.mu.Lock()
+			close(c.sendDone)
+			c.sending, c.stopSend, c.sendDone = notice{}, nil, nil
+			c.mu.Unlock()
 			continue
 		}
 		var t clock.Timer
@@ -340,18 +409,10 @@ func (c *chatter) run(ctx context.Context) {
 	}
 }
 
-// send sends one line; update cancels it if it stops holding before its
-// request is done.
-func (c *chatter) send(ctx context.Context, n notice) {
-	sendCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	c.mu.Lock()
-	c.sending, c.stopSend = n, cancel
-	c.mu.Unlock()
+// send sends one line with sendCtx, which update cancels if the line
+// stops holding before its request is done (and hold after holdWait).
+func (c *chatter) send(ctx, sendCtx context.Context, n notice) {
 	err := c.api.Chat(sendCtx, c.gameID, n.room, n.text)
-	c.mu.Lock()
-	c.sending, c.stopSend = notice{}, nil
-	c.mu.Unlock()
 	switch {
 	case err == nil:
 		c.log.Info("chat", "game", c.gameID, "room", n.room, "text", n.text)

@@ -604,8 +604,14 @@ func (g *game) answerDrawOffer(ctx context.Context, d Decision) bool {
 	}
 	g.log.Info("draw offer from the opponent "+verdict, "ply", ply, "move_number", pos.FullmoveNumber(), "eval_cp", d.Eval,
 		"by", d.By, "depth", d.Depth, "why", ans.Why)
+	if ans.Accept {
+		g.chat.hold(ctx, ply)
+	}
 	if err := g.api.Draw(ctx, g.id, ans.Accept); err != nil {
 		g.log.Warn("draw offer answer failed", "ply", ply, "accept", ans.Accept, "err", err)
+		if ans.Accept {
+			g.chat.release()
+		}
 		return false
 	}
 	if !ans.Accept {
@@ -644,8 +650,10 @@ func thinkDeadline(lim SearchLimit, slack time.Duration) time.Duration {
 func (g *game) claim(ctx context.Context, d Decision) {
 	ply := g.t.ply()
 	g.claimedPly = ply
+	g.chat.hold(ctx, ply)
 	if err := g.api.Draw(ctx, g.id, true); err != nil {
 		g.log.Warn("draw claim failed", "ply", ply, "err", err)
+		g.chat.release()
 	} else {
 		g.claims = append(g.claims, threefold.BotClaim{Ply: ply, How: "draw_yes"})
 		g.log.Info("claimed a draw by threefold repetition", "ply", ply, "occurrences", g.t.game.Occurrences())
@@ -671,10 +679,12 @@ func (g *game) onTimer(ctx context.Context) {
 	switch g.timerFor {
 	case "claim":
 		g.log.Info("the claim did not end the game; playing on", "ply", g.timerPly)
+		g.chat.release()
 		g.sayClaim(false)
 		g.sendMove(ctx, g.pendingDec)
 	case "accept":
 		g.log.Info("accepting the draw offer did not end the game; playing on", "ply", g.timerPly)
+		g.chat.release()
 		g.sendMove(ctx, g.pendingDec)
 	default:
 		g.maybeMove(ctx)
@@ -693,9 +703,32 @@ func (g *game) retryLater(ply int) {
 	g.setTimer("retry", ply, d)
 }
 
+// moveMayEnd reports whether Lichess may end the game on the bot's move
+// d: mate or stalemate, a dead position, the fifth occurrence, the
+// hundredth reversible ply, or a draw offered with a third occurrence or
+// against the opponent's offer.
+func (g *game) moveMayEnd(d Decision) bool {
+	n := g.t.countAfter(d.Move)
+	if n >= 5 || d.OfferDraw && (n >= 3 || g.oppOffer) {
+		return true
+	}
+	pos := g.t.game.Position()
+	pos.Play(d.Move)
+	return pos.Status() != rules.Ongoing || pos.InsufficientMaterial() || pos.HalfmoveClock() >= 100
+}
+
 func (g *game) sendMove(ctx context.Context, d Decision) {
 	ply := g.t.ply()
 	uciMove := d.Move.UCIChess960() // castling as king-to-rook (e1h1): Lichess accepts it in every game
+	if g.moveMayEnd(d) {
+		// No notice may reach Lichess after the move that ends the game.
+		g.chat.hold(ctx, ply)
+		defer func() {
+			if g.movedPly != ply { // not sent
+				g.chat.release()
+			}
+		}()
+	}
 	for attempt := 1; ; attempt++ {
 		err := g.api.Move(ctx, g.id, uciMove, d.OfferDraw)
 		if err == nil {
@@ -747,11 +780,13 @@ func (g *game) claimWhenGone(ctx context.Context) {
 	if !pos.CanMate(g.color) {
 		what, claim = "draw", g.api.ClaimDraw
 	}
+	g.chat.hold(ctx, g.t.ply())
 	err := claim(ctx, g.id)
 	if err == nil {
 		g.log.Info("claimed the "+what+": the opponent left", "ply", g.t.ply())
 		return
 	}
+	g.chat.release()
 	g.goneClaims++
 	g.log.Info(what+" not claimable yet", "attempt", g.goneClaims, "err", err)
 	if g.goneClaims < 10 {
@@ -764,6 +799,9 @@ func (g *game) doResign(ctx context.Context) {
 	}
 	g.resigned = true
 	g.log.Info("resigning: the bot is stopping")
+	if g.t != nil {
+		g.chat.hold(ctx, g.t.ply())
+	}
 	err := g.api.Resign(ctx, g.id)
 	var ae *lichess.APIError
 	switch {

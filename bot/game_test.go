@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -378,5 +379,87 @@ func TestResignRefusedForAGameAlreadyOver(t *testing.T) {
 	g.doResign(context.Background())
 	if !strings.Contains(logs.String(), "level=INFO msg=\"resign refused: the game is already over\"") || strings.Contains(logs.String(), "WARN") {
 		t.Errorf("log:\n%s", logs.String())
+	}
+}
+
+// failingMoveAPI refuses every move, as Lichess does for a move sent too
+// late.
+type failingMoveAPI struct {
+	*memAPI
+	heldAtMove []bool
+	g          *game
+	fail       bool
+}
+
+func (a *failingMoveAPI) Move(ctx context.Context, id, uci string, offeringDraw bool) error {
+	a.g.chat.mu.Lock()
+	a.heldAtMove = append(a.heldAtMove, a.g.chat.held)
+	a.g.chat.mu.Unlock()
+	if a.fail {
+		return &lichess.APIError{Op: "move", Status: 400, Message: "Not your turn, or game already over"}
+	}
+	return a.memAPI.Move(ctx, id, uci, offeringDraw)
+}
+
+// A move after which Lichess may end the game is sent with the chat held,
+// so that no notice reaches the game after its end; an ordinary move is
+// not; and the hold ends if the move is refused.
+func TestMoveThatMayEndTheGameHoldsTheChat(t *testing.T) {
+	tests := []struct {
+		name     string
+		fen      string // "startpos" or a FEN
+		moves    string
+		move     string
+		offer    bool
+		oppOffer bool
+		want     bool
+	}{
+		{"an ordinary move", "startpos", "", "e2e4", false, false, false},
+		{"an ordinary move offering a draw", "startpos", "e2e4", "e7e5", true, false, false},
+		{"checkmate", "startpos", "f2f3 e7e5 g2g4", "d8h4", false, false, true},
+		{"stalemate", "k7/8/8/1Q6/8/8/8/7K w - - 0 1", "", "b5b6", false, false, true},
+		{"a dead position", "k7/8/8/8/8/8/1r6/K6N w - - 0 1", "", "a1b2", false, false, true},
+		{"the hundredth reversible ply", "k7/8/8/8/8/8/8/KR6 w - - 99 80", "", "b1b2", false, false, true},
+		{"the third occurrence with a draw offer", "startpos", shuffle + " g1f3 g8f6 f3g1", "f6g8", true, false, true},
+		{"the third occurrence without one", "startpos", shuffle + " g1f3 g8f6 f3g1", "f6g8", false, false, false},
+		{"the fifth occurrence", "startpos", strings.Repeat(shuffle+" ", 3) + "g1f3 g8f6 f3g1", "f6g8", false, false, true},
+		{"offering a draw against the opponent's offer", "startpos", "e2e4", "e7e5", true, true, true},
+	}
+	for _, tc := range tests {
+		for _, fail := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/refused=%v", tc.name, fail), func(t *testing.T) {
+				api := &failingMoveAPI{memAPI: &memAPI{}, fail: fail}
+				g := newMemGame(api.memAPI, &Builtin{Seed: 1}, rules.White)
+				g.api, api.g = api, g
+				tr, err := newTracker(tc.fen, "standard")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := tr.sync(tc.moves, true); err != nil {
+					t.Fatal(err)
+				}
+				g.t, g.oppOffer, g.full = tr, tc.oppOffer, fullEvent(rules.White, "").Full
+				pos := tr.game.Position()
+				g.color = pos.Turn()
+				m, err := pos.ParseUCI(tc.move)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := Decision{Move: m, OfferDraw: tc.offer}
+				if got := g.moveMayEnd(d); got != tc.want {
+					t.Fatalf("moveMayEnd = %v, want %v", got, tc.want)
+				}
+				g.sendMove(context.Background(), d)
+				if len(api.heldAtMove) != 1 || api.heldAtMove[0] != tc.want {
+					t.Fatalf("chat held when the move was sent: %v, want [%v]", api.heldAtMove, tc.want)
+				}
+				g.chat.mu.Lock()
+				heldAfter := g.chat.held
+				g.chat.mu.Unlock()
+				if want := tc.want && !fail; heldAfter != want {
+					t.Fatalf("chat held after the move was %s: %v, want %v", map[bool]string{true: "refused", false: "sent"}[fail], heldAfter, want)
+				}
+			})
+		}
 	}
 }

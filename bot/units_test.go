@@ -594,3 +594,112 @@ func TestChatterCancelsALineTheEndMadeUntrue(t *testing.T) {
 		t.Fatalf("sent %q, want the goodbye only", sent)
 	}
 }
+
+// While the bot sends a request that may end the game (hold), no line is
+// sent: a line already on its way goes first, a line waiting for its room
+// waits, and once the game is known to go on (a later ply, or the request
+// failed) the lines go out; if it ended they are dropped but the goodbye.
+func TestChatterHoldsLinesAroundAnEndingRequest(t *testing.T) {
+	tests := []struct {
+		name  string
+		after func(ch *chatter) // what is learnt once the request is sent
+		want  []string          // the lines after the request
+	}{
+		{"the game ended", func(ch *chatter) { ch.update(8, 0, true) }, []string{"player: goodbye"}},
+		{"the game went on", func(ch *chatter) { ch.update(8, 0, false) }, []string{"spectator: waiting", "player: goodbye"}},
+		{"the request failed", func(ch *chatter) { ch.release() }, []string{"spectator: waiting", "player: goodbye"}},
+		{"an older state", func(ch *chatter) { ch.update(6, 0, false) }, []string{"player: goodbye"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := clock.NewFake(time.Time{})
+			api := &slowChat{started: make(chan string, 10), release: make(chan struct{}), lines: make(chan string, 10)}
+			ch := newChatter(api, "g1", clk, 2*time.Second, discardLogger())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			done := make(chan struct{})
+			go func() { ch.run(ctx); close(done) }()
+			ch.update(7, 0, false)
+			ch.say("on its way", ChatLine{Room: "spectator", Text: "on its way"}, ChatVars{}, WhileGameRuns)
+			if got := <-api.started; got != "on its way" {
+				t.Fatalf("request %q", got)
+			}
+			ch.say("waiting", ChatLine{Room: "spectator", Text: "waiting"}, ChatVars{}, WhileGameRuns)
+			held := make(chan struct{})
+			go func() { ch.hold(ctx, 7); close(held) }()
+			// hold waits for the line on its way (its bound is on the clock)…
+			if err := clk.WaitTimer(ctx, holdWait); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-held:
+				t.Fatal("hold returned while a line was still being sent")
+			default:
+			}
+			api.release <- struct{}{}
+			<-held
+			if got := <-api.lines; got != "spectator: on its way" {
+				t.Fatalf("line %q", got)
+			}
+			// …and the line waiting for its room is not sent, even once the
+			// room is free.
+			clk.Advance(2 * time.Second)
+			ch.mu.Lock()
+			n, ok, _ := ch.next(map[string]time.Time{})
+			ch.mu.Unlock()
+			if ok {
+				t.Fatalf("line %q could be sent during the hold", n.text)
+			}
+			tc.after(ch)
+			ch.sayFinal("goodbye", ChatLine{Room: "player", Text: "goodbye"}, ChatVars{})
+			ch.close()
+			var got []string
+			for len(got) < len(tc.want) {
+				select {
+				case s := <-api.started:
+					api.release <- struct{}{}
+					got = append(got, <-api.lines)
+					_ = s
+				case <-ctx.Done():
+					t.Fatalf("lines %q, want %q", got, tc.want)
+				}
+			}
+			<-done
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("lines %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A line that stays on its way longer than holdWait is cancelled: the
+// request that may end the game does not wait for it any longer.
+func TestChatterHoldCancelsASlowLine(t *testing.T) {
+	clk := clock.NewFake(time.Time{})
+	api := &slowChat{started: make(chan string, 10), release: make(chan struct{}), lines: make(chan string, 10)}
+	ch := newChatter(api, "g1", clk, 0, discardLogger())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	go func() { ch.run(ctx); close(done) }()
+	ch.update(7, 0, false)
+	ch.say("slow", ChatLine{Room: "spectator", Text: "slow"}, ChatVars{}, WhileGameRuns)
+	<-api.started
+	held := make(chan struct{})
+	go func() { ch.hold(ctx, 7); close(held) }()
+	if err := clk.WaitTimer(ctx, holdWait); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(holdWait)
+	select {
+	case <-held:
+	case <-ctx.Done():
+		t.Fatal("hold still waits for the slow line")
+	}
+	ch.close()
+	<-done
+	close(api.lines)
+	for l := range api.lines {
+		t.Errorf("sent: %q", l)
+	}
+}
