@@ -21,13 +21,53 @@ var (
 
 // Open opens a PGN source for reading. name "-" means stdin (which Close leaves open). Compression is
 // detected from the first bytes (gzip magic 1f 8b, zstd magic 28 b5 2f fd), never from the file name.
-// Close closes the decompressor and the file.
+// Close closes the decompressor and the file. A zstd stream is decoded on the goroutine that reads.
 func Open(name string, stdin io.Reader) (io.ReadCloser, error) {
+	return Decompression{}.Open(name, stdin)
+}
+
+// NewDecompressingReader returns a reader of the decompressed bytes of r: gzip and zstd streams are
+// recognised by their magic numbers, anything else is passed through unchanged. Close releases the
+// decompressor (it does not close r).
+func NewDecompressingReader(r io.Reader) (io.ReadCloser, error) {
+	return Decompression{}.NewReader(r)
+}
+
+// Decompression says how a compressed input is decoded. The zero value decodes on the goroutine that
+// reads, as Open does.
+type Decompression struct {
+	// ZstdDecoders is how many blocks of a zstd stream are in flight at once. At 0 or 1 the goroutine that
+	// reads decodes each block whole. Above 1 the decoding is a pipeline of goroutines of its own, owned
+	// and stopped by Close (klauspost's stream decoder: the input and literals, the sequences, their
+	// execution against the window), and the reading goroutine keeps the checksum and the copy, a tenth
+	// of the decoding; the longest stage, the sequences, is about two thirds of it (callgrind, text shaped
+	// as Lichess writes it), for about 1% more instructions in all. 4 fills the pipeline; more gives
+	// nothing. A frame that fails its checksum then gives its last block before the error, where one
+	// goroutine drops it.
+	ZstdDecoders int
+}
+
+// DecompressionFor is how Run decodes its files for a scan on workers goroutines. On one or two
+// workers the decoding stays on the reading goroutine: the other core is the workers', and a pipeline
+// would only add its hand-overs. From three on, the reading goroutine, which decompresses and cuts the
+// text into chunks whatever the workers, is the longest stage of a zstd scan of text shaped as Lichess
+// writes it (443 instructions a ply against about 990 for a worker's part: it keeps up with about two
+// workers; 260 with the pipeline), so the decoding gets goroutines of its own (bench/README.md, "The
+// pipeline: one reader, the workers, the order").
+func DecompressionFor(workers int) Decompression {
+	if workers <= 2 {
+		return Decompression{ZstdDecoders: 1}
+	}
+	return Decompression{ZstdDecoders: 4}
+}
+
+// Open is the package's Open, decoding as d says.
+func (d Decompression) Open(name string, stdin io.Reader) (io.ReadCloser, error) {
 	if name == "-" {
 		if stdin == nil {
 			return nil, errors.New("pgn: open -: no standard input")
 		}
-		rc, err := NewDecompressingReader(stdin)
+		rc, err := d.NewReader(stdin)
 		if err != nil {
 			return nil, fmt.Errorf("pgn: open stdin: %w", err)
 		}
@@ -37,7 +77,7 @@ func Open(name string, stdin io.Reader) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgn: %w", err)
 	}
-	rc, err := NewDecompressingReader(f)
+	rc, err := d.NewReader(f)
 	if err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("pgn: open %s: %w", name, err)
@@ -45,10 +85,8 @@ func Open(name string, stdin io.Reader) (io.ReadCloser, error) {
 	return &multiCloser{Reader: rc, closers: []io.Closer{rc, f}}, nil
 }
 
-// NewDecompressingReader returns a reader of the decompressed bytes of r: gzip and zstd streams are
-// recognised by their magic numbers, anything else is passed through unchanged. Close releases the
-// decompressor (it does not close r).
-func NewDecompressingReader(r io.Reader) (io.ReadCloser, error) {
+// NewReader is NewDecompressingReader, decoding as d says.
+func (d Decompression) NewReader(r io.Reader) (io.ReadCloser, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, err := br.Peek(len(zstdMagic))
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
@@ -57,15 +95,14 @@ func NewDecompressingReader(r io.Reader) (io.ReadCloser, error) {
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
 		// Our own inflate: on PGN it takes about half the instructions and CPU time of klauspost's
-		// gzip (README, "Where scan's time goes"), on the one goroutine that reads the file.
+		// gzip (bench/README.md, "Decompression"), on the one goroutine that reads the file.
 		zr, err := inflate.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		return &wrapError{Reader: zr, closers: []io.Closer{zr}, what: "gzip"}, nil
 	case bytes.HasPrefix(magic, zstdMagic):
-		// One decoding goroutine: the PGN reader is single-threaded, the other core belongs to the consumers.
-		zd, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		zd, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(max(d.ZstdDecoders, 1)))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
@@ -94,18 +131,24 @@ func (m *multiCloser) Close() error {
 }
 
 // wrapError names the decompressor in its read errors ("gzip: unexpected EOF"), so that a truncated or
-// corrupt archive is told apart from a syntax problem in the PGN.
+// corrupt archive is told apart from a syntax problem in the PGN, and keeps the first one: klauspost's
+// zstd decoder returns nothing and no error on the reads after one.
 type wrapError struct {
 	io.Reader
 	closers []io.Closer
 	what    string
+	err     error // the first error, returned by every read after it
 }
 
 func (w *wrapError) Read(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
 	n, err := w.Reader.Read(p)
 	if err != nil && err != io.EOF {
 		err = fmt.Errorf("%s: %w", w.what, err)
 	}
+	w.err = err
 	return n, err
 }
 
