@@ -221,7 +221,7 @@ func renderJSON(reports []*Report) {
 // returns false; a read error inside the file is in its last chunk. A file
 // that cannot be opened is handed over as a failure message instead.
 func splitFile(ctx context.Context, name string, opts Options, emit func(c *pgn.Chunk, failure string) bool) {
-	f, err := pgn.Open(name, opts.Stdin)
+	f, err := pgn.DecompressionFor(opts.Workers).Open(name, opts.Stdin)
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, fs.ErrNotExist) && opts.Lang != "" && opts.Lang != i18n.English {
