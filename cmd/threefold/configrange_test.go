@@ -37,7 +37,7 @@ func TestConfigRanges(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml, env, want string
 	}{
-		{"huge queue", "watch:\n  queue_size: 1000000000000\n", "", "watch.queue_size = 1000000000000 is out of range: it must be between 1 and 100000"},
+		{"huge queue", "watch:\n  queue_size: 1000000000000\n", "", "watch.queue_size = 1000000000000 is out of range: it must be between 1 and 1000000\n"},
 		{"zero queue", "watch:\n  queue_size: 0\n", "", "watch.queue_size = 0"},
 		{"negative duration", "chesscom:\n  poll_interval: -5m\n", "", "chesscom.poll_interval = -5m0s is out of range"},
 		{"tiny poll", "watch:\n  file_poll_interval: 1ns\n", "", "watch.file_poll_interval = 1ns"},
@@ -54,7 +54,9 @@ func TestConfigRanges(t *testing.T) {
 			}
 			_, err := (&environment{configFile: path}).loadConfig()
 			var ue usageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+			// A want ending in "\n" must end the message: a range's upper
+			// bound is checked whole, not as a prefix of a larger one.
+			if !errors.As(err, &ue) || !strings.Contains(err.Error()+"\n", tc.want) {
 				t.Fatalf("error %v, want a usage error containing %q", err, tc.want)
 			}
 		})
