@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/threefold-chess/threefold/internal/inflate"
+	"github.com/threefold-chess/threefold/internal/zstframes"
 )
 
 // Magic numbers recognised by NewDecompressingReader.
@@ -19,8 +20,16 @@ var (
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 )
 
+// isZstd says whether a stream that starts with magic is zstd: a frame, or a skippable frame (magic 50..5f
+// 2a 4d 18), which pzstd writes first.
+func isZstd(magic []byte) bool {
+	return bytes.HasPrefix(magic, zstdMagic) ||
+		len(magic) == 4 && magic[0]&0xf0 == 0x50 && magic[1] == 0x2a && magic[2] == 0x4d && magic[3] == 0x18
+}
+
 // Open opens a PGN source for reading. name "-" means stdin (which Close leaves open). Compression is
-// detected from the first bytes (gzip magic 1f 8b, zstd magic 28 b5 2f fd), never from the file name.
+// detected from the first bytes (gzip magic 1f 8b, zstd magic 28 b5 2f fd or a skippable frame's, as
+// pzstd writes), never from the file name.
 // Close closes the decompressor and the file. A zstd stream is decoded on the goroutine that reads.
 func Open(name string, stdin io.Reader) (io.ReadCloser, error) {
 	return Decompression{}.Open(name, stdin)
@@ -43,7 +52,8 @@ type Decompression struct {
 	// of the decoding; the longest stage, the sequences, is about two thirds of it (callgrind, text shaped
 	// as Lichess writes it), for about 1% more instructions in all. 4 fills the pipeline; more gives
 	// nothing. A frame that fails its checksum then gives its last block before the error, where one
-	// goroutine drops it.
+	// goroutine drops it. A stream of several frames of up to 16 MB that say their size (pzstd's output,
+	// .zst files put end to end) has ZstdDecoders frames decoded at once instead (internal/zstframes).
 	ZstdDecoders int
 }
 
@@ -101,8 +111,14 @@ func (d Decompression) NewReader(r io.Reader) (io.ReadCloser, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		return &wrapError{Reader: zr, closers: []io.Closer{zr}, what: "gzip"}, nil
-	case bytes.HasPrefix(magic, zstdMagic):
-		zd, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(max(d.ZstdDecoders, 1)))
+	case isZstd(magic) && d.ZstdDecoders > 1:
+		zr, err := zstframes.NewReader(br, d.ZstdDecoders, d.ZstdDecoders)
+		if err != nil {
+			return nil, fmt.Errorf("zstd: %w", err)
+		}
+		return &wrapError{Reader: zr, closers: []io.Closer{zr}, what: "zstd"}, nil
+	case isZstd(magic):
+		zd, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}

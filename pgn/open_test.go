@@ -199,3 +199,18 @@ func TestDecompressionFor(t *testing.T) {
 		})
 	}
 }
+
+// TestZstdAfterSkippableFrame: pzstd starts its files with a skippable frame (magic 50..5f 2a 4d 18, the
+// size of the frame after it); such a file is zstd, on one goroutine and on several.
+func TestZstdAfterSkippableFrame(t *testing.T) {
+	text := []byte(refgames.ReferencePGN())
+	for _, first := range []byte{0x50, 0x5e} {
+		data := append([]byte{first, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}, zstdFrame(t, text)...)
+		for _, n := range []int{1, 4} {
+			got, err := readDecompressed(t, Decompression{ZstdDecoders: n}, data)
+			if err != nil || !bytes.Equal(got, text) {
+				t.Errorf("skippable frame %#x, %d decoders: %d bytes, error %v; want the %d of the text", first, n, len(got), err, len(text))
+			}
+		}
+	}
+}

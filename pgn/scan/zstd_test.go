@@ -14,22 +14,35 @@ import (
 )
 
 // TestRunZstdOnManyWorkers: from 3 workers on, a zstd file is decoded on
-// goroutines of its own (pgn.DecompressionFor); the JSON lines and the read
-// errors are those of one worker, whose decoding is on the reading
-// goroutine, for a whole file and for one cut short.
+// goroutines of its own (pgn.DecompressionFor), its frames several at once;
+// the JSON lines and the read errors are those of one worker, whose
+// decoding is on the reading goroutine, for a file of one frame and of
+// many, whole and cut short.
 func TestRunZstdOnManyWorkers(t *testing.T) {
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer enc.Close()
-	data := enc.EncodeAll([]byte(strings.Repeat(refgames.ReferencePGN(), 3)), nil) // seven blocks
+	text := strings.Repeat(refgames.ReferencePGN(), 3)
+	data := enc.EncodeAll([]byte(text), nil) // seven blocks
+	var frames []byte                        // frames of 100 KB, as pzstd writes (internal/zstframes)
+	for p := text; len(p) > 0; {
+		n := min(len(p), 100<<10)
+		frames = enc.EncodeAll([]byte(p[:n]), frames)
+		p = p[n:]
+	}
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		name string
 		data []byte
 		fail bool
-	}{{"whole", data, false}, {"cut short", data[:len(data)*2/3], true}} {
+	}{
+		{"whole", data, false},
+		{"cut short", data[:len(data)*2/3], true},
+		{"frames", frames, false},
+		{"frames cut short", frames[:len(frames)*2/3], true},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".pgn.zst")
 			if err := os.WriteFile(path, tt.data, 0o600); err != nil {
