@@ -52,8 +52,8 @@ type Decompression struct {
 	// of the decoding; the longest stage, the sequences, is about two thirds of it (callgrind, text shaped
 	// as Lichess writes it), for about 1% more instructions in all. 4 fills the pipeline; more gives
 	// nothing. A frame that fails its checksum then gives its last block before the error, where one
-	// goroutine drops it. A stream of several frames of up to 16 MB that say their size (pzstd's output,
-	// .zst files put end to end) has ZstdDecoders frames decoded at once instead (internal/zstframes).
+	// goroutine drops it. A stream of several frames of up to 16 MB (pzstd's output, .zst files put end to
+	// end) has ZstdDecoders frames decoded at once instead (internal/zstframes).
 	ZstdDecoders int
 }
 

@@ -7,10 +7,10 @@
 // one goroutine cuts the stream into frames and others decode them whole,
 // at most a few at once. What cannot be cut that way — a frame bigger than
 // the bound, a damaged or cut header, bytes that are not a frame — is
-// decoded from its start on by klauspost's stream decoder; a frame that
-// does not say its decoded size, or whose whole decoding fails, by a stream
-// decoder of its own: its blocks before a damage come out, then the stream
-// decoder's error. A
+// decoded from its start on by klauspost's stream decoder; a frame whose
+// whole decoding fails (damaged, or decoded bigger than the bound) by a
+// stream decoder of its own: its blocks before a damage come out, then the
+// stream decoder's error. A
 // stream of one big frame (zstd's usual output, the Lichess database) is
 // thus decoded by the stream decoder alone. Memory: up to workers+1 frames
 // decoded and not yet read, and their bytes.
@@ -46,7 +46,7 @@ type Reader struct {
 	whole    *zstd.Decoder // DecodeAll, shared by the frames' goroutines
 	decoded  atomic.Int64  // frames decoded whole
 
-	spare  chan []byte // decoded frames' memory, for the next frames
+	spare  chan []byte // a decoded frame's memory, for the next frame
 	cur    []byte
 	curBuf []byte        // cur's memory, given back to spare once read
 	stream *zstd.Decoder // decoding a frame whole failed, or the rest could not be cut
@@ -73,7 +73,7 @@ func NewReader(r io.Reader, workers, decoders int) (*Reader, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	z := &Reader{futures: make(chan chan frame, workers), decoders: max(decoders, 1), cancel: cancel, whole: whole,
-		spare: make(chan []byte, workers+1)}
+		spare: make(chan []byte, 1)}
 	z.wg.Add(1)
 	go z.cut(ctx, bufio.NewReaderSize(r, 64<<10), workers)
 	return z, nil
@@ -101,13 +101,12 @@ func (z *Reader) cut(ctx context.Context, br *bufio.Reader, workers int) {
 			f <- frame{raw: raw, rest: br}
 			return
 		}
-		switch size {
-		case skip:
+		if size == skip {
 			f <- frame{}
 			continue
-		case unsized: // streamed, alone
-			f <- frame{raw: raw}
-			continue
+		}
+		if size == unsized { // pzstd's frames: their decoded size is bounded by the decoder's
+			size = min(8*len(raw), maxFrame)
 		}
 		select {
 		case busy <- struct{}{}:
@@ -140,8 +139,8 @@ func (z *Reader) cut(ctx context.Context, br *bufio.Reader, workers int) {
 
 // nextFrame reads the next frame of br whole, skippable frames included,
 // and returns it and its decoded size: skip for a skippable frame (nothing
-// to decode), unsized for one that does not say its decoded size (it is
-// streamed, alone). io.EOF: no byte is left. Another
+// to decode), unsized for one that does not say its decoded size (pzstd
+// writes such frames). io.EOF: no byte is left. Another
 // error: the frame cannot be cut (errNotCut) or read; raw is what was read
 // of it.
 func nextFrame(br *bufio.Reader) (raw []byte, size int, err error) {

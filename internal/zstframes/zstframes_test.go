@@ -38,11 +38,13 @@ func frames(t *testing.T, pieces ...[]byte) []byte {
 	return out
 }
 
-// streamed compresses p as a stream: a frame that does not say its size.
+// streamed compresses p as a stream: a frame that does not say its size,
+// as pzstd writes them, with a window of 512 KB (a frame's window is part
+// of what decoding it whole takes, bounded by maxFrame).
 func streamed(t *testing.T, p []byte) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	enc, err := zstd.NewWriter(&b, zstd.WithEncoderConcurrency(1))
+	enc, err := zstd.NewWriter(&b, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(512<<10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,8 @@ func TestReaderMatchesStream(t *testing.T) {
 		{"one frame", frames(t, c), false, 1},
 		{"eight frames", eight, false, 8},
 		{"skippable frames between and around", join(skippable("pzstd"), frames(t, a), skippable(""), frames(t, b, c), skippable("x")), false, 3},
-		{"a frame that does not say its size", join(frames(t, a), streamed(t, b), frames(t, c)), false, 2},
+		{"a frame that does not say its size", join(frames(t, a), streamed(t, b), frames(t, c)), false, 3},
+		{"a frame that does not say its size, over the bound", join(frames(t, a), streamed(t, big), frames(t, c)), false, 2},
 		{"a frame that says a size over the bound", join(frames(t, a), frames(t, big), frames(t, d)), false, 1},
 		{"blocks of one byte over and over", frames(t, a, bytes.Repeat([]byte{'x'}, 300<<10), d), false, 3},
 		{"a frame whose bytes are over the bound", join(frames(t, a), streamed(t, noise), frames(t, d)), false, 1},
