@@ -52,9 +52,12 @@ type Decompression struct {
 	// of the decoding; the longest stage, the sequences, is about two thirds of it (callgrind, text shaped
 	// as Lichess writes it), for about 1% more instructions in all. 4 fills the pipeline; more gives
 	// nothing. A frame that fails its checksum then gives its last block before the error, where one
-	// goroutine drops it. A stream of several frames of up to 16 MB (pzstd's output, .zst files put end to
-	// end) has ZstdDecoders frames decoded at once instead (internal/zstframes).
+	// goroutine drops it.
 	ZstdDecoders int
+	// ZstdFrames is how many frames of a zstd stream made of frames of up to 16 MB (pzstd's output, .zst
+	// files put end to end) are decoded at once when ZstdDecoders is above 1 (internal/zstframes): the
+	// reading goroutine then only copies them out. 0 means ZstdDecoders.
+	ZstdFrames int
 }
 
 // DecompressionFor is how Run decodes its files for a scan on workers goroutines. On one or two
@@ -63,12 +66,13 @@ type Decompression struct {
 // text into chunks whatever the workers, is the longest stage of a zstd scan of text shaped as Lichess
 // writes it (443 instructions a ply against about 990 for a worker's part: it keeps up with about two
 // workers; 260 with the pipeline), so the decoding gets goroutines of its own (bench/README.md, "The
-// pipeline: one reader, the workers, the order").
+// pipeline: one reader, the workers, the order"). A frame's decoding is about 40% of a worker's part of
+// a ply, so a file made of frames has one frame decoded at once for every two workers, 4 at least.
 func DecompressionFor(workers int) Decompression {
 	if workers <= 2 {
 		return Decompression{ZstdDecoders: 1}
 	}
-	return Decompression{ZstdDecoders: 4}
+	return Decompression{ZstdDecoders: 4, ZstdFrames: max(4, (workers+1)/2)}
 }
 
 // Open is the package's Open, decoding as d says.
@@ -112,7 +116,11 @@ func (d Decompression) NewReader(r io.Reader) (io.ReadCloser, error) {
 		}
 		return &wrapError{Reader: zr, closers: []io.Closer{zr}, what: "gzip"}, nil
 	case isZstd(magic) && d.ZstdDecoders > 1:
-		zr, err := zstframes.NewReader(br, d.ZstdDecoders, d.ZstdDecoders)
+		frames := d.ZstdFrames
+		if frames <= 0 {
+			frames = d.ZstdDecoders
+		}
+		zr, err := zstframes.NewReader(br, frames, d.ZstdDecoders)
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}

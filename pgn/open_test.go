@@ -183,18 +183,19 @@ func TestDecompressionFor(t *testing.T) {
 	tests := []struct {
 		name    string
 		workers int
-		want    int
+		want    Decompression
 	}{
-		{"no workers said", 0, 1},
-		{"one worker", 1, 1},
-		{"two workers: no pipeline, no CPU added", 2, 1},
-		{"three workers", 3, 4},
-		{"sixteen workers", 16, 4},
+		{"no workers said", 0, Decompression{ZstdDecoders: 1}},
+		{"one worker", 1, Decompression{ZstdDecoders: 1}},
+		{"two workers: no pipeline, no CPU added", 2, Decompression{ZstdDecoders: 1}},
+		{"three workers", 3, Decompression{ZstdDecoders: 4, ZstdFrames: 4}},
+		{"nine workers", 9, Decompression{ZstdDecoders: 4, ZstdFrames: 5}},
+		{"sixteen workers", 16, Decompression{ZstdDecoders: 4, ZstdFrames: 8}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := DecompressionFor(tt.workers).ZstdDecoders; got != tt.want {
-				t.Errorf("DecompressionFor(%d).ZstdDecoders = %d, want %d", tt.workers, got, tt.want)
+			if got := DecompressionFor(tt.workers); got != tt.want {
+				t.Errorf("DecompressionFor(%d) = %+v, want %+v", tt.workers, got, tt.want)
 			}
 		})
 	}

@@ -6,7 +6,8 @@
 // (its header, then each block's 3-byte header gives the block's size), so
 // one goroutine cuts the stream into frames and others decode them whole,
 // at most a few at once. What cannot be cut that way — a frame bigger than
-// the bound, a damaged or cut header, bytes that are not a frame — is
+// the bound, a damaged or cut header, bytes that are not a frame, a frame
+// that does not say its decoded size unless pzstd's mark is before it — is
 // decoded from its start on by klauspost's stream decoder; a frame whose
 // whole decoding fails (damaged, or decoded bigger than the bound) by a
 // stream decoder of its own: its blocks before a damage come out, then the
@@ -30,8 +31,9 @@ import (
 )
 
 // maxFrame bounds what one frame may take to be decoded whole: its bytes and
-// its decoded bytes, each. Bigger frames are streamed. (A variable for the
-// tests.)
+// its decoded bytes, each. Bigger frames are streamed. pzstd's frames are 4
+// times zstd's window: 8 MB of text at its level 3 (decoded whole), 32 MB at
+// 19 (streamed). (A variable for the tests.)
 var maxFrame = 16 << 20
 
 var errNotCut = errors.New("zstframes: not cut") // a frame left to the stream decoder
@@ -86,11 +88,19 @@ func (z *Reader) cut(ctx context.Context, br *bufio.Reader, workers int) {
 	defer z.wg.Done()
 	defer close(z.futures)
 	busy := make(chan struct{}, workers)
+	marked := false // the frame follows pzstd's mark
 	for {
 		raw, size, err := nextFrame(br)
 		if err == io.EOF {
 			return
 		}
+		if size == unsized && !marked {
+			// Most likely the one frame of a stream written as it came (zstd from a pipe), its decoded
+			// size unknown and perhaps huge: streamed from here on, rather than decoded up to the bound
+			// in vain. pzstd's frames do not say their size either, but follow its mark.
+			err = errNotCut
+		}
+		marked = size == skip && len(raw) == 12 && binary.LittleEndian.Uint32(raw) == pzstdMark
 		f := make(chan frame, 1)
 		select {
 		case z.futures <- f:
@@ -105,7 +115,7 @@ func (z *Reader) cut(ctx context.Context, br *bufio.Reader, workers int) {
 			f <- frame{}
 			continue
 		}
-		if size == unsized { // pzstd's frames: their decoded size is bounded by the decoder's
+		if size == unsized { // pzstd's: the decoder stops at the bound
 			size = min(8*len(raw), maxFrame)
 		}
 		select {
@@ -200,6 +210,11 @@ func nextFrame(br *bufio.Reader) (raw []byte, size int, err error) {
 	}
 	size = int(n)
 	if fcsBytes == 0 {
+		// pzstd's frames are 4 windows of text: one whose 4 windows are over the bound is streamed.
+		wd := raw[5] // the window descriptor: no single segment without the decoded size
+		if window := (1 << (10 + wd>>3)) * (8 + int(wd&7)) / 8; 4*window > maxFrame {
+			return raw, 0, errNotCut
+		}
 		size = unsized
 	}
 	for last := false; !last; {
@@ -231,6 +246,10 @@ const (
 	skip    = -1
 	unsized = -2
 )
+
+// pzstdMark is the magic of the skippable frame pzstd writes before each
+// frame, with the frame's length in 4 bytes.
+const pzstdMark = 0x184d2a50
 
 // Read reads decoded bytes, in input order.
 func (z *Reader) Read(p []byte) (int, error) {

@@ -39,12 +39,12 @@ func frames(t *testing.T, pieces ...[]byte) []byte {
 }
 
 // streamed compresses p as a stream: a frame that does not say its size,
-// as pzstd writes them, with a window of 512 KB (a frame's window is part
-// of what decoding it whole takes, bounded by maxFrame).
-func streamed(t *testing.T, p []byte) []byte {
+// as pzstd writes them, with a window of 128 KB (pzstd's frames are 4
+// windows: decoded whole up to maxFrame) unless opts say otherwise.
+func streamed(t *testing.T, p []byte, opts ...zstd.EOption) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	enc, err := zstd.NewWriter(&b, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(512<<10))
+	enc, err := zstd.NewWriter(&b, append([]zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(128 << 10)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +55,14 @@ func streamed(t *testing.T, p []byte) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// pzstd puts frame after its mark, a skippable frame with frame's length.
+func pzstd(frame []byte) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, 0x184d2a50)
+	b = binary.LittleEndian.AppendUint32(b, 4)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(frame)))
+	return append(b, frame...)
 }
 
 func skippable(data string) []byte {
@@ -115,8 +123,11 @@ func TestReaderMatchesStream(t *testing.T) {
 		{"one frame", frames(t, c), false, 1},
 		{"eight frames", eight, false, 8},
 		{"skippable frames between and around", join(skippable("pzstd"), frames(t, a), skippable(""), frames(t, b, c), skippable("x")), false, 3},
-		{"a frame that does not say its size", join(frames(t, a), streamed(t, b), frames(t, c)), false, 3},
-		{"a frame that does not say its size, over the bound", join(frames(t, a), streamed(t, big), frames(t, c)), false, 2},
+		{"a frame that does not say its size: the rest streamed", join(frames(t, a), streamed(t, b), frames(t, c)), false, 1},
+		{"pzstd's frames: marked, their size not said", join(pzstd(streamed(t, a)), pzstd(streamed(t, b)), pzstd(streamed(t, c))), false, 3},
+		{"a marked frame over the bound", join(pzstd(streamed(t, a)), pzstd(streamed(t, big)), pzstd(streamed(t, c))), false, 2},
+		{"a marked frame whose 4 windows are over the bound", join(pzstd(streamed(t, a)), pzstd(streamed(t, b, zstd.WithWindowSize(1<<20))), pzstd(streamed(t, c))), false, 1},
+		{"a skippable frame that is not the mark", join(frames(t, a), skippable("12345"), streamed(t, b), frames(t, c)), false, 1},
 		{"a frame that says a size over the bound", join(frames(t, a), frames(t, big), frames(t, d)), false, 1},
 		{"blocks of one byte over and over", frames(t, a, bytes.Repeat([]byte{'x'}, 300<<10), d), false, 3},
 		{"a frame whose bytes are over the bound", join(frames(t, a), streamed(t, noise), frames(t, d)), false, 1},

@@ -32,7 +32,8 @@ import (
 //     reading goroutine; zstd-decoders=4 the same with the decoding on a
 //     pipeline of its own (pgn.Decompression), as Run does from 3 workers:
 //     cpu-ns/ply is then the work of every goroutine of the stage, not the
-//     reading goroutine's;
+//     reading goroutine's; zstd-frames, the text as frames of 4 MB (as
+//     pzstd writes it), on the reading goroutine and 4 frames at once;
 //   - lichess/run/zstd, plain: Run with one worker.
 //
 // On the shared corpus (skipped without it):
@@ -60,6 +61,8 @@ func BenchmarkSerial(b *testing.B) {
 		"zstd":      write("lichess-default.pgn.zst", zstdStream(b, month)),
 		"zstd-best": write("lichess-best.pgn.zst", zstdStream(b, month, zstd.WithEncoderLevel(zstd.SpeedBestCompression))),
 		"zstd-long": write("lichess-long.pgn.zst", zstdStream(b, month, zstd.WithWindowSize(128<<20))),
+		// pzstd's way: frames of 4 MB of text, end to end
+		"zstd-frames": write("lichess-frames.pgn.zst", zstdFrames(b, month, 4<<20)),
 	}
 	monthPlies := countPlies(b, month)
 	measure := func(b *testing.B, plies int, loop func()) {
@@ -105,6 +108,10 @@ func BenchmarkSerial(b *testing.B) {
 	}
 	b.Run("lichess/split/zstd-decoders=4", func(b *testing.B) {
 		split(b, monthPlies, lichess["zstd"], pgn.DecompressionFor(16))
+	})
+	b.Run("lichess/split/zstd-frames", func(b *testing.B) { split(b, monthPlies, lichess["zstd-frames"], one) })
+	b.Run("lichess/split/zstd-frames-at-once=4", func(b *testing.B) {
+		split(b, monthPlies, lichess["zstd-frames"], pgn.DecompressionFor(4))
 	})
 	b.Run("lichess/run/zstd", func(b *testing.B) { run(b, monthPlies, lichess["zstd"]) })
 	b.Run("lichess/run/plain", func(b *testing.B) { run(b, monthPlies, lichess["plain"]) })
@@ -182,6 +189,23 @@ func zstdStream(b *testing.B, text []byte, opts ...zstd.EOption) []byte {
 		b.Fatal(err)
 	}
 	return out.Bytes()
+}
+
+// zstdFrames compresses text as frames of size bytes of it, end to end, as
+// pzstd does.
+func zstdFrames(b *testing.B, text []byte, size int) []byte {
+	b.Helper()
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer enc.Close()
+	var out []byte
+	for len(text) > 0 {
+		n := min(len(text), size)
+		out, text = enc.EncodeAll(text[:n], out), text[n:]
+	}
+	return out
 }
 
 // countPlies counts the moves of the games of text.
