@@ -285,7 +285,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 						c1, _ := testmeasure.Now()
 						untimed += c1 - c0
 					}
-					if err := feed.feedText(batch[0], fallback, emit); err != nil {
+					if err := liveUpdate(feed, batch[0], fallback, emit); err != nil {
 						b.Fatal(err)
 					}
 					batch = batch[1:]
@@ -302,6 +302,15 @@ func BenchmarkLiveUpdate(b *testing.B) {
 			})
 		}
 	}
+}
+
+// liveUpdate is the update BenchmarkLiveUpdate times, in a function of
+// its own so that callgrind can count it alone (bench/live-cg.sh:
+// --toggle-collect='*liveUpdate').
+//
+//go:noinline
+func liveUpdate(feed *pgnFeed, text string, fallback func(int) string, emit Emit) error {
+	return feed.feedText(text, fallback, emit)
 }
 
 // textBatch is how many texts BenchmarkLiveUpdate makes at a time, with
