@@ -65,6 +65,8 @@ type pgnFeed struct {
 	// the reading name it again, it is taken as a new sighting, as the
 	// watcher and the store recognise it.
 	forgetSent bool
+	// tailMoves is readSimpleTail's room for the moves of a new part.
+	tailMoves []string
 	// counters, for tests and benchmarks
 	fullParses, tailParses int
 	at                     time.Time // when not zero, the observation time of the next snapshots (else clock.Now())
@@ -279,9 +281,20 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	f.tailParses++
-	tail, err := pgn.ParseGamesLimits(movetext[known:], f.limits)
-	if err != nil || len(tail) != 1 || tail[0].Err != nil || len(tail[0].Tags) > 0 ||
-		len(fg.moves)+len(tail[0].Moves) > f.limits.WithDefaults().MaxPlies {
+	// The new part is most often a move or two and the result, read here
+	// without a pgn.Reader (its allocation and set-up were a tenth of an
+	// update); anything else is read by package pgn.
+	newMoves, result, simple := readSimpleTail(movetext[known:], f.tailMoves[:0], f.limits.WithDefaults().MaxLineBytes)
+	if simple {
+		f.tailMoves = newMoves[:0]
+	} else {
+		tail, err := pgn.ParseGamesLimits(movetext[known:], f.limits)
+		if err != nil || len(tail) != 1 || tail[0].Err != nil || len(tail[0].Tags) > 0 {
+			return false, nil
+		}
+		newMoves, result = tail[0].Moves, tail[0].Result
+	}
+	if len(fg.moves)+len(newMoves) > f.limits.WithDefaults().MaxPlies {
 		return false, nil
 	}
 	prefix, ok := movetextPrefix(movetext)
@@ -294,15 +307,13 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	} else {
 		fg.prefix = fg.prefix[:len(prefix)]
 	}
-	g := tail[0]
-	result := g.Result
 	if result == "" {
 		result = tagValue(header, "Result")
 	}
-	if len(g.Moves) == 0 && result == fg.result {
+	if len(newMoves) == 0 && result == fg.result {
 		return true, nil // the same state again
 	}
-	for _, tok := range g.Moves {
+	for _, tok := range newMoves {
 		fg.moves = append(fg.moves, f.internTok(tok))
 	}
 	if result != fg.result {
@@ -310,6 +321,79 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	}
 	return true, f.emitGame(fg, emit)
 }
+
+// readSimpleTail reads the new part of a resent movetext (from the start
+// of a token on) when it is only moves, move numbers and a result, each
+// followed by one space but the result, which only line ends or spaces
+// follow: "12. Nf3 Nc6 *\n\n". It appends the moves to moves (slices of
+// tail) and returns them and the result, as pgn.ParseGamesLimits reads
+// such a text, a game of no tags; ok is false for any other text (a
+// comment, a glyph, a NAG, a variation, a line end between moves, no
+// result, a line over maxLine bytes), which is left to package pgn.
+// FuzzReadSimpleTail holds it to pgn's reading.
+func readSimpleTail(tail string, moves []string, maxLine int) (_ []string, result string, ok bool) {
+	if len(tail) > maxLine {
+		return moves, "", false
+	}
+	i := 0
+	for i < len(tail) {
+		j := i
+		for j < len(tail) && tail[j] != ' ' && tail[j] != '\n' && tail[j] != '\r' {
+			j++
+		}
+		tok := tail[i:j]
+		switch {
+		case tok == "*" || tok == "1-0" || tok == "0-1" || tok == "1/2-1/2":
+			if strings.Trim(tail[j:], " \r\n") != "" {
+				return moves, "", false
+			}
+			return moves, tok, true
+		case j == len(tail) || tail[j] != ' ':
+			return moves, "", false // every token but the result is followed by a space
+		case simpleMoveNumber(tok):
+		case simpleMove(tok):
+			moves = append(moves, tok)
+		default:
+			return moves, "", false
+		}
+		i = j + 1
+	}
+	return moves, "", false
+}
+
+// simpleMoveNumber: "12." or "12...".
+func simpleMoveNumber(tok string) bool {
+	d := 0
+	for d < len(tok) && tok[d] >= '0' && tok[d] <= '9' {
+		d++
+	}
+	return d > 0 && d <= 4 && (tok[d:] == "." || tok[d:] == "...")
+}
+
+// simpleMove: a token shaped like a SAN move of at most 8 bytes, from the
+// bytes such a move has (what package pgn takes as a move token as it is
+// written).
+func simpleMove(tok string) bool {
+	if len(tok) < 2 || len(tok) > 8 || simpleMoveFirst[tok[0]] == 0 {
+		return false
+	}
+	for k := 1; k < len(tok); k++ {
+		if simpleMoveByte[tok[k]] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var simpleMoveFirst, simpleMoveByte = func() (first, rest [256]byte) {
+	for _, c := range []byte("abcdefghKQRBNO") {
+		first[c] = 1
+	}
+	for _, c := range []byte("abcdefgh12345678KQRBNOx=+#-") {
+		rest[c] = 1
+	}
+	return first, rest
+}()
 
 func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, error) {
 	start, variantErr := pgnStart(g)

@@ -218,3 +218,72 @@ func TestPGNFeedCorrectionAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSimpleTail: the new part of a resent movetext read without a
+// pgn.Reader when it is only moves, numbers and the result, and left to
+// package pgn otherwise.
+func TestReadSimpleTail(t *testing.T) {
+	rows := []struct {
+		name, tail string
+		moves      []string
+		result     string
+		ok         bool
+	}{
+		{"one move", "Nf3 *\n\n", []string{"Nf3"}, "*", true},
+		{"a number and two moves", "12. Nf3 Nc6 *\n\n", []string{"Nf3", "Nc6"}, "*", true},
+		{"black's number", "12... Nc6 1-0\n", []string{"Nc6"}, "1-0", true},
+		{"castling, promotion, check, mate", "O-O-O exd8=Q+ Qxf7# 0-1", []string{"O-O-O", "exd8=Q+", "Qxf7#"}, "0-1", true},
+		{"the result alone", "1/2-1/2\r\n\r\n", nil, "1/2-1/2", true},
+		{"a clock comment", "Nf3 { [%clk 1:30:00] } *\n\n", nil, "", false},
+		{"a glyph", "Nf3! *\n\n", nil, "", false},
+		{"a NAG", "Nf3 $1 *\n\n", nil, "", false},
+		{"a variation", "Nf3 (Nc3) *\n\n", nil, "", false},
+		{"a line end between moves", "Nf3\nNc6 *\n\n", nil, "", false},
+		{"two spaces", "Nf3  Nc6 *\n\n", nil, "", false},
+		{"no result", "Nf3 Nc6 \n\n", nil, "", false},
+		{"the result written otherwise", "Nf3 ½-½\n\n", nil, "", false},
+		{"more after the result", "Nf3 * Nc6\n\n", nil, "", false},
+		{"a number without a space", "12.Nf3 *\n\n", nil, "", false},
+		{"a null move", "-- *\n\n", nil, "", false},
+		{"lower-case promotion", "e8=q *\n\n", nil, "", false},
+		{"a long token", "Nf3xxxxxx *\n\n", nil, "", false},
+		{"empty", "", nil, "", false},
+		{"over the line limit", "Nf3 " + strings.Repeat("Nc6 Nb8 ", 8) + "*", nil, "", false},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			moves, result, ok := readSimpleTail(r.tail, nil, 64)
+			if ok != r.ok {
+				t.Fatalf("ok %v, want %v", ok, r.ok)
+			}
+			if ok && (!slices.Equal(moves, r.moves) || result != r.result) {
+				t.Errorf("got %q %q, want %q %q", moves, result, r.moves, r.result)
+			}
+		})
+	}
+}
+
+// FuzzReadSimpleTail holds readSimpleTail to package pgn: a text it reads
+// is one game of no tags and no error for pgn.ParseGamesLimits, with the
+// same moves and result.
+func FuzzReadSimpleTail(f *testing.F) {
+	for _, s := range []string{"Nf3 *\n\n", "12. Nf3 Nc6 *\n\n", "12... Nc6 1-0\n", "O-O-O exd8=Q+ Qxf7# 0-1", "1/2-1/2\r\n",
+		"Nf3! *", "e8=q *", "%e4 *", "e4 e5 1-0 *", "e4 1-0\n[Event \"x\"]\n\n1. d4 *", "e4 * \n \n", "Ka1 ab 1-0"} {
+		f.Add(s)
+	}
+	lim := pgn.Limits{}.WithDefaults()
+	f.Fuzz(func(t *testing.T, tail string) {
+		moves, result, ok := readSimpleTail(tail, nil, lim.MaxLineBytes)
+		if !ok {
+			return
+		}
+		games, err := pgn.ParseGamesLimits(tail, lim)
+		if err != nil || len(games) != 1 {
+			t.Fatalf("%q: pgn reads %d games, error %v", tail, len(games), err)
+		}
+		g := games[0]
+		if g.Err != nil || len(g.Tags) > 0 || !slices.Equal(g.Moves, moves) || g.Result != result {
+			t.Fatalf("%q: pgn reads %q %q (tags %v, error %v), readSimpleTail %q %q", tail, g.Moves, g.Result, g.Tags, g.Err, moves, result)
+		}
+	})
+}
