@@ -84,11 +84,13 @@ type feedGame struct {
 	unsupported  bool   // a variant threefold does not follow: no moves
 	emitted      bool
 	seenAt       time.Time // when a text of it was last fed
-	// The text last seen, for the incremental path: its tag section and
-	// its movetext up to the result (copies: a resent text is not kept).
-	cached bool
-	header string
-	prefix []byte
+	// The text last seen, for the incremental path: its tag section, the
+	// blank line after it and its movetext up to the result, one copy (a
+	// resent text is not kept; one memory compared with the new text, not
+	// two), the tag section its first headerLen bytes.
+	cached    bool
+	headerLen int
+	kept      []byte
 }
 
 func newPGNFeed(site, source string, delay time.Duration, audience string, clk clock.Clock, lim pgn.Limits) *pgnFeed {
@@ -246,12 +248,10 @@ func (f *pgnFeed) remember(fg *feedGame, text string) {
 		return
 	}
 	fg.cached = true
-	if fg.header != header {
-		fg.header = strings.Clone(header)
-	}
 	// Room for the moves to come, so that the next few are appended in
 	// place.
-	fg.prefix = append(slices.Grow(fg.prefix[:0], len(prefix)+prefixRoom), prefix...)
+	kept := slices.Grow(fg.kept[:0], len(header)+2+len(prefix)+prefixRoom)
+	fg.kept, fg.headerLen = append(append(append(kept, header...), "\n\n"...), prefix...), len(header)
 }
 
 // prefixRoom is the room left after the copy of a movetext for the
@@ -272,11 +272,14 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	fg.seenAt = f.clock.Now()
-	known := len(fg.prefix)
-	// The part of the text seen before is compared with its copy; only
-	// what follows it is looked into (from the blank it ends with, where a
-	// tag line of a second game could begin).
-	if len(movetext) < known || header != fg.header || movetext[:known] != string(fg.prefix) ||
+	known := len(fg.kept) - fg.headerLen - 2 // of the movetext
+	// The part of the text seen before (its tag section, the blank line,
+	// the movetext up to the result) is compared with its copy; only what
+	// follows it is looked into (from the blank it ends with, where a tag
+	// line of a second game could begin). The tag section, the blank line
+	// and the movetext are one after the other in text.
+	body := text[len(text)-len(movetext)-2-len(header):]
+	if len(movetext) < known || len(header) != fg.headerLen || body[:len(fg.kept)] != string(fg.kept) ||
 		!oneGame(movetext[max(known-1, 0):]) {
 		return false, nil
 	}
@@ -303,9 +306,9 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 	}
 	// Both are prefixes of movetext: the copy grows (or shrinks) in place.
 	if len(prefix) >= known {
-		fg.prefix = append(fg.prefix, prefix[known:]...)
+		fg.kept = append(fg.kept, prefix[known:]...)
 	} else {
-		fg.prefix = fg.prefix[:len(prefix)]
+		fg.kept = fg.kept[:fg.headerLen+2+len(prefix)]
 	}
 	if result == "" {
 		result = tagValue(header, "Result")
