@@ -98,39 +98,44 @@ type gameKey struct{ site, id string }
 // shared, read-only view of the snapshot's Moves, not a copy) and what has
 // been alerted.
 type tracked struct {
+	// What an update reads and writes comes first, in a few cache lines
+	// (a followed board's state is cold by its next update when many
+	// boards are followed); what alerts, corrections and status need
+	// follows.
 	mu        sync.Mutex
-	ref       threefold.GameRef
-	source    string
-	replay    rules.Replay // the game; it keeps the tokens replayed as a read-only view of the snapshot's Moves
-	game      *rules.Game  // replay.Game() while the game is followed, nil once it finished
-	plies     int          // plies replayed (kept once the game finished)
-	checked   int          // verdicts were evaluated for every ply <= checked
-	fifty     bool         // FiftyMoves at ply checked
-	seventy   bool         // SeventyFiveMoves at ply checked
-	attention *Attention
-	emitted   map[string]raised // every alert raised and not withdrawn, by id
-	// pending holds the alerts raised beyond a correction, until the
-	// corrected moves raise them again (kept) or pass their ply without
-	// doing so (withdrawn).
-	pending   map[string]pendingAlert
-	revisions map[string]int // AlertID → times its event was withdrawn
-	start     string         // the start and notation of the last snapshot
-	notation  rules.Notation
-	attnToken string    // the bad token in full (Attention.Token is an excerpt)
-	sans      sanWindow // the moves of the current reversible stretch, for the SAN of the alerts' proofs
-	rebuilds  int
-	seventyAt int  // 1 + the ply at which the 75-move rule drew the game; 0 while it has not
-	afterEnd  bool // moves after the game was drawn by rule have been reported in the log
-	result    string
+	game      *rules.Game // replay.Game() while the game is followed, nil once it finished
+	plies     int         // plies replayed (kept once the game finished)
+	checked   int         // verdicts were evaluated for every ply <= checked
+	seventyAt int         // 1 + the ply at which the 75-move rule drew the game; 0 while it has not
+	fifty     bool        // FiftyMoves at ply checked
+	seventy   bool        // SeventyFiveMoves at ply checked
+	afterEnd  bool        // moves after the game was drawn by rule have been reported in the log
 	finished  bool
 	last      bool // the last snapshot said Last: no state of it follows from its source
+	notation  rules.Notation
+	termOK    bool
+	attention *Attention
+	start     string // the start and notation of the last snapshot
+	result    string
 	updated   time.Time
-	endedAt   time.Time                 // when the watcher first saw it finished (its clock)
 	clocks    []*threefold.ClockReading // the last snapshot's clocks (a read-only view)
 	// term is the true end of the finished game by its moves, when termOK:
 	// the last snapshot said finished and every one of its moves replayed.
 	term   threefold.Termination
-	termOK bool
+	ref    threefold.GameRef
+	source string
+	// pending holds the alerts raised beyond a correction, until the
+	// corrected moves raise them again (kept) or pass their ply without
+	// doing so (withdrawn).
+	pending map[string]pendingAlert
+	replay  rules.Replay      // the game; it keeps the tokens replayed as a read-only view of the snapshot's Moves
+	sans    sanWindow         // the moves of the current reversible stretch, for the SAN of the alerts' proofs
+	emitted map[string]raised // every alert raised and not withdrawn, by id
+	// revisions: AlertID → times its event was withdrawn
+	revisions map[string]int
+	attnToken string // the bad token in full (Attention.Token is an excerpt)
+	rebuilds  int
+	endedAt   time.Time // when the watcher first saw it finished (its clock)
 }
 
 // raised is what the watcher keeps of an alert it raised: enough to
@@ -610,10 +615,10 @@ func alertVariant(start rules.Position) string {
 // ends it), and nothing is kept once the game is drawn by rule: the
 // watcher's memory does not grow with the length of the game.
 type sanWindow struct {
-	base  int            // moves[i] produced ply base+1+i
-	start rules.Position // the position at ply base
+	base  int // moves[i] produced ply base+1+i
 	moves []rules.Move
 	sans  []string       // the SAN of moves[:len(sans)], computed when asked
+	start rules.Position // the position at ply base
 	pos   rules.Position // the position at ply base+len(sans)
 }
 
