@@ -84,10 +84,10 @@ type hubGame struct {
 	key  string     // its GameKey
 	t    tracker
 	view *GameView // immutable once published; guarded by Hub.mu
-	// pushed is the view last pushed to the game's pages: every page of
-	// the game has it, or a later one (the hello of a page that came
+	// pushed marks the view last pushed to the game's pages: every page
+	// of the game has it, or a later one (the hello of a page that came
 	// since). Guarded by Hub.mu.
-	pushed  *GameView
+	pushed  viewMark
 	live    bool      // counted in Hub.live; guarded by Hub.mu
 	last    bool      // its last update said Last; guarded by Hub.mu
 	endedAt time.Time // when the hub saw it finished; guarded by Hub.mu
@@ -478,10 +478,10 @@ func (h *Hub) push() {
 		v := g.view
 		add(index, encode(message{Type: "game", Game: v.Summary()}))
 		if len(g.pages) > 0 {
-			part, from, groupFrom := v.Since(g.pushed)
+			part, from, groupFrom := v.since(g.pushed)
 			add(g.pages, encode(message{Type: "game", Game: part, From: from, GroupFrom: groupFrom}))
 		}
-		g.pushed = v
+		g.pushed = v.mark()
 		if h.metrics != nil {
 			h.metrics.ObserveUpdateLatency(now.Sub(g.dirtySince))
 		}

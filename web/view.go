@@ -133,10 +133,29 @@ func RepeatedOf(group []int) [][]int {
 // puts the part after its lists' first from plies (groupFrom for Group)
 // and has v: a live update costs its new plies, not the whole game.
 func (v *GameView) Since(prev *GameView) (part *GameView, from, groupFrom int) {
-	if prev == nil || prev.Key != v.Key || prev.gen != v.gen || len(prev.FENs) == 0 || len(v.FENs) < len(prev.FENs) {
+	if prev == nil || prev.Key != v.Key {
 		return v, 0, 0
 	}
-	from = len(prev.FENs)
+	return v.since(prev.mark())
+}
+
+// viewMark is what Since needs of an earlier view of the same game: the
+// hub keeps it for the view last pushed, and does not read that view
+// again (cold by the game's next update when many are followed).
+type viewMark struct {
+	gen, groupGen, plies int // plies: the length of its per-ply lists (0: no view)
+}
+
+func (v *GameView) mark() viewMark {
+	return viewMark{gen: v.gen, groupGen: v.groupGen, plies: len(v.FENs)}
+}
+
+// since is Since for the mark of an earlier view of v's game.
+func (v *GameView) since(prev viewMark) (part *GameView, from, groupFrom int) {
+	if prev.plies == 0 || prev.gen != v.gen || len(v.FENs) < prev.plies {
+		return v, 0, 0
+	}
+	from = prev.plies
 	d := *v
 	d.UCI, d.SAN, d.FENs, d.Occ = v.UCI[from:], v.SAN[from:], v.FENs[from:], v.Occ[from:]
 	if prev.groupGen == v.groupGen {
