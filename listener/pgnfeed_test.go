@@ -104,6 +104,8 @@ func TestPGNFeedResentLongGame(t *testing.T) {
 		{"a takeback", pgnOf(head("W"), line[:149], "*"), line[:149], "W", false},
 		{"a tag changed", pgnOf(head("W2"), line[:149], "*"), nil, "", false},
 		{"one more with the new tag", pgnOf(head("W2"), line[:151], "*"), line[:151], "W2", true},
+		{"a tag changed, its length kept", pgnOf(head("W3"), line[:151], "*"), nil, "", false},
+		{"the tag as it was", pgnOf(head("W2"), line[:151], "*"), nil, "", false},
 		{"a comment in the middle", strings.Replace(commented, "[White \"W\"]", "[White \"W2\"]", 1), nil, "", false},
 		{"one more after the comment", strings.Replace(pgnOf(head("W2"), line[:152], "*"), " 31. ", " {a comment} 31. ", 1), line[:152], "W2", true},
 		{"a second game after it", strings.Replace(pgnOf(head("W2"), line[:153], "*"), " 31. ", " {a comment} 31. ", 1) + second, line[:153], "W2", false},
