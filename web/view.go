@@ -93,9 +93,15 @@ type GameView struct {
 // of every move of every game, which would otherwise grow with the game's
 // repetitions.
 func (v *GameView) Summary() *GameView {
-	s := *v
+	s := new(GameView)
+	v.summaryInto(s)
+	return s
+}
+
+// summaryInto writes v's Summary into s.
+func (v *GameView) summaryInto(s *GameView) {
+	*s = *v
 	s.UCI, s.SAN, s.FENs, s.Occ, s.Group, s.NearRepetitions, s.Repeated = nil, nil, nil, nil, nil, nil, nil
-	return &s
 }
 
 // full returns v with Repeated, worked out from Group: the view a page
@@ -136,7 +142,7 @@ func (v *GameView) Since(prev *GameView) (part *GameView, from, groupFrom int) {
 	if prev == nil || prev.Key != v.Key {
 		return v, 0, 0
 	}
-	return v.since(prev.mark())
+	return v.since(prev.mark(), new(GameView))
 }
 
 // viewMark is what Since needs of an earlier view of the same game: the
@@ -150,13 +156,14 @@ func (v *GameView) mark() viewMark {
 	return viewMark{gen: v.gen, groupGen: v.groupGen, plies: len(v.FENs)}
 }
 
-// since is Since for the mark of an earlier view of v's game.
-func (v *GameView) since(prev viewMark) (part *GameView, from, groupFrom int) {
+// since is Since for the mark of an earlier view of v's game; the part,
+// when it is not v, is written into d.
+func (v *GameView) since(prev viewMark, d *GameView) (part *GameView, from, groupFrom int) {
 	if prev.plies == 0 || prev.gen != v.gen || len(v.FENs) < prev.plies {
 		return v, 0, 0
 	}
 	from = prev.plies
-	d := *v
+	*d = *v
 	d.UCI, d.SAN, d.FENs, d.Occ = v.UCI[from:], v.SAN[from:], v.FENs[from:], v.Occ[from:]
 	if prev.groupGen == v.groupGen {
 		groupFrom = from
@@ -164,7 +171,7 @@ func (v *GameView) since(prev viewMark) (part *GameView, from, groupFrom int) {
 	d.Group = v.Group[groupFrom:]
 	i := sort.Search(len(v.NearRepetitions), func(i int) bool { return v.NearRepetitions[i].Ply >= from })
 	d.NearRepetitions = v.NearRepetitions[i:]
-	return &d, from, groupFrom
+	return d, from, groupFrom
 }
 
 // GameKey is the dashboard's key of a game.
