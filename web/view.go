@@ -186,9 +186,8 @@ type tracker struct {
 	uci, san []string
 	fens     []string
 	occ      []int
-	group    []int               // by ply: the index of its position among the repeated ones (by second occurrence), -1 while it occurred once
-	byKey    map[rules.Key][]int // plies of each position
-	repeated int                 // how many positions occurred twice or more
+	group    []int // by ply: the index of its position among the repeated ones (by second occurrence), -1 while it occurred once
+	repeated int   // how many positions occurred twice or more
 	maxCount int
 	near     []threefold.NearRepetition // by ply, ascending
 	attn     string
@@ -204,33 +203,34 @@ func (t *tracker) record(s rules.Step) {
 	if s.Ply == 0 {
 		t.game = s.Game
 		t.uci, t.san, t.fens, t.occ, t.group, t.repeated = []string{""}, []string{""}, []string{after.FEN()}, nil, nil, 0
-		t.byKey, t.maxCount, t.near = make(map[rules.Key][]int), 1, nil
+		t.maxCount, t.near = 1, nil
 		t.gen++
 	} else {
 		t.uci = append(t.uci, s.Move.UCI())
 		t.san = append(t.san, s.Before.SAN(s.Move))
 		t.fens = append(t.fens, after.FEN())
 	}
-	k := after.Key()
-	ply := len(t.occ)
-	plies := append(t.byKey[k], ply)
-	t.byKey[k] = plies
-	t.occ = append(t.occ, len(plies))
-	t.maxCount = max(t.maxCount, len(plies))
+	// The game counts the occurrences of its positions (a position never
+	// occurs again after an irreversible move, so its count since the last
+	// one is its count in the game) and lists the first.
+	count := s.Game.Count()
+	t.occ = append(t.occ, count)
+	t.maxCount = max(t.maxCount, count)
 	g := -1
-	if len(plies) >= 2 {
-		if len(plies) == 2 {
+	if count >= 2 {
+		first := s.Game.Occurrences()[0]
+		if count == 2 {
 			// The first occurrence joins the group too: a copy, since
 			// published views share the array.
 			t.group = append(make([]int, 0, cap(t.group)), t.group...)
-			t.group[plies[0]] = t.repeated
+			t.group[first] = t.repeated
 			t.repeated++
 			t.groupGen++
 		}
-		g = t.group[plies[0]]
+		g = t.group[first]
 	}
 	t.group = append(t.group, g)
-	t.near = append(t.near, threefold.NearRepetitionsOf(s.Game, ply)...)
+	t.near = append(t.near, threefold.NearRepetitionsOf(s.Game, len(t.occ)-1)...)
 }
 
 // apply brings the tracker to the state of u, within maxPlies plies.
