@@ -21,7 +21,7 @@ const module = "github.com/threefold-chess/threefold"
 var layers = map[string]int{
 	// 0: the law and the small tools with no vocabulary of ours.
 	"rules": 0, "clock": 0, "backoff": 0, "internal/safetext": 0, "internal/i18n": 0, "internal/configkeys": 0,
-	"internal/help": 0, "internal/logconfig": 0, "internal/inflate": 0,
+	"internal/help": 0, "internal/logconfig": 0, "internal/inflate": 0, "internal/zstframes": 0,
 	// 1: the shared vocabulary, and the formats and clients of the outside
 	// world, which speak only rules.
 	"": 1, "pgn": 1, "lichess": 1, "chesscom": 1,
