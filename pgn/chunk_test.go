@@ -163,6 +163,28 @@ var hostile = []struct{ name, text string }{
 		"4. Nf3\n[Site \"x\"]\n", "{c} 3... a6", "{c} 12... a6 {c}{d} {e}  13. a4", "1x... Nf6", "1.x. Nf6", "1..x Nf6", "12..x Nf6",
 		"123... Nf6", "1....\nNf6"),
 	},
+	// Lichess's clock comments, which chunkMoves reads with the plies after them in one loop (clockPlies),
+	// and what it must leave to its general case: a clock of two digits of hours, a comment with an
+	// evaluation, a line end after a comment, a move of 7 bytes, a number of 3 digits.
+	{"clock comments as Lichess writes them", strings.Join(clockGames("2... Nc6 { [%clk 0:02:59] }", "2... Nc6 { [%clk 10:02:59] }",
+		"2... Nc6 { [%eval 0.17] [%clk 0:02:59] }", "2... Nc6 { [%eval #-3] }", "2... Nc6 { [%clk 0:02:59] }\n",
+		"2... exd8=Q+ { [%clk 0:02:59] }", "102... Nc6 { [%clk 0:02:59] }"), "")},
+}
+
+// clockPly is a ply as Lichess writes it, with a clock comment: clockGames puts it in a game around each
+// piece of movetext, with enough such plies after it that chunkMoves reads them in its loop for them
+// (clockPlies).
+const clockPly = "3. Bb5 { [%clk 0:02:58] } 3... a6 { [%clk 0:02:57] } "
+
+// clockGames returns a game for each piece of movetext, written as Lichess writes its games (a move
+// number, a move and a clock comment a ply), after two plies and before three and a result.
+func clockGames(movetext ...string) []string {
+	games := make([]string, len(movetext))
+	for i, m := range movetext {
+		games[i] = fmt.Sprintf("[Event \"%s\"]\n\n1. e4 { [%%clk 0:03:00] } 1... e5 { [%%clk 0:03:00] } 2. Nf3 { [%%clk 0:02:59] } %s %s%s*\n\n",
+			m, m, clockPly, clockPly)
+	}
+	return games
 }
 
 // wordGames returns a game for each piece of movetext, after three moves and before a fourth and a result.
@@ -189,6 +211,58 @@ func TestChunkedMatchesReader(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestChunkedClockComments reads Lichess's plies with a clock comment, and every way a ply near one differs
+// from them, each in a game of its own, in chunks of every small size: the games and errors must be the
+// Reader's, which reads comments one by one (scanMovetext), not as clockPlies does.
+func TestChunkedClockComments(t *testing.T) {
+	games := clockGames(
+		// Plies clockPlies reads, with moves of every length it reads.
+		"2... Nc6 { [%clk 0:02:59] }", "2... a6 { [%clk 9:59:59] }", "2... Nxe5 { [%clk 0:00:00] }", "2... O-O-O { [%clk 0:02:59] }",
+		"2... Nc6 { [%clk ?:;<:=>] }", "12. Nc6 { [%clk 0:02:59] }", "12... Nc6 { [%clk 0:02:59] }", "1. Nc6 { [%clk 0:02:59] }",
+		// Comments it must not take for a clock comment: a "}" or a line end in any byte of the time, a longer
+		// time, one more space, an evaluation, two comments, another comment.
+		"2... Nc6 { [%clk }:02:59] }", "2... Nc6 { [%clk 0:}2:59] }", "2... Nc6 { [%clk 0:0}:59] }", "2... Nc6 { [%clk 0:02:}9] }",
+		"2... Nc6 { [%clk 0:02:5}] }", "2... Nc6 { [%clk 0:02:59} }", "2... Nc6 { [%clk 0:0\n:59] }", "2... Nc6 { [%clk 0:02:59\n }",
+		"2... Nc6 { [%clk 10:02:59] }", "2... Nc6 { [%clk 0:02:590] }", "2... Nc6 { [%clk 0:02:59]  }", "2... Nc6 {  [%clk 0:02:59] }",
+		"2... Nc6 { [%eval 0.17] [%clk 0:02:59] }", "2... Nc6 { [%eval #-3] }", "2... Nc6 { [%clk 0:02:59] } {c}", "2... Nc6 {c}",
+		"2... Nc6 { [%clk 0:02:59]", "2... Nc6 { [%clk 0:02:59 }", "2... Nc6 { [%CLK 0:02:59] }", "2... Nc6 { [%clk 0:1a:59] }",
+		// What comes after a clock comment, other than a space: a line end, CRLF, a tab, a result, a comment, the
+		// next game.
+		"2... Nc6 { [%clk 0:02:59] }\n", "2... Nc6 { [%clk 0:02:59] }\r\n", "2... Nc6 { [%clk 0:02:59] }\t", "2... Nc6 { [%clk 0:02:59] }1-0",
+		"2... Nc6 { [%clk 0:02:59] }{c}", "2... Nc6 { [%clk 0:02:59] }\n{c}", "2... Nc6 { [%clk 0:02:59] }\n\n[Event \"b\"]\n\n1. e4 { [%clk 0:03:00] }",
+		// Numbers it must leave to the general case: 3 digits, 2 or 4 dots, joined to the move, two spaces, no
+		// dot, a wrong byte in each place of each form it reads (one whose high or low half is a digit's), a
+		// control byte or a tab after it.
+		"102. Nc6 { [%clk 0:02:59] }", "102... Nc6 { [%clk 0:02:59] }", "2.. Nc6 { [%clk 0:02:59] }", "2.... Nc6 { [%clk 0:02:59] }",
+		"2...Nc6 { [%clk 0:02:59] }", "2...  Nc6 { [%clk 0:02:59] }", "2 Nc6 { [%clk 0:02:59] }", "2..\tNc6 { [%clk 0:02:59] }",
+		"?. Nc6 { [%clk 0:02:59] }", "2x Nc6 { [%clk 0:02:59] }", "2!. Nc6 { [%clk 0:02:59] }", ":2. Nc6 { [%clk 0:02:59] }",
+		"1:. Nc6 { [%clk 0:02:59] }", "2a. Nc6 { [%clk 0:02:59] }", "22x Nc6 { [%clk 0:02:59] }", ":... Nc6 { [%clk 0:02:59] }",
+		"2a.. Nc6 { [%clk 0:02:59] }", "2.a. Nc6 { [%clk 0:02:59] }", "2..a Nc6 { [%clk 0:02:59] }", "?2... Nc6 { [%clk 0:02:59] }",
+		"2:... Nc6 { [%clk 0:02:59] }", "2!... Nc6 { [%clk 0:02:59] }", "2?... Nc6 { [%clk 0:02:59] }", "22a.. Nc6 { [%clk 0:02:59] }",
+		"22.a. Nc6 { [%clk 0:02:59] }", "22..a Nc6 { [%clk 0:02:59] }", "2.\x01Nc6 { [%clk 0:02:59] }", "12.\x01Nc6 { [%clk 0:02:59] }",
+		"12...\x00Nc6 { [%clk 0:02:59] }", "2.\tNc6 { [%clk 0:02:59] }", "12.\tNc6 { [%clk 0:02:59] }", "2...\tNc6 { [%clk 0:02:59] }",
+		// Moves it must leave to the general case: 6 and 7 bytes, glyphs, a NAG, a variation, no space or two
+		// before the comment, a result, a null move, castling with zeros, a lower-case piece, bytes no move has.
+		"2... exd8=Q { [%clk 0:02:59] }", "2... exd8=Q+ { [%clk 0:02:59] }", "2... Nc6?! { [%clk 0:02:59] }", "2... Nc6! { [%clk 0:02:59] }",
+		"2... Nc6 $1 { [%clk 0:02:59] }", "2... Nc6 (2... d6) { [%clk 0:02:59] }", "2... Nc6{ [%clk 0:02:59] }", "2... Nc6  { [%clk 0:02:59] }",
+		"2... 1-0 { [%clk 0:02:59] }", "2... -- { [%clk 0:02:59] }", "2... 0-0 { [%clk 0:02:59] }", "2... nc6 { [%clk 0:02:59] }",
+		"2... Nc6\x00 { [%clk 0:02:59] }", "2... N\xffc { [%clk 0:02:59] }")
+	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
+	fewPlies := Limits{MaxPlies: 5} // reached in clockPlies
+	for _, g := range games {
+		for _, lim := range []Limits{{}, tiny, fewPlies} {
+			for size := 1; size <= len(g)+1; size++ {
+				checkChunked(t, []byte(g), lim, size)
+			}
+		}
+	}
+	// And all of them in one text, in chunks of a few sizes.
+	all := []byte(strings.Join(games, ""))
+	for _, size := range []int{1, 100, 1000, 1 << 14} {
+		checkChunked(t, all, Limits{}, size)
 	}
 }
 

@@ -1399,6 +1399,12 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 		} else if line[i] == '{' {
 			// A comment that ends on its line, as the clock comment Lichess writes after every move, is
 			// skipped here; one that goes on to the next line is left to scanMovetext, which counts it.
+			if i <= len(line)-24 && clockComment((*[24]byte)(line[i:])) {
+				// A clock comment as Lichess writes one after every move, and the plies after it written
+				// the same way.
+				i, off = clockPlies(line, i, off)
+				continue
+			}
 			j := i + 1
 			for ; j+8 <= len(line); j += 8 { // a word at a time: the first "}" or "\n"
 				w := binary.LittleEndian.Uint64(line[j:])
@@ -1432,6 +1438,89 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 		}
 	}
 	return i, off
+}
+
+// clockPlies reads, from line[i] on, where a clock comment starts as Lichess writes one after every move
+// (clockComment, with at least 24 bytes from it), the plies written after it the same way: a move number
+// of one or two digits and "." or "...", a move of at most 5 bytes and a clock comment, each followed by a
+// space, "12... Nf6 { [%clk 0:01:23] } ", with hardly a branch whose way depends on the text. It appends the
+// moves' offsets to off, up to its capacity, and returns where it stopped, past the comment at least: at a
+// token the loop of chunkMoves reads. It calls nothing and reads a ply from 48 bytes at once.
+func clockPlies(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
+	i += clockCommentLen + spaceLen(line[i+clockCommentLen])
+	for i <= len(line)-48 && len(off) < cap(off) {
+		w := (*[48]byte)(line[i:])
+		// The move number and its space: the form numberForm gives for its length, with its digits' low
+		// halves below 10.
+		num := binary.LittleEndian.Uint64(w[0:8])
+		n, _ := tokenEnd((*[8]byte)(w[0:8]))
+		if f := &numberForms[n&7]; num&f.mask != f.want || (num&f.digits+0x0606060606060606)&0x1010101010101010 != 0 {
+			break
+		}
+		// The move, as the word loop of chunkMoves reads one, and its space.
+		j := n + 1
+		q := (*[8]byte)(w[j : j+8])
+		m, sep := tokenEnd(q)
+		san := sanPair[binary.LittleEndian.Uint16(q[1:3])] | sanPair[binary.LittleEndian.Uint16(q[3:5])]<<2
+		if class[q[0]]&cFirst == 0 || uint(bits.TrailingZeros8(^san))+1 < m || sep != ' ' {
+			break
+		}
+		off = off[:len(off)+1]
+		off[len(off)-1] = MoveSpan{int32(i + int(j)), int32(i + int(j+m))}
+		// The clock comment after it and its space, or else the next token.
+		k := j + m + 1
+		if !clockCommentSpace((*[24]byte)(w[k : k+24])) {
+			return i + int(k), off
+		}
+		i += int(k) + clockCommentLen + 1
+	}
+	return i, off
+}
+
+// A numberForm is the form of a move number of a length (tokenEnd's) that clockPlies reads, with the space
+// after it: the bytes under mask are want, and the low halves of its digits' bytes are digits' (0x30 to
+// 0x39 then; the mask keeps the high half of a digit).
+type numberForm struct{ mask, want, digits uint64 }
+
+// numberForms are the move numbers clockPlies reads by their length: "7. ", "12. ", "7... " and "12... ".
+// Their mask is 0 for any other length, where want is not 0: no number is read.
+var numberForms = [8]numberForm{
+	0: {want: 1}, 1: {want: 1}, 6: {want: 1}, 7: {want: 1},
+	2: {mask: 0xf0 | 0xff<<8 | 0xff<<16, want: '0' | '.'<<8 | ' '<<16, digits: 0x0f},
+	3: {mask: 0xf0 | 0xf0<<8 | 0xff<<16 | 0xff<<24, want: '0' | '0'<<8 | '.'<<16 | ' '<<24, digits: 0x0f0f},
+	4: {mask: 0xf0 | 0xffffffff<<8, want: '0' | '.'<<8 | '.'<<16 | '.'<<24 | ' '<<32, digits: 0x0f},
+	5: {mask: 0xf0 | 0xf0<<8 | 0xffffffff<<16, want: '0' | '0'<<8 | '.'<<16 | '.'<<24 | '.'<<32 | ' '<<40, digits: 0x0f0f},
+}
+
+// clockCommentLen is the length of a clock comment as Lichess writes it, `{ [%clk 0:01:23] }`.
+const clockCommentLen = 18
+
+// The clock comment's bytes as 64-bit little-endian words: the 8 bytes "{ [%clk ", the time "0:01:23]" with
+// the high half of each digit's byte (clockTimeMask, clockTime), and the last two, " }".
+const (
+	clockOpen     = '{' | ' '<<8 | '['<<16 | '%'<<24 | 'c'<<32 | 'l'<<40 | 'k'<<48 | ' '<<56
+	clockTimeMask = 0xf0 | 0xff<<8 | 0xf0<<16 | 0xf0<<24 | 0xff<<32 | 0xf0<<40 | 0xf0<<48 | 0xff<<56
+	clockTime     = '0' | ':'<<8 | '0'<<16 | '0'<<24 | ':'<<32 | '0'<<40 | '0'<<48 | ']'<<56
+	clockClose    = ' ' | '}'<<8
+)
+
+// clockComment says whether q starts with a clock comment as Lichess writes it after every move, `{ [%clk
+// 0:01:23] }`: a comment whose first "}" is its last byte, q[clockCommentLen-1], with no line end before
+// it. Each byte of the time is a digit (any byte 0x30 to 0x3f, none a "}" or a line end) or the ':' or
+// ']' in its place.
+func clockComment(q *[24]byte) bool {
+	open := binary.LittleEndian.Uint64(q[0:8]) ^ clockOpen
+	hms := binary.LittleEndian.Uint64(q[8:16])&clockTimeMask ^ clockTime
+	end := uint64(binary.LittleEndian.Uint16(q[16:18])) ^ clockClose
+	return open|hms|end == 0
+}
+
+// clockCommentSpace is clockComment with a space after the comment.
+func clockCommentSpace(q *[24]byte) bool {
+	open := binary.LittleEndian.Uint64(q[0:8]) ^ clockOpen
+	hms := binary.LittleEndian.Uint64(q[8:16])&clockTimeMask ^ clockTime
+	end := binary.LittleEndian.Uint32(q[16:20])&0xffffff ^ (clockClose | ' '<<16)
+	return open|hms|uint64(end) == 0
 }
 
 // tokenEnd returns where the first byte up to ' ' is in p[:7] (white space ends a token), 7 when there is
