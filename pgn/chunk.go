@@ -56,17 +56,28 @@ func (c *Chunk) Release() {
 
 var chunkBuffers sync.Pool
 
+// chunkBuffer returns an empty buffer for a chunk's data, from chunkBuffers when it has one.
+func chunkBuffer() *[]byte {
+	buf, _ := chunkBuffers.Get().(*[]byte)
+	if buf == nil {
+		return new([]byte)
+	}
+	*buf = (*buf)[:0]
+	return buf
+}
+
 // DefaultChunkBytes is the size a Splitter aims at for its chunks: about twenty games.
 const DefaultChunkBytes = 16 << 10
 
 // A Splitter cuts a PGN input (decompressed) into Chunks. It is not safe for concurrent use.
 type Splitter struct {
-	r     io.Reader
-	lim   Limits
-	size  int    // the chunk size aimed at
-	rest  []byte // what was read after the last cut
-	spare []byte // rest's memory, reused from cut to cut
-	line  int    // lines before rest
+	r    io.Reader
+	lim  Limits
+	size int // the chunk size aimed at
+	// rest holds what was read after the last cut, at the start of the buffer of the next chunk (nil
+	// before the first).
+	rest *[]byte
+	line int // lines before rest
 	// skipping: the line being read at the end of rest went over MaxLineBytes+2 bytes and the bytes after
 	// those are dropped up to the line's end (a Reader reads no more of such a line).
 	skipping bool
@@ -90,14 +101,15 @@ func (s *Splitter) Next() (*Chunk, error) {
 	if s.done {
 		return nil, io.EOF
 	}
-	buf, _ := chunkBuffers.Get().(*[]byte)
+	buf := s.rest
 	if buf == nil {
-		buf = new([]byte)
+		buf = chunkBuffer()
 	}
-	data := append((*buf)[:0], s.rest...)
+	data := *buf
 	s.rest = nil
-	lineStart := bytes.LastIndexByte(data, '\n') + 1 // of the line at the end of data
-	from, from2 := s.size, s.size                    // where to look for a cut, of each kind
+	// Where the line at the end of data starts, or a line before it (see capLine): rest starts a line.
+	lineStart := 0
+	from, from2 := s.size, s.size // where to look for a cut, of each kind
 	for {
 		if len(data) >= s.size {
 			// Before the first tag pair of a game after a blank line; failing that, after a line that is
@@ -140,8 +152,10 @@ func (s *Splitter) Next() (*Chunk, error) {
 }
 
 // capLine takes data[:n] (data the bytes before what was just read) and keeps at most MaxLineBytes+2
-// bytes of a line: a Reader cuts a line at MaxLineBytes and reads no more of it. lineStart is where the
-// line at the end of data starts, before and after.
+// bytes of a line: a Reader cuts a line at MaxLineBytes and reads no more of it. lineStart is where a line
+// at or before the line at the end of data starts, before and after: the line at the end is looked for
+// only when the bytes from lineStart on are more than a line may keep. Looking for it after every read
+// scanned a Lichess game's line of moves (kilobytes) back from its end, on the one reading goroutine.
 func (s *Splitter) capLine(data []byte, n, lineStart int) ([]byte, int) {
 	start := len(data)
 	data = data[:n]
@@ -153,12 +167,14 @@ func (s *Splitter) capLine(data []byte, n, lineStart int) ([]byte, int) {
 		s.skipping = false
 		data = append(data[:start], data[start+i:]...)
 	}
-	if i := bytes.LastIndexByte(data[start:], '\n'); i >= 0 {
-		lineStart = start + i + 1
-	}
 	if keep := s.lim.MaxLineBytes + 2; len(data)-lineStart > keep {
-		s.skipping = true
-		data = data[:lineStart+keep]
+		if i := bytes.LastIndexByte(data[lineStart:], '\n'); i >= 0 {
+			lineStart += i + 1
+		}
+		if len(data)-lineStart > keep {
+			s.skipping = true
+			data = data[:lineStart+keep]
+		}
 	}
 	return data, lineStart
 }
@@ -202,11 +218,13 @@ func trimCR(b []byte) []byte {
 func (s *Splitter) emit(buf *[]byte, data []byte, cut int, atTag bool) *Chunk {
 	c := &Chunk{data: data[:cut], buf: buf, line: s.line, nextLen: -1}
 	s.line += bytes.Count(c.data, []byte("\n"))
-	s.rest = append(s.spare[:0], data[cut:]...) // Next copies it out before the next cut
-	s.spare = s.rest
+	// What follows the cut goes where the next chunk is made: copied once.
+	rest := chunkBuffer()
+	*rest = append(*rest, data[cut:]...)
+	s.rest = rest
 	if atTag {
-		end := bytes.IndexByte(s.rest, '\n')
-		c.nextLen = len(trimCR(s.rest[:end]))
+		end := bytes.IndexByte(*rest, '\n')
+		c.nextLen = len(trimCR((*rest)[:end]))
 	}
 	return c
 }

@@ -504,6 +504,36 @@ func TestSplitterCapsLongLines(t *testing.T) {
 	checkChunked(t, []byte(text), lim, 64)
 }
 
+// TestSplitterKeepsLineBytes: no line of a chunk holds more than MaxLineBytes+2 bytes when the text is read
+// a byte at a time (capLine caps the line a read ends in, the only one it may hold whole: a read of many
+// lines is no longer than the buffer), whatever the cuts around a long line (a line may start in what a
+// chunk leaves for the next one); and the games are the Reader's.
+func TestSplitterKeepsLineBytes(t *testing.T) {
+	lim := Limits{MaxLineBytes: 100}
+	var b strings.Builder
+	b.WriteString("[Event \"a\"]\n\n")
+	for i, n := range []int{30, 30, 30, 250, 30, 120, 99, 100, 101, 102, 103, 500, 20, 20, 20, 20, 20, 20, 20, 20, 20, 300, 1} {
+		fmt.Fprintf(&b, "%d. e4 e5 {%s}\n", i+1, strings.Repeat("x", n))
+	}
+	b.WriteString("*\n\n[Event \"b\"]\n\n1. d4 *\n")
+	text := b.String()
+	for size := 1; size <= 300; size++ {
+		sp := NewSplitter(iotest.OneByteReader(strings.NewReader(text)), lim, size)
+		for {
+			c, err := sp.Next()
+			if err == io.EOF {
+				break
+			}
+			for line := range bytes.Lines(c.data) {
+				if n := len(bytes.TrimSuffix(line, []byte("\n"))); n > lim.MaxLineBytes+2 {
+					t.Fatalf("size %d: a line of %d bytes in a chunk: %q", size, n, line)
+				}
+			}
+		}
+		checkChunked(t, []byte(text), lim, size)
+	}
+}
+
 // FuzzChunked reads arbitrary text in chunks of an arbitrary size: the games and the error must be the
 // Reader's, within the default limits and tiny ones.
 func FuzzChunked(f *testing.F) {
