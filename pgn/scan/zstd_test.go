@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -26,7 +27,18 @@ func TestRunZstdOnManyWorkers(t *testing.T) {
 	defer enc.Close()
 	text := strings.Repeat(refgames.ReferencePGN(), 3)
 	data := enc.EncodeAll([]byte(text), nil) // seven blocks
-	var frames []byte                        // frames of 100 KB, as pzstd writes (internal/zstframes)
+	var streamed bytes.Buffer                // as it comes: decoded by the pipeline
+	w, err := zstd.NewWriter(&streamed, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var frames []byte // frames of 100 KB, as pzstd writes (internal/zstframes)
 	for p := text; len(p) > 0; {
 		n := min(len(p), 100<<10)
 		frames = enc.EncodeAll([]byte(p[:n]), frames)
@@ -40,6 +52,8 @@ func TestRunZstdOnManyWorkers(t *testing.T) {
 	}{
 		{"whole", data, false},
 		{"cut short", data[:len(data)*2/3], true},
+		{"written as it came", streamed.Bytes(), false},
+		{"written as it came, cut short", streamed.Bytes()[:streamed.Len()/2], true},
 		{"frames", frames, false},
 		{"frames cut short", frames[:len(frames)*2/3], true},
 	} {
