@@ -64,10 +64,10 @@ type Decompression struct {
 // workers the decoding stays on the reading goroutine: the other core is the workers', and a pipeline
 // would only add its hand-overs. From three on, the reading goroutine, which decompresses and cuts the
 // text into chunks whatever the workers, is the longest stage of a zstd scan of text shaped as Lichess
-// writes it (443 instructions a ply against about 990 for a worker's part: it keeps up with about two
+// writes it (412 instructions a ply against about 800 for a worker's part: it keeps up with about two
 // workers; 260 with the pipeline), so the decoding gets goroutines of its own (bench/README.md, "The
-// pipeline: one reader, the workers, the order"). A frame's decoding is about 40% of a worker's part of
-// a ply, so a file made of frames has one frame decoded at once for every two workers, 4 at least.
+// pipeline: one reader, the workers, the order"). A frame's decoding is about half a worker's part of a
+// ply, so a file made of frames has one frame decoded at once for every two workers, 4 at least.
 func DecompressionFor(workers int) Decompression {
 	if workers <= 2 {
 		return Decompression{ZstdDecoders: 1}
