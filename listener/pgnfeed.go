@@ -326,20 +326,31 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 }
 
 // readSimpleTail reads the new part of a resent movetext (from the start
-// of a token on) when it is only moves, move numbers and a result, each
-// followed by one space but the result, which only line ends or spaces
-// follow: "12. Nf3 Nc6 *\n\n". It appends the moves to moves (slices of
-// tail) and returns them and the result, as pgn.ParseGamesLimits reads
-// such a text, a game of no tags; ok is false for any other text (a
-// comment, a glyph, a NAG, a variation, a line end between moves, no
-// result, a line over maxLine bytes), which is left to package pgn.
-// FuzzReadSimpleTail holds it to pgn's reading.
+// of a token on) when it is only moves, move numbers, comments within the
+// line (Lichess writes a clock comment after every move) and a result,
+// each followed by one space but the result, which only line ends or
+// spaces follow: "12. Nf3 { [%clk 1:30:00] } Nc6 *\n\n". It appends the
+// moves to moves (slices of tail) and returns them and the result, as
+// pgn.ParseGamesLimits reads such a text, a game of no tags; ok is false
+// for any other text (a comment across lines, a glyph, a NAG, a
+// variation, a line end between moves, no result, a line over maxLine
+// bytes), which is left to package pgn. FuzzReadSimpleTail holds it to
+// pgn's reading.
 func readSimpleTail(tail string, moves []string, maxLine int) (_ []string, result string, ok bool) {
 	if len(tail) > maxLine {
 		return moves, "", false
 	}
 	i := 0
 	for i < len(tail) {
+		if tail[i] == '{' {
+			// A comment, skipped; it ends at the first "}".
+			j := strings.IndexByte(tail[i:], '}')
+			if j < 0 || strings.ContainsAny(tail[i:i+j], "\r\n") || i+j+1 == len(tail) || tail[i+j+1] != ' ' {
+				return moves, "", false
+			}
+			i += j + 2
+			continue
+		}
 		j := i
 		for j < len(tail) && tail[j] != ' ' && tail[j] != '\n' && tail[j] != '\r' {
 			j++

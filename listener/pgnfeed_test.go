@@ -236,7 +236,13 @@ func TestReadSimpleTail(t *testing.T) {
 		{"black's number", "12... Nc6 1-0\n", []string{"Nc6"}, "1-0", true},
 		{"castling, promotion, check, mate", "O-O-O exd8=Q+ Qxf7# 0-1", []string{"O-O-O", "exd8=Q+", "Qxf7#"}, "0-1", true},
 		{"the result alone", "1/2-1/2\r\n\r\n", nil, "1/2-1/2", true},
-		{"a clock comment", "Nf3 { [%clk 1:30:00] } *\n\n", nil, "", false},
+		{"clock comments", "12. Nf3 { [%clk 1:30:00] } Nc6 { [%clk 1:29:58] } *\n\n", []string{"Nf3", "Nc6"}, "*", true},
+		{"a comment first", "{ a } Nf3 *", []string{"Nf3"}, "*", true},
+		{"a comment across lines", "Nf3 { [%clk\n1:30:00] } *\n\n", nil, "", false},
+		{"a comment not closed", "Nf3 { [%clk 1:30:00] *\n\n", nil, "", false},
+		{"a comment before the result without a space", "Nf3 {c}*\n\n", nil, "", false},
+		{"a comment against a move", "Nf3{c} *\n\n", nil, "", false},
+		{"a comment last", "Nf3 {c}", nil, "", false},
 		{"a glyph", "Nf3! *\n\n", nil, "", false},
 		{"a NAG", "Nf3 $1 *\n\n", nil, "", false},
 		{"a variation", "Nf3 (Nc3) *\n\n", nil, "", false},
@@ -270,7 +276,8 @@ func TestReadSimpleTail(t *testing.T) {
 // same moves and result.
 func FuzzReadSimpleTail(f *testing.F) {
 	for _, s := range []string{"Nf3 *\n\n", "12. Nf3 Nc6 *\n\n", "12... Nc6 1-0\n", "O-O-O exd8=Q+ Qxf7# 0-1", "1/2-1/2\r\n",
-		"Nf3! *", "e8=q *", "%e4 *", "e4 e5 1-0 *", "e4 1-0\n[Event \"x\"]\n\n1. d4 *", "e4 * \n \n", "Ka1 ab 1-0"} {
+		"Nf3! *", "e8=q *", "%e4 *", "Nf3 { [%clk 1:30:00] } Nc6 { [%clk 1:29:58] } *\n\n", "{ { } e4 *", "e4 { } } *",
+		"e4 {\n[Event \"x\"]\n} *", "e4 { [%eval 0.3] [%clk 0:01:00] } 1-0", "e4 e5 1-0 *", "e4 1-0\n[Event \"x\"]\n\n1. d4 *", "e4 * \n \n", "Ka1 ab 1-0"} {
 		f.Add(s)
 	}
 	lim := pgn.Limits{}.WithDefaults()
