@@ -265,6 +265,9 @@ func (cr *ChunkReader) Read(c *Chunk) *Part {
 		r.text, r.tagOff, r.moveOff = old.text[:0], old.tagOff[:0], old.moveOff[:0]
 		r.rec, r.recEnds, r.replay, r.replayEnd = old.rec[:0], old.recEnds[:0], old.replay[:0], old.replayEnd[:0]
 		r.games, r.spanSlab, r.tagSlab = old.games, old.spanSlab, old.tagSlab
+		if old.tagNamesFor(r.keepTags) {
+			r.tagNames, r.tagNamesKeep = old.tagNames, old.tagNamesKeep
+		}
 		*old = *r
 		r = old
 	}

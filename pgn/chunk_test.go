@@ -332,12 +332,13 @@ func TestChunkedGameByteLimit(t *testing.T) {
 func TestChunkedKeepTags(t *testing.T) {
 	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
 	// Opening: length 7, first letter 7 in keepBit's 3 bits, bit 63. Ewent and Event: the same bit (Reader.keepAt).
-	keeps := [][]string{{"Event", "FEN", "Opening"}, {"Event", "Ewent", "FEN", "Opening"}, {"FEN", "Ewent", "Event"}}
+	keeps := [][]string{{"Event", "FEN", "Opening"}, {"Event", "Ewent", "FEN", "Opening"}, {"FEN", "Ewent", "Event"}, nil}
 	texts := append([]struct{ name, text string }{
 		{"only dropped tags", "[Site \"a\"]\n\n[Site \"b\"]\n[Date \"c\"]\n\n1. e4 *\n"},
 		{"dropped tags malformed or over the limit", "[Event \"a\"]\n[Site \"" + strings.Repeat("s", 20) + "\"]\n\n1. e4 *\n\n[Site x]\n\n1. d4 *\n\n[Site \"y\n"},
 		{"kept tags around dropped ones", "[Site \"a\"]\n[Event \"b\\\\\\\"\"]\n[Date \"c\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[Event \"d\"]\n\n1. Kb1 *\n"},
 		{"dropped tags placed as kept ones", "[Opening \"Sicilian\"]\n[Gambits \"none\"]\n[Ewent \"e\"]\n[FEM \"f\"]\n\n1. e4 *\n"},
+		{"tag names of every length and form", tagNameGames()},
 	}, hostile...)
 	for _, tt := range texts {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,13 +348,13 @@ func TestChunkedKeepTags(t *testing.T) {
 					for _, g := range want {
 						var tags []Tag
 						for _, tag := range g.Tags {
-							if slices.Contains(keep, tag.Name) {
+							if keep == nil || slices.Contains(keep, tag.Name) {
 								tags = append(tags, tag)
 							}
 						}
 						g.Tags = tags
 					}
-					for size := 1; size <= len(tt.text)+1; size++ {
+					for size := 1; size <= len(tt.text)+1; size += 1 + size/256 { // every size of a short text
 						got, err, chunks, rereads := readChunked(t, strings.NewReader(tt.text), lim, size, 2, keep...)
 						if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 							t.Fatalf("keep %q, size %d: error %v, want %v", keep, size, err, wantErr)
@@ -365,6 +366,90 @@ func TestChunkedKeepTags(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// tagNameGames returns games whose tag names chunkTagLines reads (and remembers, from game to game and
+// chunk to chunk) or leaves to scanTags, each name in a game of its own (only a game's first error is
+// reported): names of every length to 20, kept names and names that begin or end as they do, names of 15
+// bytes and longer ones that begin with them, no name, a byte no name has in each place of a name of 15
+// bytes, a byte below ' ', a tab or no space after a name; the same names again in later games.
+func tagNameGames() string {
+	names := []string{"Event", "Even", "Events", "EventEventEventX", "Opening", "OpeningOpeningO", "OpeningOpeningOp", "FEN", "FE", "F",
+		"WhiteRatingDiff", "WhiteRatingDiffX", "BlackRatingDiff", "UTCDate", "UTCTime", "A_+#=:-9", "Ewent", "", strings.Repeat("N", 15)}
+	for n := 1; n <= 20; n++ {
+		names = append(names, strings.Repeat("n", n-1)+"e")
+	}
+	for i := range 15 {
+		names = append(names, strings.Repeat("N", i)+"("+strings.Repeat("N", 14-i))
+		if i%4 == 0 {
+			names = append(names, strings.Repeat("N", i)+"\""+strings.Repeat("N", 14-i), strings.Repeat("E", i)+"\xc3\x89t")
+		}
+	}
+	var b strings.Builder
+	for round := range 2 {
+		for i, name := range names {
+			fmt.Fprintf(&b, "[Site \"s\"]\n[%s \"v%d\"]\n\n1. e4 *\n\n", name, i)
+			if i%9 == round {
+				for _, form := range []string{"[%s\t\"w\"]", "[%s\x01\"x\"]", "[%s  \"y\"]", "[%s\"z\"]"} {
+					fmt.Fprintf(&b, "[Event \"e\"]\n"+form+"\n\n*\n\n", name)
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestChunkReaderKeepTagsChanged: a ChunkReader whose KeepTags change between chunks (another slice, or
+// the same one changed) keeps the tags they name then, not the ones it kept before (the tag names it
+// remembers, chunkTagLines, are for its KeepTags).
+func TestChunkReaderKeepTagsChanged(t *testing.T) {
+	const text = "[Event \"e\"]\n[Site \"s\"]\n[Date \"d\"]\n[Round \"r\"]\n\n1. e4 *\n\n[Event \"f\"]\n[Site \"t\"]\n[Date \"c\"]\n[Round \"q\"]\n\n1. d4 *\n"
+	want, err := readWhole(strings.NewReader(text), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := []string{"Event", "Site"}
+	cr := NewChunkReader(Limits{})
+	for i, k := range [][]string{keep, {"Date"}, nil, {}, keep, keep} {
+		if i == 5 {
+			keep[1] = "Round" // the same slice, changed
+		}
+		cr.KeepTags = k
+		sp := NewSplitter(strings.NewReader(text), Limits{}, 0)
+		c, err := sp.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cr.Read(c)
+		for j, g := range p.Games {
+			var tags []Tag
+			for _, tag := range want[j].Tags {
+				if k == nil || slices.Contains(k, tag.Name) {
+					tags = append(tags, tag)
+				}
+			}
+			if !slices.Equal(g.Tags, tags) {
+				t.Fatalf("read %d, KeepTags %q, game %d: tags %q, want %q", i, k, j, g.Tags, tags)
+			}
+		}
+		c.Release()
+	}
+}
+
+// TestChunkTagLinesReadsUsualLines: the usual tag pairs, with names of any length and values of any
+// length, are read by chunkTagLines, not left to scanTags one line at a time.
+func TestChunkTagLinesReadsUsualLines(t *testing.T) {
+	var b strings.Builder
+	for n := 1; n <= 30; n++ {
+		fmt.Fprintf(&b, "[%s \"%s\"]\r\n[%s \"%s\"]\n", strings.Repeat("N", n), strings.Repeat("v", 2*n), strings.Repeat("n", n), strings.Repeat("w", n/2))
+	}
+	for _, keep := range [][]string{nil, {"NNN", "nnnnnnnnnnnnnnnnnnnn"}} {
+		r := &Reader{lim: Limits{}.WithDefaults(), state: stateTags, keepTags: keep, src: []byte(b.String())}
+		r.chunkTagLines()
+		if len(r.src) != 0 || r.tags != 60 {
+			t.Fatalf("keep %q: %d tag pairs read, %q left", keep, r.tags, r.src)
+		}
 	}
 }
 

@@ -266,20 +266,24 @@ type Reader struct {
 	dropMaskSet bool
 	// keepAt, once dropMaskSet, is for each keepBit the index in keepTags of the only name with it, or
 	// keepSeveral.
-	keepAt     [64]uint8
-	state      scanState
-	blankAfter bool // a blank line followed the tag pairs
-	startLine  int
-	result     string
-	gameErr    error
-	broken     bool // a movetext problem was found: no more moves are taken
-	inBrace    bool
-	braceLine  int
-	depth      int
-	depthLine  int
-	done       bool // the game ended in the line being scanned
-	gameBytes  int  // bytes of text of the game so far
-	overSize   bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
+	keepAt [64]uint8
+	// tagNames are the tag names chunkTagLines has read, for a copy of keepTags, tagNamesKeep (a
+	// ChunkReader passes them on from chunk to chunk while its KeepTags stay the same).
+	tagNames     *[256]tagName
+	tagNamesKeep []string
+	state        scanState
+	blankAfter   bool // a blank line followed the tag pairs
+	startLine    int
+	result       string
+	gameErr      error
+	broken       bool // a movetext problem was found: no more moves are taken
+	inBrace      bool
+	braceLine    int
+	depth        int
+	depthLine    int
+	done         bool // the game ended in the line being scanned
+	gameBytes    int  // bytes of text of the game so far
+	overSize     bool // the game went over MaxGameBytes: its text is skipped up to the next tag pair
 
 	// A Reader of chunks (see Splitter) reads its lines from memory: src holds the lines not read yet and
 	// srcEnd is what readLine returns after them (errChunkEnd, io.EOF, or the read error that cut the
@@ -915,13 +919,48 @@ func (r *Reader) chunkTagLines() {
 		r.replayAt < len(r.replayEnd) {
 		return
 	}
+	if r.tagNames == nil {
+		r.tagNames, r.tagNamesKeep = new([256]tagName), slices.Clone(r.keepTags)
+	}
+	names := r.tagNames
 	src := r.src
 	for len(src) > 0 && src[0] == '[' {
-		n := 1
-		for n < len(src) && nameByte[src[n]] {
-			n++
+		// The name up to the first byte below '!', when it is in the first 16 after "[", looked up among
+		// the names read before: a name seen once is checked byte by byte and its keepTag asked once, not
+		// on every line (Lichess writes 17 tag pairs a game, the same names in every game).
+		var n int // the name is src[1:n]
+		var keep bool
+		var w0, w1, m0, m1 uint64
+		if len(src) >= 17 {
+			w0, w1 = binary.LittleEndian.Uint64(src[1:9]), binary.LittleEndian.Uint64(src[9:17])
+			m0, m1 = (w0-0x2121212121212121)&^w0&0x8080808080808080, (w1-0x2121212121212121)&^w1&0x8080808080808080
 		}
-		if n == 1 || n+1 >= len(src) || src[n] != ' ' || src[n+1] != '"' {
+		if m0|m1 != 0 {
+			e0, e1 := uint(bits.TrailingZeros64(m0)), 64+uint(bits.TrailingZeros64(m1))
+			l := min(e0|e0>>6*0xff, e1) >> 3 // the name's length; e0 is 64 when the first 8 bytes have no end
+			mask := &nameMasks[l&15]
+			w0, w1 = w0&mask[0], w1&mask[1]
+			t := &names[uint8(w0*0x9e3779b97f4a7c15>>56)^uint8(l)]
+			if n = int(l) + 1; t.w0 != w0 || t.w1 != w1 || t.end != uint8(n) {
+				k := 1
+				for k < n && nameByte[src[k]] {
+					k++
+				}
+				if k != n || n == 1 {
+					break
+				}
+				*t = tagName{w0: w0, w1: w1, end: uint8(n), keep: r.keepTag(src[1:n])}
+			}
+			keep = t.keep
+		} else {
+			for n = 1; n < len(src) && nameByte[src[n]]; n++ {
+			}
+			if n == 1 {
+				break
+			}
+			keep = r.keepTag(src[1:n])
+		}
+		if n+1 >= len(src) || src[n] != ' ' || src[n+1] != '"' {
 			break
 		}
 		end := plainValueEnd(src, n+2)
@@ -940,10 +979,9 @@ func (r *Reader) chunkTagLines() {
 		r.line++
 		r.gameBytes += end + 3
 		r.tags++
-		// keepTag, inlined: src[1] starts the name, n-1 bytes long.
-		if name := src[1:n]; r.dropMask&(1<<((n-1)&7<<3|int(src[1]&7))) == 0 && r.keptName(name) {
+		if keep {
 			n0 := int32(len(r.text))
-			r.text = append(r.text, name...)
+			r.text = append(r.text, src[1:n]...)
 			v0 := int32(len(r.text))
 			r.text = append(r.text, src[n+2:end]...)
 			r.tagOff = append(r.tagOff, n0, v0, v0, int32(len(r.text)))
@@ -951,6 +989,30 @@ func (r *Reader) chunkTagLines() {
 		src = src[next+1:]
 	}
 	r.src = src
+}
+
+// A tagName is a tag name of up to 15 bytes chunkTagLines has read and checked, and whether its tag pairs are kept
+// (keepTag): its bytes, up to 15, as two little-endian words with 0 past its end, and where it ends in its
+// line (its length + 1); end is 0 for none.
+type tagName struct {
+	w0, w1 uint64
+	end    uint8
+	keep   bool
+}
+
+// nameMasks keeps the bytes of a name of each length up to 15 in the two words of a tagName.
+var nameMasks = func() (m [16][2]uint64) {
+	for l := range m {
+		m[l][0] = 1<<(8*min(l, 8)) - 1
+		m[l][1] = 1<<(8*max(l-8, 0)) - 1
+	}
+	return m
+}()
+
+// tagNamesFor says whether the tag names chunkTagLines remembers, if any, were read for these kept tag
+// names.
+func (r *Reader) tagNamesFor(keepTags []string) bool {
+	return r.tagNames != nil && (keepTags == nil) == (r.tagNamesKeep == nil) && slices.Equal(keepTags, r.tagNamesKeep)
 }
 
 // plainValueEnd returns the index of the quote that ends a tag value starting at b[i] when the value has
