@@ -44,6 +44,10 @@ type pgnFeed struct {
 	limits   pgn.Limits
 	idOf     func(gameURL string) string // the id of a game with a [GameURL]; nil: the URL
 	games    map[string]*feedGame
+	// byURL, when idOf is set, holds every game of games by its URL, so
+	// that a resent text finds its game without idOf (a URL parsed on
+	// every update cost as much as the rest of it).
+	byURL map[string]*feedGame
 	// grace: a finished game not seen for this long is forgotten (prune),
 	// so that a source followed for months (a chess.com player, a
 	// broadcast tour) does not grow; default DefaultFinishedGrace.
@@ -176,6 +180,33 @@ func (f *pgnFeed) feedParsed(i int, g *pgn.Game, fallbackID func(i int) string, 
 	return f.feedGame(id, url, g, emit)
 }
 
+// gameOfURL is the game whose [GameURL] is url (nil: none).
+func (f *pgnFeed) gameOfURL(url string) *feedGame {
+	if f.idOf == nil {
+		return f.games[url]
+	}
+	return f.byURL[url]
+}
+
+// addGame adds a game to games (and byURL).
+func (f *pgnFeed) addGame(fg *feedGame) {
+	f.games[fg.id] = fg
+	if f.idOf != nil && fg.url != "" {
+		if f.byURL == nil {
+			f.byURL = make(map[string]*feedGame)
+		}
+		f.byURL[fg.url] = fg
+	}
+}
+
+// forget takes a game out of games (and byURL).
+func (f *pgnFeed) forget(fg *feedGame) {
+	delete(f.games, fg.id)
+	if f.byURL[fg.url] == fg {
+		delete(f.byURL, fg.url)
+	}
+}
+
 // gameID is the id of the game whose [GameURL] is url.
 func (f *pgnFeed) gameID(url string) string {
 	if f.idOf == nil || url == "" {
@@ -267,7 +298,7 @@ func (f *pgnFeed) feedIncremental(text string, emit Emit) (bool, error) {
 		return false, nil
 	}
 	url := tagValue(header, "GameURL")
-	fg := f.games[f.gameID(url)]
+	fg := f.gameOfURL(url)
 	if url == "" || fg == nil || !fg.cached || !fg.emitted || fg.unsupported {
 		return false, nil
 	}
@@ -425,7 +456,7 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 		// ones kept, so that no resent text stays alive.
 		id, url = strings.Clone(id), strings.Clone(url)
 		fg = &feedGame{id: id, url: url}
-		f.games[id] = fg
+		f.addGame(fg)
 	}
 	fg.seenAt = f.clock.Now()
 	white, _ := g.Tag("White")
@@ -549,7 +580,7 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 		return stopError{err}
 	}
 	if f.forgetSent && f.games[fg.id] == fg {
-		delete(f.games, fg.id)
+		f.forget(fg)
 	}
 	return nil
 }
@@ -595,9 +626,9 @@ func (f *pgnFeed) prune() {
 		return
 	}
 	f.lastPrune = now
-	for id, fg := range f.games {
+	for _, fg := range f.games {
 		if fg != f.held && fg.result != "" && fg.result != "*" && now.Sub(fg.seenAt) >= grace {
-			delete(f.games, id)
+			f.forget(fg)
 		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/threefold-chess/threefold"
+	"github.com/threefold-chess/threefold/clock"
 	"github.com/threefold-chess/threefold/internal/randgame"
 	"github.com/threefold-chess/threefold/pgn"
 )
@@ -295,4 +297,64 @@ func FuzzReadSimpleTail(f *testing.F) {
 			t.Fatalf("%q: pgn reads %q %q (tags %v, error %v), readSimpleTail %q %q", tail, g.Moves, g.Result, g.Tags, g.Err, moves, result)
 		}
 	})
+}
+
+// TestPGNFeedFindsABroadcastGameByURL: a Lichess broadcast's feed names a
+// game by the chapter id in its [GameURL]; a resent text finds its game by
+// the URL (no URL parsed on every update), takes the tail path, and a
+// game forgotten (finished, then not resent for the grace period) is a new
+// one when its URL comes again.
+func TestPGNFeedFindsABroadcastGameByURL(t *testing.T) {
+	const url = "https://lichess.org/broadcast/e/r/round001/chapter1"
+	clk := clock.NewFake(time.Unix(0, 0))
+	f := newPGNFeed("lichess", "test", 0, threefold.AudienceArbiters, clk, pgn.Limits{})
+	ids := 0 // the URLs parsed
+	f.idOf = func(u string) string { ids++; return BroadcastGameID(u) }
+	f.grace = time.Hour
+	head := "[Event \"E\"]\n[GameURL \"" + url + "\"]\n"
+	var got []threefold.GameState
+	feed := func(moves []string, result string) (tail bool) {
+		t.Helper()
+		tails := f.tailParses
+		if err := f.feedText(pgnOf(head, moves, result), func(int) string { return "?" }, func(s threefold.GameState) error {
+			got = append(got, s)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return f.tailParses > tails
+	}
+	line := randgame.MustLine(t, 3, 12)
+	steps := []struct {
+		name   string
+		moves  []string
+		result string
+		tail   bool
+	}{
+		{"first", line[:10], "*", false},
+		{"one more", line[:11], "*", true},
+		{"finished (the [Result] tag changed)", line[:12], "1-0", false},
+		{"resent finished", line[:12], "1-0", true},
+	}
+	for _, st := range steps {
+		before := ids
+		if tail := feed(st.moves, st.result); tail != st.tail || (ids > before) == tail {
+			t.Errorf("%s: tail parse %v, want %v; URL parsed %v", st.name, tail, st.tail, ids > before)
+		}
+		if s := got[len(got)-1]; s.Game.ID != "chapter1" || !slices.Equal(s.Moves, st.moves) || s.Result != st.result {
+			t.Fatalf("%s: emitted %s with %d plies", st.name, s.Game.ID, len(s.Moves))
+		}
+	}
+	clk.Advance(2 * time.Hour)
+	f.prune()
+	if len(f.games) != 0 || len(f.byURL) != 0 {
+		t.Fatalf("after the grace period: %d games, %d by URL", len(f.games), len(f.byURL))
+	}
+	n := len(got)
+	if tail := feed(line[:12], "1-0"); tail || len(got) != n+1 {
+		t.Errorf("the game again after it was forgotten: tail parse %v, %d emitted", tail, len(got)-n)
+	}
+	if tail := feed(line[:12], "1-0"); !tail {
+		t.Error("resent once more: not a tail parse")
+	}
 }
