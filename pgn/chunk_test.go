@@ -181,8 +181,9 @@ const clockPly = "3. Bb5 { [%clk 0:02:58] } 3... a6 { [%clk 0:02:57] } "
 func clockGames(movetext ...string) []string {
 	games := make([]string, len(movetext))
 	for i, m := range movetext {
+		name := strings.NewReplacer("\n", "|", "\r", "|", "\"", "'", "\\", "/").Replace(m) // on the tag pair's line
 		games[i] = fmt.Sprintf("[Event \"%s\"]\n\n1. e4 { [%%clk 0:03:00] } 1... e5 { [%%clk 0:03:00] } 2. Nf3 { [%%clk 0:02:59] } %s %s%s*\n\n",
-			m, m, clockPly, clockPly)
+			name, m, clockPly, clockPly)
 	}
 	return games
 }
@@ -194,6 +195,21 @@ func wordGames(movetext ...string) string {
 		fmt.Fprintf(&b, "[Event \"%s\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 %s 4. d4 d5 *\n\n", m, m)
 	}
 	return b.String()
+}
+
+// TestClockPliesReadsComments: clockPlies reads the plies after comments whose "}" is anywhere in the 32
+// bytes after their "{", not only after clock comments (the loop of chunkMoves would read them too, one
+// token at a time).
+func TestClockPliesReadsComments(t *testing.T) {
+	var b strings.Builder
+	for n := range 32 {
+		fmt.Fprintf(&b, "%d. e4 {%s} %d... e5 { [%%clk 0:01:00] } ", n+1, strings.Repeat("e", n), n+1)
+	}
+	line := []byte(b.String() + strings.Repeat("*", 64))
+	i, off := clockPlies(line, 0, make([]MoveSpan, 0, 100))
+	if len(off) != 64 || i != b.Len() {
+		t.Fatalf("%d plies read, stopped at %d of %d: %q", len(off), i, b.Len(), line[i:])
+	}
 }
 
 // TestChunkedMatchesReader reads texts that move game boundaries around, in chunks of every small size,
@@ -250,6 +266,18 @@ func TestChunkedClockComments(t *testing.T) {
 		"2... Nc6 $1 { [%clk 0:02:59] }", "2... Nc6 (2... d6) { [%clk 0:02:59] }", "2... Nc6{ [%clk 0:02:59] }", "2... Nc6  { [%clk 0:02:59] }",
 		"2... 1-0 { [%clk 0:02:59] }", "2... -- { [%clk 0:02:59] }", "2... 0-0 { [%clk 0:02:59] }", "2... nc6 { [%clk 0:02:59] }",
 		"2... Nc6\x00 { [%clk 0:02:59] }", "2... N\xffc { [%clk 0:02:59] }")
+	// Other comments, which clockPlies reads when their "}" is in the 32 bytes after the "{" and a space
+	// follows: of every length to 36 (an evaluation before the clock is 30 to 33 bytes), with a line end
+	// in each word, another "{" inside, two "}", followed by a line end or a tab.
+	var comments []string
+	for n := range 37 {
+		comments = append(comments, clockGames("2... Nc6 {"+strings.Repeat("e", n)+"}", "2... Nc6 {"+strings.Repeat("e", n)+"}\n",
+			"2... Nc6 {"+strings.Repeat("e", n)+"}\t", "2... Nc6 {"+strings.Repeat("{", n)+"}}")...)
+		if n%8 == 0 || n%8 == 7 {
+			comments = append(comments, clockGames("2... Nc6 {"+strings.Repeat("e", n)+"\n}", "2... Nc6 {"+strings.Repeat("e", n)+"\n"+strings.Repeat("e", max(0, 31-n))+"}",
+				"2... Nc6 {"+strings.Repeat("e", n)+"\n e}")...)
+		}
+	}
 	tiny := Limits{MaxLineBytes: 40, MaxGameBytes: 120, MaxPlies: 6, MaxTagBytes: 8}
 	fewPlies := Limits{MaxPlies: 5} // reached in clockPlies
 	for _, g := range games {
@@ -259,8 +287,13 @@ func TestChunkedClockComments(t *testing.T) {
 			}
 		}
 	}
+	for _, g := range comments { // many: cut in fewer places
+		for size := 1; size <= len(g)+1; size += 1 + size/16 {
+			checkChunked(t, []byte(g), Limits{}, size)
+		}
+	}
 	// And all of them in one text, in chunks of a few sizes.
-	all := []byte(strings.Join(games, ""))
+	all := []byte(strings.Join(append(games, comments...), ""))
 	for _, size := range []int{1, 100, 1000, 1 << 14} {
 		checkChunked(t, all, Limits{}, size)
 	}

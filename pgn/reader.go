@@ -1464,6 +1464,7 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 			if i <= len(line)-24 && clockComment((*[24]byte)(line[i:])) {
 				// A clock comment as Lichess writes one after every move, and the plies after it written
 				// the same way.
+				i += clockCommentLen + spaceLen(line[i+clockCommentLen])
 				i, off = clockPlies(line, i, off)
 				continue
 			}
@@ -1482,7 +1483,9 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 				break
 			}
 			if i = j + 1; i < len(line) && line[i] == ' ' {
-				i++ // the usual space after it
+				// The usual space after it, and the plies after it if Lichess wrote them (an evaluation
+				// before the clock).
+				i, off = clockPlies(line, i+1, off)
 			}
 		} else if k&cDigit != 0 && i+4 <= len(line) && usualNumber(binary.LittleEndian.Uint32(line[i:])) {
 			// The usual move number, "7. " (moves 1 to 9) or "12. ".
@@ -1502,16 +1505,16 @@ func chunkMoves(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 	return i, off
 }
 
-// clockPlies reads, from line[i] on, where a clock comment starts as Lichess writes one after every move
-// (clockComment, with at least 24 bytes from it), the plies written after it the same way: a move number
-// of one or two digits and "." or "...", a move of at most 5 bytes and a clock comment, each followed by a
-// space, "12... Nf6 { [%clk 0:01:23] } ", with hardly a branch whose way depends on the text. It appends the
-// moves' offsets to off, up to its capacity, and returns where it stopped, past the comment at least: at a
-// token the loop of chunkMoves reads. It calls nothing and reads a ply from 48 bytes at once.
+// clockPlies reads, from line[i] on, after a comment and its space, the plies written as Lichess writes
+// them: a move number of one or two digits and "." or "...", a move of at most 5 bytes and a comment of at
+// most 32 bytes on the line (the clock, `{ [%clk 0:01:23] }`, told at once by clockCommentSpace; an
+// evaluation before it, looked for a word at a time), each followed by a space, "12... Nf6 { [%clk
+// 0:01:23] } ", with hardly a branch whose way depends on the text. It appends the moves' offsets to off,
+// up to its capacity, and returns where it stopped: at a token the loop of chunkMoves reads. It calls
+// nothing and reads a ply from 64 bytes at once.
 func clockPlies(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
-	i += clockCommentLen + spaceLen(line[i+clockCommentLen])
-	for i <= len(line)-48 && len(off) < cap(off) {
-		w := (*[48]byte)(line[i:])
+	for i <= len(line)-64 && len(off) < cap(off) {
+		w := (*[64]byte)(line[i:])
 		// The move number and its space: the form numberForm gives for its length, with its digits' low
 		// halves below 10.
 		num := binary.LittleEndian.Uint64(w[0:8])
@@ -1529,14 +1532,32 @@ func clockPlies(line []byte, i int, off []MoveSpan) (int, []MoveSpan) {
 		}
 		off = off[:len(off)+1]
 		off[len(off)-1] = MoveSpan{int32(i + int(j)), int32(i + int(j+m))}
-		// The clock comment after it and its space, or else the next token.
+		// The comment after it and its space, or else the next token.
 		k := j + m + 1
-		if !clockCommentSpace((*[24]byte)(w[k : k+24])) {
+		if clockCommentSpace((*[24]byte)(w[k : k+24])) {
+			i += int(k) + clockCommentLen + 1
+			continue
+		}
+		if w[k] != '{' {
 			return i + int(k), off
 		}
-		i += int(k) + clockCommentLen + 1
+		// Any other comment whose "}" is in the 32 bytes after its "{", with no line end before it.
+		c := (*[32]byte)(w[k+1 : k+33])
+		e := min(braceOrLineEnd(binary.LittleEndian.Uint64(c[0:8])), 64+braceOrLineEnd(binary.LittleEndian.Uint64(c[8:16])),
+			128+braceOrLineEnd(binary.LittleEndian.Uint64(c[16:24])), 192+braceOrLineEnd(binary.LittleEndian.Uint64(c[24:32]))) >> 3
+		if e >= 32 || c[e&31] != '}' || w[(k+e+2)&63] != ' ' {
+			return i + int(k), off
+		}
+		i += int(k + e + 3)
 	}
 	return i, off
+}
+
+// braceOrLineEnd returns where the first "}" or "\n" is in w, 8 bytes little-endian, in bits (7 for the
+// first byte, 15 for the second...), or 1023 when it has none.
+func braceOrLineEnd(w uint64) uint {
+	z := uint(bits.TrailingZeros64(zeroBytes(w^0x7d7d7d7d7d7d7d7d) | zeroBytes(w^0x0a0a0a0a0a0a0a0a)))
+	return z | z>>6*1023 // 64, none, is 1023
 }
 
 // A numberForm is the form of a move number of a length (tokenEnd's) that clockPlies reads, with the space
