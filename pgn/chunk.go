@@ -305,6 +305,12 @@ func readChunk(r *Reader, c *Chunk) *Part {
 		p.clean, p.carry = r.endsClean(c.nextLen)
 		if p.clean && p.carry < 0 {
 			// The next line ends the game (as the Reader of the whole input does when it reads that line).
+			// That line's bytes count towards the game, as endsClean counted them: when the game is the
+			// chunk's first, the Stitcher adds what the previous chunk left counted (firstResetBytes) and
+			// reads the chunk again if that takes the game over its limit.
+			if r.resets == 0 {
+				r.gameBytes += c.nextLen + 1
+			}
 			if r.nonEmpty() {
 				p.Games = append(p.Games, r.finish())
 			} else {

@@ -486,6 +486,43 @@ func TestChunkTagLinesReadsUsualLines(t *testing.T) {
 	}
 }
 
+// TestStitcherCarryAndTheNextLine: the blank lines before a game, counted towards it in the chunk before,
+// and the line that starts the next game, which the Reader counts too, take the game over its byte limit
+// at a chunk's end: the chunk is read again, and the next line is part of the game, as the Reader of the
+// whole text reads it. (The chunks as a Splitter cuts the text when a read brings all of it.)
+func TestStitcherCarryAndTheNextLine(t *testing.T) {
+	lim := Limits{MaxLineBytes: 40, MaxGameBytes: 120}
+	// A malformed tag pair, then lines of the game until it has 120 bytes with the blank lines before it
+	// and the next line, 18 bytes with its line end, then a blank line.
+	blank, first, next := "\n \n \n \n  \n\n", "[A \"0a000000000\n", "[B\"00000000000000\n"
+	game := first + strings.Repeat("0", 39) + "\n" + strings.Repeat("0", 120-len(blank)-len(first)-40-1-len(next)) + "\n\n"
+	text := blank + game + next
+	if len(blank)+len(game)+len(next) != lim.MaxGameBytes+1 || len(next) != 18 {
+		t.Fatalf("the text is %d bytes, the next line %d", len(text), len(next))
+	}
+	want, err := readWhole(strings.NewReader(text), lim)
+	if err != nil || len(want) != 1 {
+		t.Fatalf("the Reader: %d games, error %v", len(want), err)
+	}
+	chunks := []*Chunk{
+		{data: []byte(blank), nextLen: len(first) - 1},
+		{data: []byte(game), line: 6, nextLen: len(next) - 1},
+		{data: []byte(next), line: 6 + strings.Count(game, "\n"), nextLen: -1, last: true},
+	}
+	cr, st := NewChunkReader(lim), NewStitcher(lim)
+	var got []*Game
+	for _, c := range chunks {
+		games, _, err := st.Stitch(cr.Read(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, games...)
+	}
+	if !sameGames(got, want) {
+		t.Fatal(firstDifference(got, want))
+	}
+}
+
 // TestChunkedFiles reads this module's PGN files in chunks of several sizes.
 func TestChunkedFiles(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "bad", "*.pgn"))
