@@ -198,7 +198,7 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 // of the idle core time in that state (the reader blocked on the bound, a
 // worker waiting for a job), and scan --json of the gzip corpus kept the
 // two cores 94% busy; at 8 a worker, 96%, 2-6% less wall time, for 10-13
-// MB more memory (README, "Where scan's time goes").
+// MB more memory (bench/README.md, "The pipeline: one reader, the workers, the order").
 const heldPerWorker = 8
 
 // renderJSON renders the JSON lines of reports, but their file and id
