@@ -41,7 +41,7 @@ var layers = map[string]int{
 	// 6: the binary, the only place that reads configuration and wires.
 	"cmd/threefold": 6,
 	// Test support: imported by tests only (testOnly).
-	"internal/testenv": 0, "internal/testlog": 0, "internal/testmeasure": 0, "internal/randgame": 1, "internal/refgames": 1,
+	"internal/testenv": 0, "internal/testlog": 0, "internal/testmeasure": 0, "internal/testzstd": 0, "internal/randgame": 1, "internal/refgames": 1,
 }
 
 // testOnly says whether a package of ours is for tests only: a *test

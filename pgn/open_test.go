@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/threefold-chess/threefold/internal/refgames"
+	"github.com/threefold-chess/threefold/internal/testzstd"
 )
 
 // zstdFrame compresses text as one zstd frame (klauspost's encoder at its default level, with the
@@ -23,24 +24,6 @@ func zstdFrame(t testing.TB, text []byte) []byte {
 	}
 	defer enc.Close()
 	return enc.EncodeAll(text, nil)
-}
-
-// zstdStreamed compresses text as klauspost's Writer does, as it comes: one frame that does not say its
-// decoded size, which a pipeline of decoders decodes whole (internal/zstframes streams it).
-func zstdStreamed(t testing.TB, text []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	enc, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := enc.Write(text); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // readDecompressed reads what d makes of data in reads of 16 KB (as a Splitter does) up to the first
@@ -99,8 +82,8 @@ func TestZstdDecoders(t *testing.T) {
 		whole, prefix, last bool
 	}{
 		{"whole stream", whole, "", true, true, false},
-		{"a stream that does not say its size (the pipeline)", zstdStreamed(t, text), "", true, true, false},
-		{"the same, cut in the middle", func() []byte { s := zstdStreamed(t, text); return s[:len(s)/2] }(), "zstd: ", false, true, false},
+		{"a stream that does not say its size (the pipeline)", testzstd.Stream(t, text, zstd.WithEncoderConcurrency(1)), "", true, true, false},
+		{"the same, cut in the middle", func() []byte { s := testzstd.Stream(t, text, zstd.WithEncoderConcurrency(1)); return s[:len(s)/2] }(), "zstd: ", false, true, false},
 		{"two frames", twoFrames, "", true, true, false},
 		{"cut in the frame header", whole[:5], "zstd: ", false, true, false},
 		{"cut in the middle", whole[:len(whole)/2], "zstd: ", false, true, false},

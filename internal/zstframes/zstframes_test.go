@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/threefold-chess/threefold/internal/testzstd"
 )
 
 // text is n lines of PGN-like text, different enough to make several
@@ -42,19 +44,7 @@ func frames(t *testing.T, pieces ...[]byte) []byte {
 // as pzstd writes them, with a window of 128 KB (pzstd's frames are 4
 // windows: decoded whole up to maxFrame) unless opts say otherwise.
 func streamed(t *testing.T, p []byte, opts ...zstd.EOption) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc, err := zstd.NewWriter(&b, append([]zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(128 << 10)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := enc.Write(p); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return testzstd.Stream(t, p, append([]zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(128 << 10)}, opts...)...)
 }
 
 // pzstd puts frame after its mark, a skippable frame with frame's length.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/threefold-chess/threefold/internal/refgames"
 	"github.com/threefold-chess/threefold/internal/testmeasure"
+	"github.com/threefold-chess/threefold/internal/testzstd"
 	"github.com/threefold-chess/threefold/pgn"
 )
 
@@ -58,9 +59,9 @@ func BenchmarkSerial(b *testing.B) {
 	month := lichessMonth(b, 8000)
 	lichess := map[string]string{
 		"plain":     write("lichess.pgn", month),
-		"zstd":      write("lichess-default.pgn.zst", zstdStream(b, month)),
-		"zstd-best": write("lichess-best.pgn.zst", zstdStream(b, month, zstd.WithEncoderLevel(zstd.SpeedBestCompression))),
-		"zstd-long": write("lichess-long.pgn.zst", zstdStream(b, month, zstd.WithWindowSize(128<<20))),
+		"zstd":      write("lichess-default.pgn.zst", testzstd.Stream(b, month)),
+		"zstd-best": write("lichess-best.pgn.zst", testzstd.Stream(b, month, zstd.WithEncoderLevel(zstd.SpeedBestCompression))),
+		"zstd-long": write("lichess-long.pgn.zst", testzstd.Stream(b, month, zstd.WithWindowSize(128<<20))),
 		// pzstd's way: frames of 4 MB of text, end to end
 		"zstd-frames": write("lichess-frames.pgn.zst", zstdFrames(b, month, 4<<20)),
 	}
@@ -121,7 +122,7 @@ func BenchmarkSerial(b *testing.B) {
 	text := []byte(corpus.Text(b))
 	plainPath := write("corpus.pgn", text)
 	// The Lichess database is zstd: the same text so compressed, as a stream (the encoder's default level).
-	zstdPath := write("corpus.pgn.zst", zstdStream(b, text))
+	zstdPath := write("corpus.pgn.zst", testzstd.Stream(b, text))
 	// The parts and reports the workers hand over, made once.
 	var (
 		parts   []*pgn.Part
@@ -171,24 +172,6 @@ func BenchmarkSerial(b *testing.B) {
 	b.Run("run/gzip", func(b *testing.B) { run(b, plies, gzPath) })
 	b.Run("run/zstd", func(b *testing.B) { run(b, plies, zstdPath) })
 	b.Run("run/plain", func(b *testing.B) { run(b, plies, plainPath) })
-}
-
-// zstdStream compresses text as one zstd stream, as the zstd tool does: one
-// frame of 128 KB blocks.
-func zstdStream(b *testing.B, text []byte, opts ...zstd.EOption) []byte {
-	b.Helper()
-	var out bytes.Buffer
-	enc, err := zstd.NewWriter(&out, opts...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := enc.Write(text); err != nil {
-		b.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		b.Fatal(err)
-	}
-	return out.Bytes()
 }
 
 // zstdFrames compresses text as frames of size bytes of it, end to end, as
