@@ -113,6 +113,7 @@ type conn struct {
 	rounds  map[string]bool
 	mu      sync.Mutex
 	queue   []string
+	closed  bool // lines sent after close are not this stream's
 	wake    chan struct{}
 	end     chan struct{} // closed: finish cleanly after the queue
 	endOnce sync.Once
@@ -122,8 +123,14 @@ func newConn(kind, key, ua string) *conn {
 	return &conn{kind: kind, key: key, ua: ua, wake: make(chan struct{}, 1), end: make(chan struct{})}
 }
 
+// send queues a line; once the stream is closed it drops it, as Lichess
+// does not write to a stream it has ended (a reconnect gets the line).
 func (c *conn) send(line string) {
 	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
 	c.queue = append(c.queue, line)
 	c.mu.Unlock()
 	select {
@@ -132,7 +139,14 @@ func (c *conn) send(line string) {
 	}
 }
 
-func (c *conn) close() { c.endOnce.Do(func() { close(c.end) }) }
+// close ends the stream cleanly: the lines queued so far are written, no
+// later one is.
+func (c *conn) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.endOnce.Do(func() { close(c.end) })
+}
 
 func (c *conn) take() []string {
 	c.mu.Lock()
