@@ -2,11 +2,15 @@ package pgn
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -214,6 +218,56 @@ func TestZstdAfterSkippableFrame(t *testing.T) {
 			got, err := readDecompressed(t, Decompression{ZstdDecoders: n}, data)
 			if err != nil || !bytes.Equal(got, text) {
 				t.Errorf("skippable frame %#x, %d decoders: %d bytes, error %v; want the %d of the text", first, n, len(got), err, len(text))
+			}
+		}
+	}
+}
+
+// TestInputErrorIsReported: an error of the input that a later read would not repeat (a network's, as
+// iotest.TimeoutReader gives: the second read fails, the next ones succeed) is what reading the
+// decompressed text returns, whatever the compression and the decoding, never a clean end or a
+// decompressor's error of the bytes after it; and the text before it is the text's start.
+func TestInputErrorIsReported(t *testing.T) {
+	text := []byte(strings.Repeat(refgames.ReferencePGN(), 2))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	third := bytes.Index(text[len(text)/3:], []byte("\n[Event ")) + len(text)/3 + 1
+	inputs := []struct {
+		name string
+		data []byte
+	}{
+		{"plain text", text},
+		{"gzip", gz.Bytes()},
+		{"zstd, one frame", zstdFrame(t, text)},
+		{"zstd, three frames", append(append(zstdFrame(t, text[:third]), zstdFrame(t, text[third:2*third])...), zstdFrame(t, text[2*third:])...)},
+		{"zstd, a stream that does not say its size", testzstd.Stream(t, text, zstd.WithEncoderConcurrency(1))},
+	}
+	for _, in := range inputs {
+		for _, at := range []int{0, 3, 100, len(in.data) / 3, len(in.data) - 5} {
+			for _, d := range []Decompression{{}, {ZstdDecoders: 4}, DecompressionFor(8)} {
+				name := fmt.Sprintf("%s, error after %d bytes, %+v", in.name, at, d)
+				src := io.MultiReader(bytes.NewReader(in.data[:at]), iotest.TimeoutReader(bytes.NewReader(in.data[at:])))
+				rc, err := d.NewReader(src)
+				if err != nil {
+					if !errors.Is(err, iotest.ErrTimeout) {
+						t.Errorf("%s: NewReader: %v", name, err)
+					}
+					continue
+				}
+				got, err := io.ReadAll(rc)
+				rc.Close()
+				if !errors.Is(err, iotest.ErrTimeout) {
+					t.Errorf("%s: error %v, want the input's", name, err)
+				}
+				if !bytes.HasPrefix(text, got) {
+					t.Errorf("%s: %d bytes that are not the text's start", name, len(got))
+				}
 			}
 		}
 	}

@@ -13,7 +13,9 @@
 // stream decoder of its own: its blocks before a damage come out, then the
 // stream decoder's error. A
 // stream of one big frame (zstd's usual output, the Lichess database) is
-// thus decoded by the stream decoder alone. Memory: up to workers+1 frames
+// thus decoded by the stream decoder alone. An error of the input itself
+// (a disk's, a network's) ends the stream there: it is what Read returns,
+// even if a read after it would succeed. Memory: up to workers+1 frames
 // decoded and not yet read, and their bytes.
 package zstframes
 
@@ -107,8 +109,12 @@ func (z *Reader) cut(ctx context.Context, br *bufio.Reader, workers int) {
 		case <-ctx.Done():
 			return
 		}
-		if err != nil {
+		if err == errNotCut {
 			f <- frame{raw: raw, rest: br}
+			return
+		}
+		if err != nil { // the input's own error: a stream decoder would read on past it
+			f <- frame{err: err}
 			return
 		}
 		if size == skip {
@@ -150,27 +156,39 @@ func (z *Reader) cut(ctx context.Context, br *bufio.Reader, workers int) {
 // nextFrame reads the next frame of br whole, skippable frames included,
 // and returns it and its decoded size: skip for a skippable frame (nothing
 // to decode), unsized for one that does not say its decoded size (pzstd
-// writes such frames). io.EOF: no byte is left. Another
-// error: the frame cannot be cut (errNotCut) or read; raw is what was read
-// of it.
+// writes such frames). io.EOF: no byte is left. errNotCut: the frame
+// cannot be cut (raw is what was read of it). Another error: the input's,
+// which a reader must report rather than read past.
 func nextFrame(br *bufio.Reader) (raw []byte, size int, err error) {
 	head, err := br.Peek(4)
 	if len(head) == 0 && err == io.EOF {
 		return nil, 0, io.EOF
 	}
+	if err != nil && err != io.EOF {
+		return nil, 0, err
+	}
 	if len(head) < 4 {
 		return nil, 0, errNotCut
 	}
+	var readErr error
 	take := func(n int) bool { // appends n more bytes of br to raw
 		if len(raw)+n > maxFrame {
 			return false
 		}
 		start := len(raw)
 		raw = append(raw, make([]byte, n)...)
-		k, _ := io.ReadFull(br, raw[start:])
+		k, err := io.ReadFull(br, raw[start:])
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			readErr = err
+		}
 		raw = raw[:start+k]
 		return k == n
 	}
+	defer func() {
+		if readErr != nil {
+			raw, size, err = nil, 0, readErr
+		}
+	}()
 	magic := binary.LittleEndian.Uint32(head)
 	if magic&0xfffffff0 == 0x184d2a50 { // skippable: its size, then as many bytes
 		if !take(8) {

@@ -3,6 +3,7 @@ package zstframes
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -187,6 +188,58 @@ func TestCloseEarly(t *testing.T) {
 		}
 		if err := z.Close(); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// failingReader gives data up to at, then err once, then the rest of
+// data: an error that passes (a network's), which must not be read past.
+type failingReader struct {
+	data []byte
+	at   int
+	err  error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.at == 0 && r.err != nil {
+		err := r.err
+		r.err = nil
+		return 0, err
+	}
+	if r.err != nil {
+		p = p[:min(len(p), r.at)]
+	} else if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data)
+	r.data, r.at = r.data[n:], r.at-n
+	return n, nil
+}
+
+// TestReadErrorIsReported: an error of the input (a disk's, a network's)
+// anywhere in a stream of frames is what the Reader returns, after a
+// prefix of the decoded bytes, even when a read after it would succeed:
+// never a decoding error of what it read past it, or a clean end.
+func TestReadErrorIsReported(t *testing.T) {
+	pieces := [][]byte{text(3000), text(5000), text(400)}
+	data := frames(t, pieces...)
+	want := join(pieces...)
+	first := len(frames(t, pieces[0]))
+	disk := errors.New("read sda: input/output error")
+	for _, at := range []int{0, 2, first, first + 3, first + 9, first + 500, len(data) - 2} {
+		for _, workers := range []int{1, 4} {
+			z, err := NewReader(&failingReader{data: data, at: at, err: disk}, workers, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readAll(z, 4096)
+			z.Close()
+			if !errors.Is(err, disk) {
+				t.Errorf("cut at %d, workers %d: error %v, want the input's", at, workers, err)
+			}
+			if !bytes.HasPrefix(want, got) {
+				t.Errorf("cut at %d, workers %d: %d bytes that are not the text's first", at, workers, len(got))
+			}
 		}
 	}
 }
