@@ -183,8 +183,14 @@ func (env *environment) loadConfig() (*config, error) {
 	c.Bot.chatLang = c.lang // bot.chat.lang "" follows lang
 	if c.Bot.Chat.Lang != "" {
 		l, err := i18n.Parse(string(c.Bot.Chat.Lang))
-		if err != nil {
-			return nil, usagef("bot.chat.lang: %w", err)
+		if err != nil { // said where it was set, as lang is
+			from := "bot.chat.lang"
+			if os.Getenv("THREEFOLD_BOT_CHAT_LANG") != "" {
+				from = "THREEFOLD_BOT_CHAT_LANG"
+			} else if file != "" {
+				from = "config " + file + ": bot.chat.lang"
+			}
+			return nil, usagef("%s: %w", from, err)
 		}
 		c.Bot.chatLang = l
 	}

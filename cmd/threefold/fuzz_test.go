@@ -108,6 +108,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"int given a word", "bot:\n  engine:\n    threads: many\n", "bot.engine.threads"},
 		{"unknown key", "bot:\n  engine:\n    thread: 2\n", "bot.engine.thread"},
 		{"a section given a number", "watch: 3\n", "watch"},
+		{"a chat language that is not one", "bot:\n  chat:\n    lang: 00\n", "config PATH: bot.chat.lang: unknown language \"0\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "threefold.yaml")
@@ -116,9 +117,21 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 			}
 			_, err := (&environment{configFile: path}).loadConfig()
 			var ue usageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.key) {
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), strings.ReplaceAll(tc.key, "PATH", path)) {
 				t.Errorf("error %v: want a usage error naming %s", err, tc.key)
 			}
 		})
+	}
+}
+
+// A chat language that is not one, set in the environment, is said to
+// come from there.
+func TestChatLanguageFromTheEnvironmentIsNamed(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("THREEFOLD_BOT_CHAT_LANG", "klingon")
+	_, err := (&environment{}).loadConfig()
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `THREEFOLD_BOT_CHAT_LANG: unknown language "klingon"`) {
+		t.Errorf("error %v: want a usage error naming THREEFOLD_BOT_CHAT_LANG", err)
 	}
 }
