@@ -185,3 +185,19 @@ func TestScanStdinAndCompression(t *testing.T) {
 		t.Fatalf("got %v", g)
 	}
 }
+
+// TestScanInterrupted: a scan stopped by a signal (its context ends) did
+// not read every game, so it does not exit 0, which says it did; it says
+// why, and the totals of what it read are still written.
+func TestScanInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	code := Main(ctx, []string{"scan", "testdata/knights.pgn"}, nil, &stdout, &stderr)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, exitFailure, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stopped before the end of the input") || !strings.Contains(stderr.String(), "0 games") {
+		t.Errorf("stderr %q: want the reason and the totals", stderr.String())
+	}
+}

@@ -35,8 +35,9 @@ type Options struct {
 // Run reads the files one after the other, analyses their games on
 // opts.Workers goroutines, and hands each report to emit in input order.
 // A report's File is "" when there is one file. When emit returns an
-// error, Run stops reading and analysing and returns it. readFailed says
-// whether some file could not be read whole.
+// error, Run stops reading and analysing and returns it. When ctx ends
+// first, Run stops and returns an error that wraps ctx's: the scan is not
+// complete. readFailed says whether some file could not be read whole.
 //
 // One goroutine decompresses and cuts the text into chunks of whole lines
 // (pgn.Splitter); the workers read the games of a chunk and analyse them;
@@ -185,8 +186,10 @@ func Run(ctx context.Context, opts Options, emit func(*Report) error) (readFaile
 	if emitErr != nil {
 		return readFails.Load() > 0, emitErr
 	}
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.Canceled) {
-		return readFails.Load() > 0, err
+	if err := ctx.Err(); err != nil {
+		// The caller's context ended (a signal, for one): the games after
+		// those emitted were not read, and that is not a complete scan.
+		return readFails.Load() > 0, fmt.Errorf("scan: stopped before the end of the input: %w", err)
 	}
 	return readFails.Load() > 0, nil
 }

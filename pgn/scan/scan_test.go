@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -351,6 +352,50 @@ func TestAnalyseAllocations(t *testing.T) {
 			}
 			if got := testing.AllocsPerRun(50, func() { a.Analyse(games[0], "") }); got != tt.want {
 				t.Errorf("%v allocations an Analyse, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunStoppedByContext: a scan whose context ends before the end of its
+// input (Ctrl-C, SIGTERM) says so with an error, as the end of ctx, and
+// is not a complete scan: a caller that took it for one exited 0.
+func TestRunStoppedByContext(t *testing.T) {
+	var text strings.Builder
+	for range 200 {
+		text.WriteString("\n" + shuffle + "*\n\n")
+	}
+	name := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(name, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		workers  int
+		cancelAt int // cancel when this many reports were emitted; 0: before Run
+	}{
+		{name: "cancelled before the scan", workers: 1, cancelAt: 0},
+		{name: "cancelled after the first game, one worker", workers: 1, cancelAt: 1},
+		{name: "cancelled after the first game, four workers", workers: 4, cancelAt: 1},
+		{name: "cancelled after ten games, two workers", workers: 2, cancelAt: 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tt.cancelAt == 0 {
+				cancel()
+			}
+			emitted := 0
+			_, err := Run(ctx, Options{Files: []string{name}, Workers: tt.workers}, func(*Report) error {
+				emitted++
+				if emitted == tt.cancelAt {
+					cancel()
+				}
+				return nil
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Run after %d of 200 games: err %v, want one wrapping context.Canceled", emitted, err)
 			}
 		})
 	}
