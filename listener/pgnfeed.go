@@ -80,6 +80,7 @@ type feedGame struct {
 	id, url      string
 	white, black string
 	tags         []threefold.Tag // as in the PGN text; replaced, never changed in place
+	event        string          // the [Event] tag, "" when absent or "?": GameState.Event
 	moves        []string
 	startFEN     string
 	result       string
@@ -469,8 +470,12 @@ func (f *pgnFeed) feedGame(id, url string, g *pgn.Game, emit Emit) (*feedGame, e
 	}
 	if !sameTags(fg.tags, g.Tags) {
 		fg.tags = make([]threefold.Tag, len(g.Tags))
+		fg.event = ""
 		for i, t := range g.Tags {
 			fg.tags[i] = threefold.Tag{Name: strings.Clone(t.Name), Value: strings.Clone(t.Value)}
+			if t.Name == "Event" && fg.event == "" {
+				fg.event = eventName(fg.tags[i].Value)
+			}
 		}
 	}
 	readErr := ""
@@ -562,6 +567,7 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 	err := emit(threefold.GameState{
 		Game:       threefold.GameRef{Site: f.site, ID: fg.id, URL: fg.url, White: fg.white, Black: fg.black},
 		Source:     f.source,
+		Event:      fg.event,
 		StartFEN:   fg.startFEN,
 		Notation:   rules.SAN,
 		Moves:      fg.moves,
@@ -583,6 +589,15 @@ func (f *pgnFeed) send(fg *feedGame, more bool, emit Emit) error {
 		f.forget(fg)
 	}
 	return nil
+}
+
+// eventName is the event an [Event] tag names: "" for the PGN's unknown
+// ("?") and for a blank value.
+func eventName(tag string) string {
+	if e := strings.TrimSpace(tag); e != "?" {
+		return e
+	}
+	return ""
 }
 
 // sameTags reports whether the tags kept for a game are those of its text.

@@ -358,3 +358,32 @@ func TestPGNFeedFindsABroadcastGameByURL(t *testing.T) {
 		t.Error("resent once more: not a tail parse")
 	}
 }
+
+// TestPGNFeedEvent: a game read from PGN (a file, a broadcast, chess.com)
+// carries its [Event] tag as GameState.Event, which the store keeps and
+// `export --event` selects by; PGN's unknown "?" is no event.
+func TestPGNFeedEvent(t *testing.T) {
+	for _, tc := range []struct {
+		name, tags, want string
+	}{
+		{"named", "[Event \"Tata Steel Masters 2026\"]\n", "Tata Steel Masters 2026"},
+		{"unknown", "[Event \"?\"]\n", ""},
+		{"absent", "[Site \"Wijk aan Zee\"]\n", ""},
+		{"blank around", "[Event \" Club Championship \"]\n", "Club Championship"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newPGNFeed("file", "test", 0, threefold.AudienceArbiters, nil, pgn.Limits{})
+			var got []threefold.GameState
+			text := tc.tags + "[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+			if err := f.feedText(text, func(int) string { return "g1" }, func(s threefold.GameState) error { got = append(got, s); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 {
+				t.Fatalf("emitted %d states, want 1", len(got))
+			}
+			if got[0].Event != tc.want {
+				t.Errorf("event %q, want %q", got[0].Event, tc.want)
+			}
+		})
+	}
+}
