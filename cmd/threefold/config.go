@@ -169,6 +169,11 @@ func (env *environment) loadConfig() (*config, error) {
 	if err != nil {
 		return nil, usagef("config: %w", err)
 	}
+	if c.DataDir == "" {
+		// data_dir: "" (as config.example.yaml shows it) is the default
+		// place, not the working directory nor no directory at all.
+		c.DataDir = defaultDataDir()
+	}
 	langFrom := "lang"
 	if os.Getenv("THREEFOLD_LANG") != "" {
 		langFrom = "THREEFOLD_LANG"
