@@ -76,7 +76,7 @@ chess.com (polled; data may be hours old):
 DGT LiveChess 2 e-boards (OTB: alerts are for arbiters):
   ws://localhost:1982/api/v1.0
 Files (OTB: alerts are for arbiters):
-  FILE.pgn | FILE.pgn.gz | FOLDER                  a PGN file, or a folder of them, that a relay keeps rewriting
+  FILE.pgn[.gz|.zst] | FOLDER                      a PGN file, or a folder of them, that a relay keeps rewriting
 The scheme may be left out (lichess.org/abcdefgh). URLs on the configured lichess.url
 and chesscom.url are recognised like the same URLs on the public sites.`
 
