@@ -284,13 +284,24 @@ func (c *Client) token() (string, error) {
 		// its type is kept.
 		return "", fmt.Errorf("lichess: the token source failed (%T)", err)
 	}
-	if t == nil || t.AccessToken == "" {
+	if t == nil {
 		return "", ErrTokenMissing
 	}
+	// The space around a token is not part of it: a line break or a CR a
+	// token file, an environment variable or a YAML block kept.
+	tok := strings.TrimSpace(t.AccessToken)
+	if tok == "" {
+		return "", ErrTokenMissing
+	}
+	if i := strings.IndexFunc(tok, func(r rune) bool { return r <= ' ' || r >= 0x7f }); i >= 0 {
+		// Where, never what: the token must not reach a message.
+		return "", fmt.Errorf("%w (at byte %d of %d): check lichess.token, THREEFOLD_LICHESS_TOKEN or the token file",
+			ErrTokenMalformed, i+1, len(tok))
+	}
 	c.mu.Lock()
-	c.lastToken = t.AccessToken
+	c.lastToken = tok
 	c.mu.Unlock()
-	return t.AccessToken, nil
+	return tok, nil
 }
 
 // redact removes the last token used from s, whatever s is.
@@ -369,7 +380,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	}
 	if r.auth || r.optAuth {
 		tok, err := c.token()
-		if err != nil && r.auth {
+		// A malformed token fails a call that could go without one as
+		// well: sent without it, the call would hide the mistake.
+		if err != nil && (r.auth || errors.Is(err, ErrTokenMalformed)) {
 			return nil, &AuthError{Op: r.op, Message: err.Error()}
 		}
 		if err == nil {

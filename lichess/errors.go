@@ -19,6 +19,13 @@ var ErrNotFound = errors.New("lichess: not found")
 // none.
 var ErrTokenMissing = errors.New("lichess: no token configured")
 
+// ErrTokenMalformed is matched (errors.Is) when the token has a space, a
+// control character or a non-ASCII character inside it, which no Lichess
+// token has (a line break pasted into an environment variable, a
+// non-breaking space copied from a web page): it is refused before any
+// request, which it could not go into, or Lichess would refuse.
+var ErrTokenMalformed = errors.New("lichess: the token has a character no Lichess token has")
+
 // AuthError says that the token is missing, invalid, expired, revoked or
 // lacks a scope. It never holds the token itself.
 type AuthError struct {

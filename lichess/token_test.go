@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -136,4 +139,80 @@ func TestCloseStopsEverything(t *testing.T) {
 	e.waitFor("the fake to see the streams end", func() bool {
 		return e.fake.Streams("event")+e.fake.Streams("botgame")+e.fake.Streams("game")+e.fake.Streams("broadcast")+e.fake.Streams("tv") == 0
 	})
+}
+
+// TestTokenAsTyped: the space around a token (the line break of a token
+// file or an environment variable, a CR from a file edited on Windows) is
+// not part of it; a space, control or non-ASCII character inside it is a
+// mistake no retry mends, so the call fails at once with an *AuthError
+// that says where in the token, never what it is, and nothing is sent.
+// Before, the CR went into the Authorization header, the HTTP client
+// refused it, and the call was retried as if the network had failed.
+func TestTokenAsTyped(t *testing.T) {
+	const tok = "lip_Token0123456789"
+	tests := []struct {
+		name      string
+		token     string
+		malformed bool
+	}{
+		{name: "as it is", token: tok},
+		{name: "a trailing line break", token: tok + "\n"},
+		{name: "a trailing CRLF", token: tok + "\r\n"},
+		{name: "spaces around", token: "  " + tok + "\t "},
+		{name: "a CR inside", token: "lip_Token\r0123456789", malformed: true},
+		{name: "a space inside", token: "lip_Token 0123456789", malformed: true},
+		{name: "a non-breaking space inside", token: "lip_Token\u00a00123456789", malformed: true},
+		{name: "a NUL inside", token: "lip_Token\x000123456789", malformed: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got = append(got, r.Header.Get("Authorization"))
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"id":"me","username":"Me"}`)
+			}))
+			defer srv.Close()
+			c := lichess.NewClient(lichess.Options{BaseURL: srv.URL, Token: tt.token, MaxRetries: 1, Backoff: lichess.Backoff{Initial: 1, Max: 2}})
+			defer c.Close()
+			_, authErr := c.Account(context.Background())               // needs the token
+			_, optErr := c.CurrentGame(context.Background(), "someone") // sends it when there is one
+			if !tt.malformed {
+				if authErr != nil || len(got) != 2 || got[0] != "Bearer "+tok || got[1] != "Bearer "+tok {
+					t.Fatalf("err %v, Authorization headers %q; want %q twice", authErr, got, "Bearer "+tok)
+				}
+				return
+			}
+			for _, err := range []error{authErr, optErr} {
+				var ae *lichess.AuthError
+				if !errors.As(err, &ae) || !strings.Contains(ae.Message, lichess.ErrTokenMalformed.Error()) {
+					t.Errorf("err %v, want an *AuthError saying the token is malformed", err)
+				}
+				if err != nil && (strings.Contains(err.Error(), "lip_Token") || !strings.Contains(err.Error(), "at byte 10 of")) {
+					t.Errorf("err %q: want where, never the token", err)
+				}
+			}
+			if len(got) != 0 {
+				t.Errorf("%d requests sent with a malformed token", len(got))
+			}
+		})
+	}
+}
+
+// TestTokenForTrims: lichess.token set to spaces only is no token (the
+// saved one is used), and one set with a line break is used without it.
+func TestTokenForTrims(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	for _, tc := range []struct{ name, set, want string }{
+		{name: "spaces only", set: " \n", want: ""},
+		{name: "a line break after", set: "lip_x\r\n", want: "lip_x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := lichess.Options{Token: tc.set}.TokenFor(lichess.RoleWatch)
+			if err != nil || got != tc.want {
+				t.Errorf("TokenFor = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
 }

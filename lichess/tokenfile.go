@@ -72,8 +72,8 @@ func SavedToken(role string) (string, error) {
 // (lichess.token, THREEFOLD_LICHESS_TOKEN); else the one `threefold login
 // --for ROLE` saved; else the single token file of older versions; else "".
 func (o Options) TokenFor(role string) (string, error) {
-	if o.Token != "" {
-		return o.Token, nil
+	if tok := strings.TrimSpace(o.Token); tok != "" {
+		return tok, nil
 	}
 	tok, err := SavedToken(role)
 	if err != nil {
