@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/threefold-chess/threefold/internal/i18n"
 )
@@ -18,9 +19,11 @@ import (
 //go:embed assets
 var assets embed.FS
 
+// The pages in every language, built the first time a dashboard is made:
+// every command links this package, and none but a dashboard needs them.
 var (
-	indexPage = buildPages("index.html", "index.js")
-	gamePage  = buildPages("game.html", "game.js")
+	indexPage = sync.OnceValue(func() map[i18n.Lang][]byte { return buildPages("index.html", "index.js") })
+	gamePage  = sync.OnceValue(func() map[i18n.Lang][]byte { return buildPages("game.html", "game.js") })
 )
 
 func asset(name string) string {

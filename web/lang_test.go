@@ -76,7 +76,7 @@ func TestPagesHaveEveryMessage(t *testing.T) {
 				t.Errorf("%s: the scripts say %s, which is no message", l, k)
 			}
 		}
-		for _, page := range []map[i18n.Lang][]byte{indexPage, gamePage} {
+		for _, page := range []map[i18n.Lang][]byte{indexPage(), gamePage()} {
 			if s := string(page[l]); strings.Contains(s, "{{") || regexp.MustCompile(`>[^<]*\bweb\.[a-z_]+`).MatchString(strings.Split(s, `id="tf-messages">`)[0]) {
 				t.Errorf("%s: a page keeps a key instead of its message", l)
 			}

@@ -148,8 +148,8 @@ func New(opts Options) (*Server, error) {
 	}
 	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 16 << 10, CheckOrigin: SameOrigin}
 	s.mux = http.NewServeMux()
-	s.mux.HandleFunc("GET /{$}", s.page(indexPage))
-	s.mux.HandleFunc("GET /game", s.page(gamePage))
+	s.mux.HandleFunc("GET /{$}", s.page(indexPage()))
+	s.mux.HandleFunc("GET /game", s.page(gamePage()))
 	s.mux.HandleFunc("GET /ws", s.serveWS)
 	s.mux.HandleFunc("GET /api/state", s.serveState)
 	s.mux.HandleFunc("GET /api/claim", s.serveClaim)
