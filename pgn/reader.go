@@ -21,6 +21,9 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 )
 
 // Tag is one tag pair, with escapes (\" and \\) resolved.
@@ -104,6 +107,23 @@ func (m *MoveList) Strings() []string {
 		s[i] = m.At(i)
 	}
 	return s
+}
+
+// tagValue is a tag value as read, in UTF-8: a value that is not valid UTF-8 was written in the 8-bit
+// character set the PGN standard names, ISO 8859-1, or in Windows-1252, its superset that Windows
+// exporters write (0x80-0x9f: €, Š, š, Ž, ž, typographic quotes), and is decoded from that. Passed on as
+// they were, the bytes of "M\xfcller" became "M\ufffdller" in the JSON and the store, and an escape in
+// the text. The five bytes Windows-1252 leaves undefined become U+FFFD; a valid UTF-8 value is returned
+// as it is, with no copy.
+func tagValue(v string) string {
+	if utf8.ValidString(v) {
+		return v
+	}
+	d, err := charmap.Windows1252.NewDecoder().String(v)
+	if err != nil {
+		return v
+	}
+	return d
 }
 
 // Tag returns the value of the first tag pair with this name (names are case-sensitive).
@@ -561,7 +581,7 @@ func (r *Reader) finish() *Game {
 		g.Tags = r.newTags(n)
 		for i := range g.Tags {
 			o := r.tagOff[4*i : 4*i+4]
-			g.Tags[i] = Tag{Name: s[o[0]:o[1]], Value: s[o[2]:o[3]]}
+			g.Tags[i] = Tag{Name: s[o[0]:o[1]], Value: tagValue(s[o[2]:o[3]])}
 		}
 	}
 	if n := len(r.moveOff); n > 0 && r.inMemory {

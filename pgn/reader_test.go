@@ -732,3 +732,47 @@ func TestDecompressingShortInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestTagValueCharacterSets: a tag value that is not valid UTF-8 is read
+// as ISO 8859-1 (the PGN standard's character set) or Windows-1252 (its
+// superset Windows exporters write); a UTF-8 value is kept as it is. The
+// movetext is not touched.
+func TestTagValueCharacterSets(t *testing.T) {
+	tests := []struct {
+		name, value, want string
+	}{
+		{name: "ASCII", value: "Carlsen, Magnus", want: "Carlsen, Magnus"},
+		{name: "UTF-8", value: "Müller, Jürgen", want: "Müller, Jürgen"},
+		{name: "UTF-8 Cyrillic", value: "Крамник", want: "Крамник"},
+		{name: "ISO 8859-1", value: "M\xfcller, J\xfcrgen", want: "Müller, Jürgen"},
+		{name: "Windows-1252 only", value: "\x8aahovi\x9a", want: "Šahoviš"},
+		{name: "Latin-1 with an escaped quote", value: "\\\"Bj\xf6rn\\\"", want: `"Björn"`},
+		{name: "a byte Windows-1252 leaves undefined", value: "\xe9a\x81b", want: "éa\ufffdb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "[White \"" + tt.value + "\"]\n[Black \"B\"]\n\n1. e4 e5 *\n"
+			games, err := ParseGames(text)
+			if err != nil || len(games) != 1 {
+				t.Fatalf("ParseGames: %d games, %v", len(games), err)
+			}
+			if got, _ := games[0].Tag("White"); got != tt.want {
+				t.Errorf("White = %q, want %q", got, tt.want)
+			}
+			cr := NewChunkReader(Limits{})
+			cr.KeepTags = []string{"White"}
+			sp := NewSplitter(strings.NewReader(text), Limits{}, 0)
+			c, err := sp.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			part := cr.Read(c)
+			if len(part.Games) != 1 {
+				t.Fatalf("chunk: %d games", len(part.Games))
+			}
+			if got, _ := part.Games[0].Tag("White"); got != tt.want {
+				t.Errorf("chunk: White = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
