@@ -3,6 +3,8 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -167,7 +169,7 @@ func (env *environment) loadConfig() (*config, error) {
 		)
 	})
 	if err != nil {
-		return nil, usagef("config: %w", err)
+		return nil, configValueError(err, v, file)
 	}
 	if c.DataDir == "" {
 		// data_dir: "" (as config.example.yaml shows it) is the default
@@ -282,4 +284,73 @@ func checkWebhookList(v *viper.Viper, file string) error {
 	}
 	v.Set("watch.webhooks", list)
 	return nil
+}
+
+// configValueError says, for each setting whose value is not of its type
+// (a word where a number goes), where it was set, as the other config
+// errors do (the environment variable when it is set, else the config
+// file), the value and what it should be. mapstructure's own message named
+// neither place nor value, on lines of its own: "decoding failed due to
+// the following error(s): ... cannot parse value as 'int'".
+func configValueError(err error, v *viper.Viper, file string) error {
+	var says []string
+	var walk func(error)
+	walk = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		var de *mapstructure.DecodeError
+		if !errors.As(e, &de) {
+			return
+		}
+		key := de.Name()
+		where := key
+		if env := "THREEFOLD_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_")); os.Getenv(env) != "" {
+			where = env
+		} else if file != "" {
+			where = "config " + file + ": " + key
+		}
+		value := safetext.Terminal(fmt.Sprintf("%q", fmt.Sprint(v.Get(key))))
+		var pe *mapstructure.ParseError
+		var ue *mapstructure.UnconvertibleTypeError
+		switch {
+		case errors.As(de, &pe):
+			says = append(says, fmt.Sprintf("%s: %s is not %s", where, value, configKind(pe.Expected.Type())))
+		case errors.As(de, &ue):
+			says = append(says, fmt.Sprintf("%s: want %s, not %s", where, configKind(ue.Expected.Type()), configKind(reflect.TypeOf(ue.Value))))
+		default:
+			says = append(says, fmt.Sprintf("%s: %s: %v", where, value, de.Unwrap()))
+		}
+	}
+	walk(err)
+	if len(says) == 0 {
+		return usagef("config: %w", err)
+	}
+	return usagef("%s", strings.Join(says, "; "))
+}
+
+// configKind names a config value's type for a person.
+func configKind(t reflect.Type) string {
+	if t == nil {
+		return "nothing"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "a section"
+	}
+	return t.String()
 }

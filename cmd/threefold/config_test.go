@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -172,5 +173,55 @@ func TestDashboardLimitsFromConfig(t *testing.T) {
 	}
 	if g := cfg.hubOptions(); g.MaxPlies != 600 || g.FinishedGrace != 3*time.Minute {
 		t.Errorf("dashboard limits %+v, want 600 plies and 3m", g)
+	}
+}
+
+// TestConfigValueErrorSaysWhere: a value of the wrong type is reported
+// with the place it was set (the file or the environment variable), the
+// value and what it should be, on one line; mapstructure's own message
+// said none of that.
+func TestConfigValueErrorSaysWhere(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		env        map[string]string
+		want       []string // {file} stands for the config file's path
+	}{
+		{name: "a word for a number in the file", yaml: "pgn:\n  max_line_bytes: lots\n",
+			want: []string{`config {file}: pgn.max_line_bytes: "lots" is not a whole number`}},
+		{name: "a list for a number in the file", yaml: "pgn:\n  max_plies: [1, 2]\n",
+			want: []string{"config {file}: pgn.max_plies: want a whole number, not a list"}},
+		{name: "a bad duration in the file", yaml: "chesscom:\n  poll_interval: often\n",
+			want: []string{`config {file}: chesscom.poll_interval: "often": `, "invalid duration"}},
+		{name: "a word for a number in the environment", yaml: "pgn:\n  max_plies: 100\n",
+			env:  map[string]string{"THREEFOLD_PGN_MAX_PLIES": "many"},
+			want: []string{`THREEFOLD_PGN_MAX_PLIES: "many" is not a whole number`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			path := filepath.Join(t.TempDir(), "threefold.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := &environment{configFile: path}
+			_, err := env.loadConfig()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if w = strings.ReplaceAll(w, "{file}", path); !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q, want it to contain %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q: want one line", err)
+			}
+			if code := (&environment{stderr: io.Discard}).exitCode(err); code != exitUsage {
+				t.Errorf("exit code %d, want %d", code, exitUsage)
+			}
+		})
 	}
 }
