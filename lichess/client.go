@@ -51,7 +51,11 @@ type Options struct {
 	// are the keys of the lichess: section of the config file.
 	BaseURL string `mapstructure:"url"`
 	// Token is a personal access or OAuth token. TokenSource, if set, wins.
-	Token       string `mapstructure:"token"`
+	Token string `mapstructure:"token"`
+	// TokenFile names a file holding the token (a container's secret,
+	// a file `threefold login --token-file` wrote), read by TokenFor when
+	// Token is empty.
+	TokenFile   string `mapstructure:"token_file"`
 	TokenSource oauth2.TokenSource
 	// HTTPClient is used for every request. Its Timeout is ignored
 	// (streams run for hours); calls get RequestTimeout instead. Default: a

@@ -69,10 +69,23 @@ func SavedToken(role string) (string, error) {
 }
 
 // TokenFor returns the token a command of role uses: o.Token when set
-// (lichess.token, THREEFOLD_LICHESS_TOKEN); else the one `threefold login
-// --for ROLE` saved; else the single token file of older versions; else "".
+// (lichess.token, THREEFOLD_LICHESS_TOKEN); else the one in o.TokenFile
+// when set (lichess.token_file), which must exist and hold one; else the
+// one `threefold login --for ROLE` saved; else the single token file of
+// older versions; else "".
 func (o Options) TokenFor(role string) (string, error) {
 	if tok := strings.TrimSpace(o.Token); tok != "" {
+		return tok, nil
+	}
+	if o.TokenFile != "" {
+		b, err := os.ReadFile(o.TokenFile)
+		if err != nil {
+			return "", fmt.Errorf("lichess.token_file: %w", err)
+		}
+		tok := strings.TrimSpace(string(b))
+		if tok == "" {
+			return "", fmt.Errorf("lichess.token_file %s: empty", o.TokenFile)
+		}
 		return tok, nil
 	}
 	tok, err := SavedToken(role)

@@ -132,8 +132,9 @@ func TestSavedToken(t *testing.T) {
 	}
 }
 
-// A command uses its role's saved token, and Options.Token (lichess.token
-// in the config) wins over it.
+// A command uses its role's saved token; Options.TokenFile
+// (lichess.token_file) wins over it, and Options.Token (lichess.token)
+// over both.
 func TestTokenFor(t *testing.T) {
 	dir := configDir(t)
 	for name, tok := range map[string]string{"token-bot": "lip_bot", "token-watch": "lip_watch"} {
@@ -141,16 +142,34 @@ func TestTokenFor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	secret := filepath.Join(t.TempDir(), "lichess_token")
+	if err := os.WriteFile(secret, []byte("  lip_secret\r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		name, token, role, want string
+		name, token, file, role, want, err string
 	}{
-		{"the bot's saved token", "", lichess.RoleBot, "lip_bot"},
-		{"the watcher's saved token", "", lichess.RoleWatch, "lip_watch"},
-		{"lichess.token wins for the bot", "lip_config", lichess.RoleBot, "lip_config"},
-		{"lichess.token wins for the watcher", "lip_config", lichess.RoleWatch, "lip_config"},
+		{name: "the bot's saved token", role: lichess.RoleBot, want: "lip_bot"},
+		{name: "the watcher's saved token", role: lichess.RoleWatch, want: "lip_watch"},
+		{name: "lichess.token wins for the bot", token: "lip_config", role: lichess.RoleBot, want: "lip_config"},
+		{name: "lichess.token wins for the watcher", token: "lip_config", role: lichess.RoleWatch, want: "lip_config"},
+		{name: "lichess.token_file wins over the saved token", file: secret, role: lichess.RoleBot, want: "lip_secret"},
+		{name: "lichess.token wins over lichess.token_file", token: "lip_config", file: secret, role: lichess.RoleWatch, want: "lip_config"},
+		{name: "a token file that is not there", file: secret + ".missing", role: lichess.RoleBot, err: "lichess.token_file: open " + secret + ".missing"},
+		{name: "an empty token file", file: empty, role: lichess.RoleBot, err: "lichess.token_file " + empty + ": empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := lichess.Options{Token: tc.token}.TokenFor(tc.role)
+			got, err := lichess.Options{Token: tc.token, TokenFile: tc.file}.TokenFor(tc.role)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("TokenFor(%s) = %q, %v; want an error containing %q", tc.role, got, err, tc.err)
+				}
+				return
+			}
 			if err != nil || got != tc.want {
 				t.Errorf("TokenFor(%s) = %q, %v; want %q", tc.role, got, err, tc.want)
 			}

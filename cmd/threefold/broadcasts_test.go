@@ -35,6 +35,11 @@ func TestBroadcastsCommand(t *testing.T) {
 		return cfg
 	}
 	anon, watch := config(""), config(fakelichess.WatchToken)
+	secret := filepath.Join(t.TempDir(), "lichess_token")
+	if err := os.WriteFile(secret, []byte(fakelichess.WatchToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, missingFile := config("\"\"\n  token_file: "+secret), config("\"\"\n  token_file: "+secret+".gone")
 	for _, row := range []struct {
 		name     string
 		args     []string
@@ -55,6 +60,10 @@ func TestBroadcastsCommand(t *testing.T) {
 			want: []string{"Arbiter's Blitz"}, wantNot: []string{"World Cup"}, endpoint: "/api/broadcast/search"},
 		{name: "a user's, with the watch token", args: []string{"--config", watch, "--user", "arbiter"},
 			want: []string{"World Cup 2026", "Arbiter's Blitz"}, wantNot: []string{"Club Open"}, endpoint: "/api/broadcast/by/arbiter"},
+		{name: "a user's, with the watch token from lichess.token_file", args: []string{"--config", fromFile, "--user", "arbiter"},
+			want: []string{"World Cup 2026", "Arbiter's Blitz"}, endpoint: "/api/broadcast/by/arbiter"},
+		{name: "a user's, lichess.token_file not there", args: []string{"--config", missingFile, "--user", "arbiter"}, code: 1,
+			want: []string{"lichess.token_file", secret + ".gone"}},
 		{name: "a user's, without a token", args: []string{"--config", anon, "--user", "arbiter"}, code: 2,
 			want: []string{"study:read", "threefold login --for watch"}},
 		{name: "a tournament's rounds", args: []string{"--config", anon, srv.URL + "/broadcast/world-cup/tourLive"},
