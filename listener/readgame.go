@@ -154,12 +154,30 @@ func gameSourceText(ctx context.Context, source string, opts ReadGameOptions) (t
 		return "", false, nil
 	case perr == nil:
 		return "", false, badSource("%s is a source of many games; give one game:\n%s", source, GameSourceForms)
+	case errors.Is(perr, ErrUnknownForm) && looksLikeURL(source):
+		// Not "no such file": the address of a chess.com game, of another
+		// site or with a game ID of the wrong length was meant as one.
+		return "", false, badSource("%s is not the address of a game this command can read; give one of:\n%s", safetext.Excerpt(source), GameSourceForms)
 	case errors.Is(perr, ErrUnknownForm) && looksLikeFile(source):
 		return "", false, &BadGameSourceError{&NoSuchFileError{Path: source}}
 	case errors.Is(perr, ErrUnknownForm):
 		return source, true, nil
 	}
 	return "", false, badSource("%s: %v; give one of:\n%s", source, perr, GameSourceForms)
+}
+
+// looksLikeURL reports whether s, which is not a file, was meant as a web
+// address: it has a scheme, or starts with the host of Lichess or chess.com.
+func looksLikeURL(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	for _, host := range []string{"lichess.org/", "www.lichess.org/", "chess.com/", "www.chess.com/"} {
+		if len(s) >= len(host) && strings.EqualFold(s[:len(host)], host) {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeFile reports whether s, which is neither a file nor a URL, was

@@ -77,7 +77,11 @@ func TestReadGame(t *testing.T) {
 		{name: "a broadcast round's second board", source: "https://lichess.org/broadcast/x/r1/rndABCDE", number: 2, plies: 4, stopped: true},
 		{name: "a Lichess game that is not there", source: "https://lichess.org/zzzzzzzz", number: 1, outcome: failure, errHas: "404"},
 		{name: "a source of many games", source: "https://lichess.org/tv/blitz", number: 1, outcome: bad, errHas: "a source of many games"},
-		{name: "an address of another site, read as a file", source: "https://example.com/game", number: 1, outcome: noFile, errHas: "no such file"},
+		{name: "an address of another site", source: "https://example.com/game", number: 1, outcome: bad, errHas: "https://example.com/game is not the address of a game this command can read; give one of:"},
+		{name: "a chess.com game", source: "https://www.chess.com/game/live/123", number: 1, outcome: bad, errHas: "is not the address of a game this command can read"},
+		{name: "a Lichess game ID too short", source: "https://lichess.org/abc", number: 1, outcome: bad, errHas: "https://lichess.org/abc is not the address of a game"},
+		{name: "a Lichess address without its scheme", source: "lichess.org/abc", number: 1, outcome: bad, errHas: "lichess.org/abc is not the address of a game"},
+		{name: "another scheme", source: "ftp://lichess.org/abcdefgh", number: 1, outcome: bad, errHas: "is not the address of a game"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
