@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/threefold-chess/threefold/rules"
 )
@@ -36,11 +37,21 @@ func (g *Game) Variant() (rules.Variant, error) {
 // rules.ParseStartVariant). In a game without a [Variant] tag, a castling field that names an inner rook
 // file (Shredder-FEN, B to G) can only be Chess960 and is read so. An unreadable [FEN] is a
 // *rules.FENError, a variant other than standard chess and Chess960 a *rules.VariantError.
+//
+// [SetUp "1"] without a [FEN] tag (or with a blank one) says the game starts from a position it does not
+// give: it is read from the standard start, with a note that says so, since its first moves are then
+// likely to be illegal for that reason.
 func (g *Game) Start() (rules.Position, []string, error) {
 	fen, _ := g.StartFEN()
+	var notes []string
+	if fen == "" {
+		if v, ok := g.Tag("SetUp"); ok && strings.TrimSpace(v) == "1" {
+			notes = []string{NoteSetUpWithoutFEN}
+		}
+	}
 	if _, tagged := g.Tag("Variant"); !tagged {
 		if fen == "" {
-			return rules.StartPosition(), nil, nil
+			return rules.StartPosition(), notes, nil
 		}
 		return rules.ParseFENNotes(fen)
 	}
@@ -48,8 +59,12 @@ func (g *Game) Start() (rules.Position, []string, error) {
 	if err != nil {
 		return rules.Position{}, nil, err
 	}
-	return rules.ParseStartVariant(fen, v)
+	start, more, err := rules.ParseStartVariant(fen, v)
+	return start, append(notes, more...), err
 }
+
+// NoteSetUpWithoutFEN is the note of Game.Start on a game with [SetUp "1"] and no [FEN] tag.
+const NoteSetUpWithoutFEN = `[SetUp "1"] without a [FEN] tag: the game is read from the standard start position`
 
 // Replay plays the main line on a rules.Game that starts from Start and calls visit, when not nil,
 // after every ply with the ply number (1-based), the move as written and the tracker. The first move

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -310,5 +311,40 @@ func TestReplayChunkGames(t *testing.T) {
 		if a, b := replay(got[i]), replay(want[i]); a != b {
 			t.Fatalf("game %d: %s\nwant %s", i, a, b)
 		}
+	}
+}
+
+// TestStartSetUpWithoutFEN: [SetUp "1"] says the game starts from a
+// position of its own; without the [FEN] tag that gives it, the game is
+// read from the standard start with a note that says so (its first moves
+// are likely illegal for that reason). With the tag, or with [SetUp "0"],
+// there is no such note.
+func TestStartSetUpWithoutFEN(t *testing.T) {
+	const fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+	tests := []struct {
+		name, tags string
+		note       bool
+	}{
+		{name: "SetUp without FEN", tags: "[SetUp \"1\"]\n", note: true},
+		{name: "SetUp with a blank FEN", tags: "[SetUp \"1\"]\n[FEN \"\"]\n", note: true},
+		{name: "SetUp without FEN, Chess960", tags: "[Variant \"Chess960\"]\n[SetUp \"1\"]\n", note: true},
+		{name: "SetUp with FEN", tags: "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n"},
+		{name: "SetUp 0", tags: "[SetUp \"0\"]\n"},
+		{name: "no tags", tags: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, err := ParseGames(tt.tags + "\n1. e4 *\n")
+			if err != nil || len(games) != 1 {
+				t.Fatalf("ParseGames: %d games, %v", len(games), err)
+			}
+			_, notes, err := games[0].Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(notes, NoteSetUpWithoutFEN); got != tt.note {
+				t.Errorf("notes %q: want the SetUp note %v", notes, tt.note)
+			}
+		})
 	}
 }

@@ -85,9 +85,9 @@ func nearRepetition(ply int, near []rules.NearRepetition) *NearRepetition {
 	return n
 }
 
-// analysedTags are the only tag pairs Analyse reads (Game.Start reads FEN
-// and Variant): Run keeps no others (pgn.ChunkReader.KeepTags).
-var analysedTags = []string{"Event", "Date", "White", "Black", "FEN", "Variant"}
+// analysedTags are the only tag pairs Analyse reads (Game.Start reads FEN,
+// Variant and SetUp): Run keeps no others (pgn.ChunkReader.KeepTags).
+var analysedTags = []string{"Event", "Date", "White", "Black", "FEN", "Variant", "SetUp"}
 
 // Analyse replays one game of file and records everything scan reports.
 func Analyse(g *pgn.Game, file string) *Report {
