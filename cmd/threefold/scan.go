@@ -58,11 +58,19 @@ type scanOptions struct {
 	lang    i18n.Lang  // of the text lines and the totals
 }
 
+// maxScanWorkers bounds --workers. scan.Run sets aside room for 8 chunks
+// of input a worker before it reads: --workers 10000000, a typo, took 12
+// GB and four minutes to scan a file of two games.
+const maxScanWorkers = 1024
+
 // runScan is scan.Print over the files, the reports on stdout, the
 // totals on stderr. It reports whether any game or file failed.
 func runScan(ctx context.Context, env *environment, opts scanOptions) (failed bool, err error) {
 	if opts.workers < 1 {
 		return false, usagef("scan: --workers must be at least 1")
+	}
+	if opts.workers > maxScanWorkers {
+		return false, usagef("scan: --workers %d: at most %d (more workers than cores gain nothing)", opts.workers, maxScanWorkers)
 	}
 	defer scan.TuneGC(os.Getenv)()
 	return scan.Print(ctx, scan.Options{Files: opts.files, Stdin: env.stdin, Workers: opts.workers, Limits: opts.limits, Lang: opts.lang,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -199,5 +200,33 @@ func TestScanInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "stopped before the end of the input") || !strings.Contains(stderr.String(), "0 games") {
 		t.Errorf("stderr %q: want the reason and the totals", stderr.String())
+	}
+}
+
+// TestScanWorkersBounds: --workers below 1 or above maxScanWorkers is bad
+// usage, said before anything is read or set aside (10,000,000 took 12 GB).
+func TestScanWorkersBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		workers string
+		code    int
+	}{
+		{name: "none", workers: "0", code: exitUsage},
+		{name: "negative", workers: "-3", code: exitUsage},
+		{name: "one", workers: "1", code: 0},
+		{name: "the most", workers: strconv.Itoa(maxScanWorkers), code: 0},
+		{name: "one too many", workers: strconv.Itoa(maxScanWorkers + 1), code: exitUsage},
+		{name: "a typo's ten million", workers: "10000000", code: exitUsage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(context.Background(), []string{"scan", "--workers", tc.workers, "testdata/knights.pgn"}, nil, &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, stderr.String())
+			}
+			if tc.code == exitUsage && !strings.Contains(stderr.String(), "--workers") {
+				t.Errorf("stderr %q: want it to name --workers", stderr.String())
+			}
+		})
 	}
 }
