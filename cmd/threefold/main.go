@@ -15,6 +15,11 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal asks for a clean stop (the bot finishes or resigns
+	// its games, scan writes its totals, stores flush); a second one ends
+	// the process at once, as the signal's default does: a clean stop can
+	// wait for ever on a read from a terminal or a pipe that sends nothing.
+	context.AfterFunc(ctx, stop)
 	code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
