@@ -88,7 +88,7 @@ func runDemo(parent context.Context, env *environment, o demoOptions) error {
 	// duration: a short --duration on a busy machine must not cut it.
 	st, err := openStore(parent, &cfg, storeOptions{})
 	if err != nil {
-		return fmt.Errorf("demo: store: %w", err)
+		return fmt.Errorf("demo: %w", err) // the store's errors say "store: "
 	}
 	defer st.Close()
 	d, err := newDashboard(&cfg, log)

@@ -41,7 +41,7 @@ func (p *runParts) openStore(ctx context.Context, op string) error {
 	}
 	st, err := openStore(ctx, p.cfg, storeOptions{})
 	if err != nil {
-		return fmt.Errorf("%s: store: %w", op, err)
+		return fmt.Errorf("%s: %w", op, err) // the store's errors say "store: "
 	}
 	p.st = st
 	p.closers = append(p.closers, func() { st.Close() })

@@ -404,3 +404,23 @@ func TestWatchBroadcastChecksTheTokenScope(t *testing.T) {
 		}
 	}
 }
+
+// A store that cannot be opened (data_dir is a file) stops watch with one
+// line that names the file and the cause, each part said once.
+func TestWatchStoreThatCannotBeOpened(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	notADir := filepath.Join(dir, "data")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "threefold.yaml")
+	if err := os.WriteFile(cfg, []byte("data_dir: "+notADir+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runMain(t, "--config", cfg, "watch", "--once", writeWatchFile(t))
+	want := "watch: store: open " + filepath.Join(notADir, "threefold.db") + ": "
+	if code != exitFailure || !strings.Contains(stderr, want) || strings.Contains(stderr, "store: store:") {
+		t.Errorf("exit %d, stderr %q; want exit %d and %q once", code, stderr, exitFailure, want)
+	}
+}
