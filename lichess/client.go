@@ -277,6 +277,17 @@ func (c *Client) begin(ctx context.Context) (context.Context, func(), error) {
 	return ctx, func() { stop(); cancel(); c.wg.Done() }, nil
 }
 
+// checkToken refuses a token (its space around taken off) with a space, a
+// control or a non-ASCII character inside: it says where, never what, for
+// the token must not reach a message.
+func checkToken(tok string) error {
+	if i := strings.IndexFunc(tok, func(r rune) bool { return r <= ' ' || r >= 0x7f }); i >= 0 {
+		return fmt.Errorf("%w (at byte %d of %d): check lichess.token, THREEFOLD_LICHESS_TOKEN or the token file",
+			ErrTokenMalformed, i+1, len(tok))
+	}
+	return nil
+}
+
 // token returns the access token, or an error that does not contain it.
 func (c *Client) token() (string, error) {
 	if c.ts == nil {
@@ -297,10 +308,8 @@ func (c *Client) token() (string, error) {
 	if tok == "" {
 		return "", ErrTokenMissing
 	}
-	if i := strings.IndexFunc(tok, func(r rune) bool { return r <= ' ' || r >= 0x7f }); i >= 0 {
-		// Where, never what: the token must not reach a message.
-		return "", fmt.Errorf("%w (at byte %d of %d): check lichess.token, THREEFOLD_LICHESS_TOKEN or the token file",
-			ErrTokenMalformed, i+1, len(tok))
+	if err := checkToken(tok); err != nil {
+		return "", err
 	}
 	c.mu.Lock()
 	c.lastToken = tok

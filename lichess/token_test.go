@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -200,16 +202,30 @@ func TestTokenAsTyped(t *testing.T) {
 }
 
 // TestTokenForTrims: lichess.token set to spaces only is no token (the
-// saved one is used), and one set with a line break is used without it.
+// saved one is used), and one set with a line break is used without it;
+// one with a space or a control character inside, from the config or a
+// token file, is refused there, with where and never what.
 func TestTokenForTrims(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
-	for _, tc := range []struct{ name, set, want string }{
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte("lip_two\nlines\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, set, file, want, err string }{
 		{name: "spaces only", set: " \n", want: ""},
 		{name: "a line break after", set: "lip_x\r\n", want: "lip_x"},
+		{name: "a space inside", set: "lip_a b", err: "(at byte 6 of 7)"},
+		{name: "a line break inside the token file", file: file, err: "(at byte 8 of 13)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := lichess.Options{Token: tc.set}.TokenFor(lichess.RoleWatch)
+			got, err := lichess.Options{Token: tc.set, TokenFile: tc.file}.TokenFor(lichess.RoleWatch)
+			if tc.err != "" {
+				if !errors.Is(err, lichess.ErrTokenMalformed) || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "lip_") {
+					t.Errorf("TokenFor = %q, %v; want ErrTokenMalformed %s, without the token", got, err, tc.err)
+				}
+				return
+			}
 			if err != nil || got != tc.want {
 				t.Errorf("TokenFor = %q, %v; want %q", got, err, tc.want)
 			}

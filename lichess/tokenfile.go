@@ -72,8 +72,21 @@ func SavedToken(role string) (string, error) {
 // (lichess.token, THREEFOLD_LICHESS_TOKEN); else the one in o.TokenFile
 // when set (lichess.token_file), which must exist and hold one; else the
 // one `threefold login --for ROLE` saved; else the single token file of
-// older versions; else "".
+// older versions; else "". A token no Lichess token can be (a space or a
+// control character inside) is an error (ErrTokenMalformed) that says
+// where, not what: a command stops at its start rather than retry.
 func (o Options) TokenFor(role string) (string, error) {
+	tok, err := o.tokenFor(role)
+	if err == nil && tok != "" {
+		err = checkToken(tok)
+	}
+	if err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+func (o Options) tokenFor(role string) (string, error) {
 	if tok := strings.TrimSpace(o.Token); tok != "" {
 		return tok, nil
 	}
