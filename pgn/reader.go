@@ -166,7 +166,7 @@ type Limits struct {
 	MaxLineBytes int `mapstructure:"max_line_bytes" range:"1024,1073741824"` // bytes of one input line (a longer line is cut there)
 	MaxGameBytes int `mapstructure:"max_game_bytes" range:"1024,1073741824"` // bytes of the text of one game: tags, movetext, comments and variations
 	MaxPlies     int `mapstructure:"max_plies" range:"1,1073741824"`         // half-moves of the main line of one game
-	MaxTagBytes  int `mapstructure:"max_tag_bytes" range:"1,1073741824"`     // bytes of one tag value
+	MaxTagBytes  int `mapstructure:"max_tag_bytes" range:"1,1073741824"`     // bytes of one tag value in the file (read as Windows-1252, up to 3 times as many in UTF-8)
 }
 
 // The default limits: far above any real game. The longest game possible under the 75-move rule has
